@@ -1,0 +1,3 @@
+"""UserMemory core: structured cross-session memory for LLM agents (framework-free)."""
+
+from __future__ import annotations

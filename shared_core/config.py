@@ -1,0 +1,232 @@
+"""One frozen configuration object with every default in one place.
+
+Override in code (``MemoryConfig(confirm_window_days=3)`` or ``cfg.with_(...)``)
+or with ``USERMEMORY_*`` environment variables via :meth:`MemoryConfig.from_env`
+(``USERMEMORY_CONFIDENCE_THRESHOLD=0.6``, ``USERMEMORY_PII_MODE=mask_episodes``,
+``USERMEMORY_SOURCE_CONFIDENCE='{"inferred": 0.5}'``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ConfigError
+
+__all__ = ["DecayPolicy", "MemoryConfig", "PiiMode"]
+
+
+class PiiMode(StrEnum):
+    """PII redaction: off, mask in stored episodes (turn text), or mask everywhere."""
+
+    OFF = "off"
+    MASK_EPISODES = "mask_episodes"
+    MASK_ALL = "mask_all"
+
+
+def _frozen(d: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecayPolicy:
+    """``decay(age) = floor + (1 - floor) * exp(-age / tau)``; ``tau_hours=None`` means no decay."""
+
+    tau_hours: float | None
+    floor: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.tau_hours is not None and self.tau_hours <= 0:
+            raise ConfigError("DecayPolicy.tau_hours must be positive or None")
+        if not 0.0 <= self.floor <= 1.0:
+            raise ConfigError("DecayPolicy.floor must be in [0, 1]")
+
+
+_DEFAULT_SOURCE_CONFIDENCE = {
+    "user_declare": 0.95,
+    "tool_parse": 0.75,
+    "admin_set": 0.99,
+    "inferred": 0.6,
+}
+
+# Decay classes (see README "Conflicts and decay"):
+#   soft     - inferred / non-critical memories: fade with tau = 72 h, may fall under the threshold
+#   explicit - explicit, unrevoked user declarations: order by recency, never fade out (floor)
+#   hard     - hard constraints and permanent statements: never decay
+#   episode  - past turns and session episodes: recency ranks, never filters (floor)
+_DEFAULT_DECAY = {
+    "soft": DecayPolicy(tau_hours=72.0, floor=0.0),
+    "explicit": DecayPolicy(tau_hours=24.0 * 180, floor=0.8),
+    "hard": DecayPolicy(tau_hours=None),
+    "episode": DecayPolicy(tau_hours=24.0 * 30, floor=0.3),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryConfig:
+    """Every tunable of the write and read paths.
+
+    Attributes:
+        source_confidence: default confidence per source.
+        implicit_consensus: consistent implicit signals needed before an inferred write.
+        implicit_confidence_cap: inferred memories never exceed this confidence.
+        confirm_window_days: a contradiction within this window is flagged for confirmation.
+        confidence_threshold: recall drops results whose effective confidence is lower.
+        context_thresholds: per system_context overrides of ``confidence_threshold``.
+        decay: decay classes (soft / explicit / hard / episode), see ``DecayPolicy``.
+        default_k: default number of recall results.
+        token_budget: default ``context()`` budget in tokens.
+        session_ttl_seconds: short-term session memory TTL.
+        session_window: recent turns of the current session kept for adapters.
+        max_text_chars: longest accepted turn text (longer raises ``TextTooLargeError``).
+        max_id_chars: longest accepted id.
+        pii_mode: off / mask_episodes / mask_all.
+        fusion_k: the k constant of reciprocal rank fusion.
+        candidate_pool: how many hits each retriever contributes before fusion.
+        embedding_model: sentence-transformers model name or path.
+        embedding_cache_size: LRU entries of the text -> vector cache.
+        store_turns: keep every observed turn as episodic memory.
+    """
+
+    source_confidence: Mapping[str, float] = field(
+        default_factory=lambda: _frozen(_DEFAULT_SOURCE_CONFIDENCE)
+    )
+    implicit_consensus: int = 3
+    implicit_confidence_cap: float = 0.75
+    confirm_window_days: float = 7.0
+    confidence_threshold: float = 0.7
+    context_thresholds: Mapping[str, float] = field(default_factory=lambda: _frozen({}))
+    decay: Mapping[str, DecayPolicy] = field(default_factory=lambda: _frozen(_DEFAULT_DECAY))
+    default_k: int = 3
+    token_budget: int = 400
+    session_ttl_seconds: int = 1800
+    session_window: int = 6
+    max_text_chars: int = 32_000
+    max_id_chars: int = 256
+    pii_mode: PiiMode = PiiMode.OFF
+    fusion_k: int = 60
+    candidate_pool: int = 30
+    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
+    embedding_cache_size: int = 4096
+    store_turns: bool = True
+
+    def __post_init__(self) -> None:
+        for name, value in self.source_confidence.items():
+            if not 0.0 <= float(value) <= 1.0:
+                raise ConfigError(f"source_confidence[{name!r}] must be in [0, 1], got {value}")
+        missing = set(_DEFAULT_SOURCE_CONFIDENCE) - set(self.source_confidence)
+        if missing:
+            merged = {**_DEFAULT_SOURCE_CONFIDENCE, **self.source_confidence}
+            object.__setattr__(self, "source_confidence", _frozen(merged))
+        missing_decay = set(_DEFAULT_DECAY) - set(self.decay)
+        if missing_decay:
+            object.__setattr__(self, "decay", _frozen({**_DEFAULT_DECAY, **self.decay}))
+        if self.implicit_consensus < 1:
+            raise ConfigError("implicit_consensus must be >= 1")
+        for name in ("confidence_threshold", "implicit_confidence_cap"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise ConfigError(f"{name} must be in [0, 1], got {v}")
+        for ctx, v in self.context_thresholds.items():
+            if not 0.0 <= v <= 1.0:
+                raise ConfigError(f"context_thresholds[{ctx!r}] must be in [0, 1], got {v}")
+        for name in (
+            "default_k",
+            "token_budget",
+            "session_ttl_seconds",
+            "session_window",
+            "max_text_chars",
+            "max_id_chars",
+            "fusion_k",
+            "candidate_pool",
+        ):
+            if int(getattr(self, name)) < 1:
+                raise ConfigError(f"{name} must be >= 1")
+        if self.confirm_window_days < 0:
+            raise ConfigError("confirm_window_days must be >= 0")
+        if not isinstance(self.pii_mode, PiiMode):
+            try:
+                object.__setattr__(self, "pii_mode", PiiMode(self.pii_mode))
+            except ValueError as exc:
+                raise ConfigError(f"pii_mode must be one of {[m.value for m in PiiMode]}") from exc
+
+    def threshold_for(self, system_context: str) -> float:
+        """The confidence threshold that applies in ``system_context``."""
+        return float(self.context_thresholds.get(system_context, self.confidence_threshold))
+
+    def confidence_for(self, source: str) -> float:
+        """Default confidence of a memory from ``source``."""
+        return float(self.source_confidence[str(source)])
+
+    def with_(self, **changes: Any) -> MemoryConfig:
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:
+        """Build a config from ``USERMEMORY_<FIELD>`` variables, then ``overrides``.
+
+        Mapping fields take JSON objects; ``decay`` takes
+        ``{"soft": {"tau_hours": 48, "floor": 0}}``.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(f"USERMEMORY_{f.name.upper()}")
+            if raw is None:
+                continue
+            try:
+                values[f.name] = _parse_env(f.name, raw)
+            except (ValueError, TypeError) as exc:
+                raise ConfigError(f"USERMEMORY_{f.name.upper()}={raw!r}: {exc}") from exc
+        values.update(overrides)
+        return cls(**values)
+
+
+_INT_FIELDS = {
+    "implicit_consensus",
+    "default_k",
+    "token_budget",
+    "session_ttl_seconds",
+    "session_window",
+    "max_text_chars",
+    "max_id_chars",
+    "fusion_k",
+    "candidate_pool",
+    "embedding_cache_size",
+}
+_FLOAT_FIELDS = {"implicit_confidence_cap", "confirm_window_days", "confidence_threshold"}
+
+
+def _parse_env(name: str, raw: str) -> Any:
+    if name in _INT_FIELDS:
+        return int(raw)
+    if name in _FLOAT_FIELDS:
+        return float(raw)
+    if name == "store_turns":
+        if raw.lower() not in {"1", "0", "true", "false", "yes", "no"}:
+            raise ValueError("expected true/false")
+        return raw.lower() in {"1", "true", "yes"}
+    if name == "pii_mode":
+        return PiiMode(raw)
+    if name in {"source_confidence", "context_thresholds"}:
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
+        base = _DEFAULT_SOURCE_CONFIDENCE if name == "source_confidence" else {}
+        return _frozen({**base, **{str(k): float(v) for k, v in data.items()}})
+    if name == "decay":
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
+        merged = dict(_DEFAULT_DECAY)
+        for k, v in data.items():
+            merged[str(k)] = DecayPolicy(**v)
+        return _frozen(merged)
+    return raw

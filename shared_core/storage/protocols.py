@@ -1,0 +1,273 @@
+"""The storage seams. Every backend implements these small protocols.
+
+- :class:`RecordStore`  durable records (every version), audit log, conflicts, user state,
+  lexical search. One ``apply(WriteBatch)`` call is one transaction.
+- :class:`VectorIndex`  dense vectors keyed by record id, always searched per user.
+- :class:`SessionStore` short-term session memory with a TTL.
+
+They are ``typing.Protocol`` classes: a backend does not need to inherit from them.
+Stores raise only errors from :mod:`shared_core.errors` (translate driver errors at
+the boundary with :func:`shared_core.errors.map_backend_errors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from ..entities import AuditEntry, Conflict, Kind, MemoryRecord, SessionTurn, Status, UserState
+
+__all__ = [
+    "EventBus",
+    "LexicalHit",
+    "ProfileCache",
+    "RecordFilter",
+    "RecordStore",
+    "SessionStore",
+    "VectorHit",
+    "VectorIndex",
+    "VectorItem",
+    "WriteBatch",
+]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordFilter:
+    """Which records of ONE user to list. ``None`` means "any"."""
+
+    user_id: str
+    system_context: str | None = "default"
+    statuses: tuple[Status, ...] | None = (Status.ACTIVE,)
+    kinds: tuple[Kind, ...] | None = None
+    exclude_kinds: tuple[Kind, ...] = ()
+    keys: tuple[str, ...] | None = None  # exact keys
+    key_prefixes: tuple[str, ...] | None = None  # "contact." matches "contact.call"
+    scope_refs: tuple[str, ...] | None = None  # e.g. ("", "device:dev_1")
+    value_normalized: str | None = None
+    limit: int | None = None  # newest first when limited
+
+
+@dataclass(slots=True, kw_only=True)
+class WriteBatch:
+    """Everything one observe/remember call writes, committed atomically.
+
+    ``records`` are inserted or replaced by id (a new version is a new id; a
+    superseded version is the same id with ``status`` changed).
+    """
+
+    records: list[MemoryRecord] = field(default_factory=list)
+    audit: list[AuditEntry] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    resolved_conflicts: list[tuple[str, datetime]] = field(default_factory=list)  # (id, when)
+    user_state: UserState | None = None
+
+    def __bool__(self) -> bool:
+        return bool(
+            self.records
+            or self.audit
+            or self.conflicts
+            or self.resolved_conflicts
+            or self.user_state is not None
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalHit:
+    record_id: str
+    score: float  # higher is better (e.g. -bm25)
+
+
+@dataclass(frozen=True, slots=True)
+class VectorHit:
+    record_id: str
+    similarity: float  # cosine similarity in [-1, 1]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VectorItem:
+    """One vector to index, with the metadata every search filters on (never raw text)."""
+
+    record_id: str
+    user_id: str
+    system_context: str
+    kind: Kind
+    key: str
+    vector: Vector
+
+
+@runtime_checkable
+class RecordStore(Protocol):
+    """Durable storage of records, audit log, conflicts and per-user state."""
+
+    def apply(self, batch: WriteBatch) -> None:
+        """Commit the whole batch in one transaction, or nothing (raise BackendError)."""
+        ...
+
+    def get(self, record_ids: Sequence[str]) -> list[MemoryRecord]:
+        """The records with these ids (any status), in no particular order."""
+        ...
+
+    def find(self, flt: RecordFilter) -> list[MemoryRecord]:
+        """Records of one user matching the filter, newest ``updated_at`` first."""
+        ...
+
+    def history(
+        self, user_id: str, key: str, *, system_context: str | None = None
+    ) -> list[MemoryRecord]:
+        """Every version of ``key`` (all kinds and scopes), oldest first."""
+        ...
+
+    def lexical_search(
+        self,
+        user_id: str,
+        system_context: str,
+        query: str,
+        *,
+        limit: int,
+        statuses: tuple[Status, ...] = (Status.ACTIVE,),
+    ) -> list[LexicalHit]:
+        """BM25-style search over ``key``/``value``/``span`` of one user's records.
+
+        ``query`` is free text (English or Chinese); the store tokenizes it the same
+        way it tokenized the records, and must not treat it as query syntax.
+        """
+        ...
+
+    def conflicts(
+        self, user_id: str, system_context: str | None = "default", *, open_only: bool = True
+    ) -> list[Conflict]:
+        ...
+
+    def audit_log(self, user_id: str, *, limit: int | None = None) -> list[AuditEntry]:
+        """The user's audit entries, oldest first."""
+        ...
+
+    def user_state(self, user_id: str) -> UserState | None:
+        ...
+
+    def users(self) -> list[str]:
+        """Every user id with anything stored."""
+        ...
+
+    def erase_user(self, user_id: str, *, at: datetime) -> dict[str, int]:
+        """Delete everything about the user; keep only a tombstone (hash of the id, time).
+
+        Returns counts per table. After this the user id and the user's values must not be
+        readable from the store's files.
+        """
+        ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """Dense vectors of records; every search is scoped to one user and context."""
+
+    dimension: int | None
+
+    def upsert(self, items: Sequence[VectorItem]) -> None: ...
+
+    def search(
+        self,
+        user_id: str,
+        system_context: str,
+        vector: Vector,
+        *,
+        k: int,
+        kinds: tuple[Kind, ...] | None = None,
+    ) -> list[VectorHit]:
+        """Top ``k`` of this user's vectors in this context by cosine similarity."""
+        ...
+
+    def delete(self, record_ids: Iterable[str]) -> int: ...
+
+    def delete_user(self, user_id: str) -> int: ...
+
+    def ids_for_user(self, user_id: str) -> set[str]:
+        """Record ids indexed for the user (used by reconciliation and erase checks)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class SessionStore(Protocol):
+    """Short-term memory of live sessions, expiring ``ttl_seconds`` after the last activity."""
+
+    def append(
+        self, user_id: str, session_id: str, turn: SessionTurn, *, device_id: str | None = None
+    ) -> None:
+        """Add a turn to the session and refresh its TTL."""
+        ...
+
+    def turns(self, user_id: str, session_id: str, *, limit: int | None = None) -> list[SessionTurn]:
+        """The session's turns, oldest first (the last ``limit`` if given)."""
+        ...
+
+    def mark_written(self, user_id: str, session_id: str, turn_id: str, record_ids: Sequence[str]) -> None:
+        """Remember which records a turn wrote (so "just kidding" can undo them)."""
+        ...
+
+    def get_state(self, user_id: str, session_id: str) -> Mapping[str, Any]:
+        """Small JSON-able per-session state (e.g. last_turn_index)."""
+        ...
+
+    def set_state(self, user_id: str, session_id: str, state: Mapping[str, Any]) -> None: ...
+
+    def end(self, user_id: str, session_id: str) -> list[SessionTurn]:
+        """Drop the session and return its turns."""
+        ...
+
+    def sessions(self, user_id: str) -> list[str]:
+        """Live session ids of the user."""
+        ...
+
+    def delete_user(self, user_id: str) -> int:
+        """Drop every session of the user; return how many keys/sessions were removed."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class ProfileCache(Protocol):
+    """A hot cache of ``profile()`` results, read before the durable store.
+
+    The pipeline invalidates a user's entries after every successful write to that user,
+    so a read after ``remember``/``observe`` never sees a stale profile.
+    """
+
+    def get(self, user_id: str, system_context: str, scope_key: str = "") -> dict[str, str] | None: ...
+
+    def set(
+        self, user_id: str, system_context: str, profile: Mapping[str, str], scope_key: str = ""
+    ) -> None: ...
+
+    def invalidate(self, user_id: str) -> None: ...
+
+    def delete_user(self, user_id: str) -> int: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class EventBus(Protocol):
+    """Publishes every change so other processes/agents can sync (e.g. a Redis Stream)."""
+
+    def publish(self, event: Mapping[str, Any]) -> None:
+        """``event``: {"type": "memory.update", "user_id", "system_context", "action", "key", "record_id", "version", "at"}."""
+        ...
+
+    def delete_user(self, user_id: str) -> int:
+        """Remove stream entries that carry the user's data; return how many."""
+        ...
+
+    def close(self) -> None: ...
