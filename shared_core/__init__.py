@@ -1,3 +1,98 @@
-"""UserMemory core: structured cross-session memory for LLM agents (framework-free)."""
+"""UserMemory core: structured cross-session memory for LLM agents (framework-free).
+
+Import cost is kept low: no framework, driver, torch or sentence-transformers module is
+imported here; they load lazily inside the backend or embedder that needs them.
+"""
 
 from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .aio import AsyncUserMemory
+from .clock import Clock, FakeClock, SystemClock
+from .config import DecayPolicy, MemoryConfig, PiiMode
+from .entities import (
+    AuditEntry,
+    Candidate,
+    Change,
+    ChangeAction,
+    Conflict,
+    Intent,
+    Kind,
+    MemoryRecord,
+    Provenance,
+    Scope,
+    ScoredMemory,
+    SessionTurn,
+    Source,
+    Status,
+    Turn,
+    UserState,
+)
+from .errors import (
+    BackendError,
+    BackendUnavailableError,
+    ConfigError,
+    ConflictError,
+    ExtractionError,
+    InvalidIdError,
+    InvalidInputError,
+    MemoryDisabledError,
+    MissingDependencyError,
+    NotFoundError,
+    TextTooLargeError,
+    UnknownBackendError,
+    UserMemoryError,
+)
+from .llm import Embedder, Extractor
+from .pipeline import UserMemory
+from .recall.inject import ContextTemplates
+
+try:
+    __version__ = version("usermemory")
+except PackageNotFoundError:  # running from a source checkout
+    __version__ = "0.0.0"
+
+__all__ = [
+    "AsyncUserMemory",
+    "AuditEntry",
+    "BackendError",
+    "BackendUnavailableError",
+    "Candidate",
+    "Change",
+    "ChangeAction",
+    "Clock",
+    "ConfigError",
+    "Conflict",
+    "ConflictError",
+    "ContextTemplates",
+    "DecayPolicy",
+    "Embedder",
+    "ExtractionError",
+    "Extractor",
+    "FakeClock",
+    "Intent",
+    "InvalidIdError",
+    "InvalidInputError",
+    "Kind",
+    "MemoryConfig",
+    "MemoryDisabledError",
+    "MemoryRecord",
+    "MissingDependencyError",
+    "NotFoundError",
+    "PiiMode",
+    "Provenance",
+    "Scope",
+    "ScoredMemory",
+    "SessionTurn",
+    "Source",
+    "Status",
+    "SystemClock",
+    "TextTooLargeError",
+    "Turn",
+    "UnknownBackendError",
+    "UserMemory",
+    "UserMemoryError",
+    "UserState",
+    "__version__",
+]

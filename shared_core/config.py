@@ -92,6 +92,10 @@ class MemoryConfig:
         embedding_model: sentence-transformers model name or path.
         embedding_cache_size: LRU entries of the text -> vector cache.
         store_turns: keep every observed turn as episodic memory.
+        min_relevance: recall abstains from results whose fused relevance is lower.
+        audit_reads: write a "read" audit entry for every recall (who read what, when).
+        episode_query_boost: relevance multiplier for episodes when the query refers to
+            a past conversation ("last time", "上次").
     """
 
     source_confidence: Mapping[str, float] = field(
@@ -115,6 +119,9 @@ class MemoryConfig:
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     embedding_cache_size: int = 4096
     store_turns: bool = True
+    min_relevance: float = 0.2
+    audit_reads: bool = True
+    episode_query_boost: float = 1.25
 
     def __post_init__(self) -> None:
         for name, value in self.source_confidence.items():
@@ -129,7 +136,7 @@ class MemoryConfig:
             object.__setattr__(self, "decay", _frozen({**_DEFAULT_DECAY, **self.decay}))
         if self.implicit_consensus < 1:
             raise ConfigError("implicit_consensus must be >= 1")
-        for name in ("confidence_threshold", "implicit_confidence_cap"):
+        for name in ("confidence_threshold", "implicit_confidence_cap", "min_relevance"):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ConfigError(f"{name} must be in [0, 1], got {v}")
@@ -201,7 +208,13 @@ _INT_FIELDS = {
     "candidate_pool",
     "embedding_cache_size",
 }
-_FLOAT_FIELDS = {"implicit_confidence_cap", "confirm_window_days", "confidence_threshold"}
+_FLOAT_FIELDS = {
+    "implicit_confidence_cap",
+    "confirm_window_days",
+    "confidence_threshold",
+    "min_relevance",
+    "episode_query_boost",
+}
 
 
 def _parse_env(name: str, raw: str) -> Any:
@@ -209,7 +222,7 @@ def _parse_env(name: str, raw: str) -> Any:
         return int(raw)
     if name in _FLOAT_FIELDS:
         return float(raw)
-    if name == "store_turns":
+    if name in {"store_turns", "audit_reads"}:
         if raw.lower() not in {"1", "0", "true", "false", "yes", "no"}:
             raise ValueError("expected true/false")
         return raw.lower() in {"1", "true", "yes"}

@@ -1,0 +1,270 @@
+"""The ``usermemory`` command line.
+
+``usermemory demo`` runs the 50-session support scenario on the embedded default (no
+server, no LLM, no network). ``inspect``, ``history``, ``export``, ``forget`` and
+``import`` work on any store URL (``--url`` or ``USERMEMORY_URL``).
+
+Exit codes: 0 success, 1 a UserMemory error (bad input, backend failure), 2 usage error.
+Heavy modules (sentence-transformers, torch) are imported only when an embedding is
+computed, never at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .errors import UserMemoryError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_EMBEDDERS = ("auto", "minilm", "onnx", "hashing")
+
+
+def _make_embedder(name: str) -> Any:
+    from . import embed
+
+    if name == "hashing":
+        return embed.HashingEmbedder()
+    if name == "minilm":
+        return embed.SentenceTransformerEmbedder()
+    if name == "onnx":
+        return embed.OnnxEmbedder()
+    return embed.default_embedder()
+
+
+@contextmanager
+def _memory(url: str | None, embedder: str = "auto") -> Iterator[Any]:
+    from .pipeline import UserMemory
+
+    try:
+        mem = UserMemory(url, embedder=_make_embedder(embedder) if embedder != "auto" else None)
+    except UserMemoryError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        yield mem
+    except UserMemoryError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        mem.close()
+
+
+def _url_option(f: F) -> F:
+    return click.option(
+        "--url",
+        envvar="USERMEMORY_URL",
+        default=None,
+        help="Store URL (sqlite:///path.db, postgresql://...). Default: the embedded SQLite "
+        "file in your user data directory.",
+    )(f)
+
+
+def _embedder_option(f: F) -> F:
+    return click.option(
+        "--embedder",
+        type=click.Choice(_EMBEDDERS),
+        default="auto",
+        show_default=True,
+        help="auto = MiniLM if sentence-transformers is installed, else hashing.",
+    )(f)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="usermemory", message="usermemory %(version)s")
+def main() -> None:
+    """UserMemory: structured cross-session memory for LLM agents."""
+
+
+@main.command()
+@click.option("--db", default=":memory:", show_default=True,
+              help="SQLite file for the demo (kept afterwards if a path is given).")
+@_embedder_option
+@click.option("--json", "as_json", is_flag=True, help="Print the session-50 result as JSON.")
+def demo(db: str, embedder: str, as_json: bool) -> None:
+    """Run the 50-session support scenario and show what session 50 recalls."""
+    from .clock import FakeClock
+    from .demo import DEMO_USER, SESSION_50_QUERY, demo_sessions, session_date
+    from .pipeline import UserMemory
+    from .tokens import count_tokens
+
+    clock = FakeClock(session_date(1))
+    url = "sqlite:///:memory:" if db == ":memory:" else f"sqlite:///{Path(db).resolve()}"
+    emb = _make_embedder(embedder)
+    started = time.perf_counter()
+    history_tokens = 0
+    with UserMemory(url, clock=clock, embedder=emb) as mem:
+        sessions = list(demo_sessions())
+        with click.progressbar(sessions, label="sessions 1-49", file=sys.stderr) as bar:
+            for s in bar:
+                for t in s.turns:
+                    clock.set(t.at)
+                    mem.observe(DEMO_USER, t.text, role=t.role, session_id=t.session_id,
+                                system_context=t.system_context, at=t.at)
+                    history_tokens += count_tokens(f"{t.role}: {t.text}")
+                mem.end_session(DEMO_USER, s.session_id, at=s.turns[-1].at)
+        clock.set(session_date(50))
+        results = mem.recall(DEMO_USER, SESSION_50_QUERY, k=3, system_context="support")
+        block = mem.context(DEMO_USER, SESSION_50_QUERY, system_context="support")
+        elapsed = time.perf_counter() - started
+        if as_json:
+            click.echo(json.dumps({
+                "query": SESSION_50_QUERY,
+                "recalled": [r.to_dict() for r in results],
+                "context": block,
+                "context_tokens": count_tokens(block),
+                "buffer_memory_tokens": history_tokens,
+            }, indent=2, ensure_ascii=False))
+            return
+        click.secho(f"\nSession 50 ({session_date(50):%Y-%m-%d}), user {DEMO_USER} says:",
+                    bold=True)
+        click.echo(f"  {SESSION_50_QUERY!r}\n")
+        click.secho("Recalled (score = confidence x decay x relevance):", bold=True)
+        for r in results:
+            p = r.provenance
+            click.echo(
+                f"  {r.record.key} = {r.record.value!r}  score {r.score:.3f} "
+                f"(conf {r.confidence:.2f} x decay {r.decay:.2f} x rel {r.relevance:.2f}; "
+                f"via {'+'.join(r.matched_by)})\n"
+                f"      said {p.at:%Y-%m-%d} in session {p.session_id}, turn {p.turn_id}, "
+                f"source {r.record.source.value}, version {r.record.version}"
+            )
+        click.secho("\nContext block injected into the prompt:", bold=True)
+        click.echo(block)
+        click.secho("\nPrompt size:", bold=True)
+        click.echo(f"  UserMemory context block: {count_tokens(block)} tokens")
+        click.echo(f"  ConversationBufferMemory (all 49 sessions): {history_tokens} tokens")
+        click.echo(f"\n(49 sessions observed and recalled in {elapsed:.1f} s, "
+                   f"embedder {getattr(emb, 'name', type(emb).__name__)})")
+
+
+@main.command()
+@click.argument("user_id")
+@click.option("--context", "system_context", default="default", show_default=True)
+@_url_option
+def inspect(user_id: str, system_context: str, url: str | None) -> None:
+    """Show a user's current profile, open conflicts and counts."""
+    with _memory(url, "hashing") as mem:
+        prof = mem.profile(user_id, system_context=system_context)
+        state = mem.records.user_state(user_id)
+        if state is None and not prof:
+            raise click.ClickException(f"no memory stored for user {user_id!r}")
+        click.secho(f"User {user_id} (context {system_context})", bold=True)
+        if state is not None:
+            click.echo(f"  sessions {state.sessions}, turns {state.turns}, "
+                       f"memory {'on' if state.memory_enabled else 'OFF'}, last seen "
+                       f"{state.last_seen:%Y-%m-%d %H:%M}" if state.last_seen else "")
+        for key, value in sorted(prof.items()):
+            click.echo(f"  {key} = {value!r}")
+        for c in mem.records.conflicts(user_id, system_context):
+            if c.question:
+                click.echo(f"  ? {c.question}")
+
+
+@main.command()
+@click.argument("user_id")
+@click.argument("key")
+@_url_option
+def history(user_id: str, key: str, url: str | None) -> None:
+    """Every version of one key, oldest first, with who/what changed it."""
+    with _memory(url, "hashing") as mem:
+        versions = mem.history(user_id, key)
+        if not versions:
+            raise click.ClickException(f"no history for {user_id!r} / {key!r}")
+        for r in versions:
+            p = r.provenance
+            click.echo(
+                f"v{r.version} {r.status.value:<10} {r.value!r} source={r.source.value} "
+                f"conf={r.confidence:.2f} at={r.updated_at:%Y-%m-%d %H:%M} "
+                f"session={p.session_id} turn={p.turn_id} context={r.system_context}"
+            )
+
+
+@main.command()
+@click.argument("user_id")
+@click.option("--mask-pii", is_flag=True, help="Mask phone numbers, emails, card and ID numbers.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None)
+@_url_option
+def export(user_id: str, mask_pii: bool, output: str | None, url: str | None) -> None:
+    """Dump everything held about a user as JSON."""
+    with _memory(url, "hashing") as mem:
+        data = mem.export(user_id, mask_pii=mask_pii)
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+        if output:
+            Path(output).write_text(text + "\n", encoding="utf-8")
+            click.echo(f"exported {len(data['records'])} records to {output}", err=True)
+        else:
+            click.echo(text)
+
+
+@main.command()
+@click.argument("user_id")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@_url_option
+def forget(user_id: str, yes: bool, url: str | None) -> None:
+    """Erase everything about a user in every store and print what was erased."""
+    if not yes:
+        click.confirm(f"Erase all memory of {user_id!r}?", abort=True)
+    with _memory(url, "hashing") as mem:
+        report = mem.forget(user_id)
+        for store, count in sorted(report.items()):
+            click.echo(f"{store}: {count}")
+
+
+@main.command(name="import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@_url_option
+@_embedder_option
+def import_(file: str, url: str | None, embedder: str) -> None:
+    """Import turns from a JSONL file (one {"user_id", "text", ...} per line), or an export.
+
+    Each line: {"user_id": ..., "text": ..., "role": "user", "session_id": ...,
+    "turn_id": ..., "system_context": ..., "at": "2026-04-12T09:30:00+00:00"}.
+    A file holding one JSON object from ``usermemory export`` is restored as is.
+    """
+    from datetime import datetime
+
+    from tqdm import tqdm
+
+    stream = sys.stdin if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
+    with stream, _memory(url, embedder) as mem:
+        text = stream.read()
+        stripped = text.lstrip()
+        if stripped.startswith("{") and '"format"' in stripped[:200] and "\n{" not in stripped:
+            n = mem.import_user(json.loads(text))
+            click.echo(f"restored {n} records")
+            return
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        changed = 0
+        errors = 0
+        for lineno, line in enumerate(tqdm(lines, desc="turns", unit="turn", file=sys.stderr), 1):
+            try:
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise ValueError("each line must be a JSON object")
+                at = row.get("at")
+                changes = mem.observe(
+                    row.get("user_id"), row.get("text"), role=row.get("role", "user"),
+                    session_id=row.get("session_id"), turn_id=row.get("turn_id"),
+                    device_id=row.get("device_id"),
+                    system_context=row.get("system_context", "default"),
+                    at=datetime.fromisoformat(at) if isinstance(at, str) else None,
+                )
+                changed += sum(1 for c in changes if c.action.value in ("added", "updated"))
+            except (UserMemoryError, ValueError) as exc:
+                errors += 1
+                click.echo(f"line {lineno}: {type(exc).__name__}: {exc}", err=True)
+        click.echo(f"{len(lines) - errors} turns imported, {changed} memories written, "
+                   f"{errors} lines rejected")
+        if errors:
+            sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

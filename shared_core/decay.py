@@ -1,0 +1,60 @@
+"""Time decay and effective confidence: pure functions of (record, now, config).
+
+The rule (README, "Conflicts and decay"):
+
+* soft (inferred / non-critical) memories fade: ``exp(-age / 72 h)``; their *effective*
+  confidence is ``confidence x decay`` and they drop out of recall once it falls under
+  the threshold, unless reinforced.
+* explicit, unrevoked user declarations order by recency but never fade out: their
+  decay has a floor (0.8) and their effective confidence is their stated confidence,
+  so a preference declared in session 3 is still recalled at session 50.
+* hard constraints and permanent statements ("never ...") do not decay at all.
+* episodes (past turns, session summaries): recency is a ranking signal with a floor,
+  never a filter.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from .config import MemoryConfig
+from .entities import Kind, MemoryRecord, Source
+
+__all__ = ["decay", "decay_class", "effective_confidence", "is_expired"]
+
+
+def decay_class(record: MemoryRecord) -> str:
+    """Which decay policy applies: "episode", "hard", "explicit" or "soft"."""
+    if record.kind is Kind.EPISODE:
+        return "episode"
+    if record.hard or record.permanent:
+        return "hard"
+    if record.explicit and record.source is not Source.INFERRED:
+        return "explicit"
+    return "soft"
+
+
+def decay(record: MemoryRecord, now: datetime, config: MemoryConfig) -> float:
+    """``floor + (1 - floor) * exp(-age / tau)`` for the record's decay class, in [0, 1]."""
+    policy = config.decay[decay_class(record)]
+    if policy.tau_hours is None:
+        return 1.0
+    age_hours = max(0.0, (now - record.updated_at).total_seconds() / 3600.0)
+    return policy.floor + (1.0 - policy.floor) * math.exp(-age_hours / policy.tau_hours)
+
+
+def effective_confidence(record: MemoryRecord, now: datetime, config: MemoryConfig) -> float:
+    """The confidence recall compares with the threshold.
+
+    Soft memories lose confidence as they decay; explicit declarations, hard/permanent
+    items and episodes keep their stated confidence (decay only orders them).
+    """
+    if decay_class(record) == "soft":
+        return record.confidence * decay(record, now, config)
+    return record.confidence
+
+
+def is_expired(record: MemoryRecord, now: datetime) -> bool:
+    """True once ``valid_until`` has passed."""
+    return record.valid_until is not None and record.valid_until <= now

@@ -1,0 +1,116 @@
+"""Export and import one user's memory (GDPR-style portability), PII masked on request."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from . import privacy
+from .entities import AuditEntry, Conflict, MemoryRecord, UserState
+from .errors import InvalidInputError
+from .storage.protocols import RecordFilter, WriteBatch
+
+if TYPE_CHECKING:
+    from .pipeline import UserMemory
+
+__all__ = ["EXPORT_FORMAT", "export_user", "import_user"]
+
+EXPORT_FORMAT = "usermemory.export/1"
+
+
+def _mask_text(value: str | None) -> str | None:
+    return privacy.redact(value).text if value else value
+
+
+def export_user(mem: UserMemory, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
+    """Everything held about ``user_id`` in every store, as JSON-serialisable data."""
+    records = mem.records.find(RecordFilter(user_id=user_id, system_context=None, statuses=None))
+    records.sort(key=lambda r: (r.created_at, r.version))
+    state = mem.records.user_state(user_id)
+    sessions = {
+        sid: [t.to_dict() for t in mem.sessions.turns(user_id, sid)]
+        for sid in mem.sessions.sessions(user_id)
+    }
+    rec_dicts = [r.to_dict() for r in records]
+    if mask_pii:
+        for d in rec_dicts:
+            d["value"] = _mask_text(d["value"])
+            d["provenance"]["span"] = _mask_text(d["provenance"]["span"])
+        for turns in sessions.values():
+            for t in turns:
+                t["text"] = _mask_text(t["text"])
+    return {
+        "format": EXPORT_FORMAT,
+        "user_id": user_id,
+        "exported_at": mem.clock.now().isoformat(),
+        "pii_masked": mask_pii,
+        "state": None
+        if state is None
+        else {
+            "memory_enabled": state.memory_enabled,
+            "sessions": state.sessions,
+            "turns": state.turns,
+            "first_seen": state.first_seen.isoformat() if state.first_seen else None,
+            "last_seen": state.last_seen.isoformat() if state.last_seen else None,
+            "last_session_id": state.last_session_id,
+        },
+        "records": rec_dicts,
+        "audit": [a.to_dict() for a in mem.records.audit_log(user_id)],
+        "conflicts": [c.to_dict() for c in mem.records.conflicts(user_id, None, open_only=False)],
+        "sessions": sessions,
+        "vectors": len(mem.vectors.ids_for_user(user_id)),
+    }
+
+
+def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
+    """Load an :func:`export_user` dump; returns the number of records imported."""
+    from datetime import datetime
+
+    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+        raise InvalidInputError(f"not a UserMemory export (expected format {EXPORT_FORMAT!r})")
+    if data.get("pii_masked"):
+        raise InvalidInputError("a PII-masked export cannot be imported: export without mask_pii")
+    user_id = data["user_id"]
+    try:
+        records = [MemoryRecord.from_dict(d) for d in data.get("records", [])]
+        audit = [
+            AuditEntry(**{**a, "at": datetime.fromisoformat(a["at"])})
+            for a in data.get("audit", [])
+        ]
+        conflicts = [
+            Conflict(
+                **{
+                    **c,
+                    "record_ids": tuple(c["record_ids"]),
+                    "detected_at": datetime.fromisoformat(c["detected_at"]),
+                    "resolved_at": datetime.fromisoformat(c["resolved_at"])
+                    if c.get("resolved_at")
+                    else None,
+                }
+            )
+            for c in data.get("conflicts", [])
+        ]
+        st = data.get("state")
+        state = (
+            None
+            if st is None
+            else UserState(
+                user_id=user_id,
+                memory_enabled=bool(st["memory_enabled"]),
+                sessions=int(st["sessions"]),
+                turns=int(st["turns"]),
+                first_seen=datetime.fromisoformat(st["first_seen"]) if st["first_seen"] else None,
+                last_seen=datetime.fromisoformat(st["last_seen"]) if st["last_seen"] else None,
+                last_session_id=st.get("last_session_id"),
+            )
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"malformed export: {exc}") from exc
+    if any(r.user_id != user_id for r in records):
+        raise InvalidInputError("export mixes users: every record must belong to user_id")
+    # superseded/revoked first so the one-active-per-slot rule holds while inserting
+    records.sort(key=lambda r: r.status.value == "active")
+    mem.records.apply(
+        WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state)
+    )
+    mem.reindex(user_id)
+    return len(records)

@@ -1,0 +1,100 @@
+"""Read-path step 2: hybrid retrieval, always scoped to one user and one system_context.
+
+Three channels, each a ranked list of record ids with a raw score:
+
+* ``key``     - structured lookup of the keys the rewriter mapped the query to (score 1);
+* ``lexical`` - BM25 over the user's records (order), scored by *query-term coverage*:
+  the share of the query's content tokens found in the record. BM25's absolute scale
+  depends on the size of one user's corpus; coverage does not, so it can be calibrated
+  and compared across users and channels (and lets recall abstain);
+* ``dense``   - cosine similarity of embeddings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..entities import Kind, MemoryRecord
+from ..llm import Embedder
+from ..storage.lexical import tokenize
+from ..storage.protocols import RecordFilter, RecordStore, VectorIndex
+from .fuse import ChannelHits
+from .rewrite import RewrittenQuery
+
+__all__ = ["Retrieved", "coverage", "record_text", "retrieve"]
+
+
+@dataclass(slots=True)
+class Retrieved:
+    channels: list[ChannelHits]
+    loaded: dict[str, MemoryRecord] = field(default_factory=dict)
+
+
+def record_text(rec: MemoryRecord) -> str:
+    """The text a record is matched on: key words, value and the source span."""
+    if rec.kind is Kind.EPISODE:
+        return rec.value
+    key = rec.key.replace(".", " ").replace("_", " ")
+    return f"{key} {rec.value} {rec.provenance.span or ''}"
+
+
+def coverage(query_tokens: Sequence[str], rec: MemoryRecord) -> float:
+    """Share of distinct query content tokens that occur in the record, in [0, 1]."""
+    q = set(query_tokens)
+    if not q:
+        return 0.0
+    have = set(tokenize(record_text(rec)))
+    return len(q & have) / len(q)
+
+
+def retrieve(
+    *,
+    records: RecordStore,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    query: RewrittenQuery,
+    user_id: str,
+    system_context: str,
+    scope_refs: tuple[str, ...],
+    pool: int,
+    kinds: tuple[Kind, ...] | None = None,
+) -> Retrieved:
+    """Run the three retrievers and load every hit's record."""
+    out = Retrieved(channels=[])
+    if query.key_prefixes:
+        keyed = records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                key_prefixes=query.key_prefixes,
+                exclude_kinds=(Kind.EPISODE,),
+                scope_refs=scope_refs,
+            )
+        )
+        out.loaded.update((r.id, r) for r in keyed)
+        out.channels.append(ChannelHits("key", [(r.id, 1.0) for r in keyed]))
+
+    lex = records.lexical_search(user_id, system_context, query.text, limit=pool)
+    need = [h.record_id for h in lex if h.record_id not in out.loaded]
+    out.loaded.update((r.id, r) for r in records.get(need))
+    q_tokens = tokenize(query.text)
+    out.channels.append(
+        ChannelHits(
+            "lexical",
+            [
+                (h.record_id, coverage(q_tokens, out.loaded[h.record_id]))
+                for h in lex
+                if h.record_id in out.loaded
+            ],
+        )
+    )
+
+    qvec = np.asarray(embedder.embed([query.text])[0], dtype=np.float32)
+    dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
+    out.channels.append(ChannelHits("dense", [(h.record_id, h.similarity) for h in dense]))
+    need = [h.record_id for h in dense if h.record_id not in out.loaded]
+    out.loaded.update((r.id, r) for r in records.get(need))
+    return out

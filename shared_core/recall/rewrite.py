@@ -1,0 +1,73 @@
+"""Read-path step 1: rewrite a query for retrieval (rule-based, English and Chinese).
+
+* strips fillers ("um", "hey", "can you", "please", "嗯", "那个", "请问"),
+* maps "last time / previously / when did I / 上次 / 之前 / 什么时候" to an episodic lookup,
+* expands key synonyms (call / phone / text / 电话 / 短信 -> ``contact.``) for the
+  structured key lookup, using the extractor's lexicon so both paths agree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..ingest.lexicon import KEY_SYNONYMS
+
+__all__ = ["RewrittenQuery", "rewrite"]
+
+_FILLERS_EN = re.compile(
+    r"\b(?:um+|uh+|erm|hey|hi|hello|ok(?:ay)?|so|well|please|pls|just|kind of|sort of|"
+    r"you know|i mean|can you|could you|would you|tell me|remind me)\b",
+    re.IGNORECASE,
+)
+_FILLERS_ZH = re.compile(r"(?:嗯+|呃+|那个|就是|请问|请|麻烦你?|帮我|一下|吧|呢|啊|呀)")
+_EPISODIC = re.compile(
+    r"\b(?:last time|previous(?:ly)?|before|earlier|when did i|did i (?:say|tell|mention)|"
+    r"what did i (?:say|tell)|i told you|like i said|as i said|remember when)\b"
+    r"|上次|之前|以前|上回|什么时候|我说过|我告诉过你|我提过",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class RewrittenQuery:
+    """The query as the retrievers see it."""
+
+    original: str
+    text: str  # fillers stripped; used for dense and lexical search
+    key_prefixes: tuple[str, ...]  # structured lookup targets ("contact.", "allergy")
+    episodic: bool  # the user refers to a past conversation
+
+
+def _key_prefixes(text: str) -> tuple[str, ...]:
+    low = text.lower()
+    found: list[str] = []
+    for word, prefixes in KEY_SYNONYMS.items():
+        w = word.lower()
+        if _contains_word(low, w):
+            for p in prefixes:
+                if p not in found:
+                    found.append(p)
+    return tuple(found)
+
+
+def _contains_word(text: str, word: str) -> bool:
+    if not word:
+        return False
+    if not word.isascii():
+        return word in text  # CJK: no word boundaries
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+
+
+def rewrite(query: str) -> RewrittenQuery:
+    """Rewrite ``query`` for hybrid retrieval; never raises on odd text."""
+    episodic = _EPISODIC.search(query) is not None
+    text = _FILLERS_EN.sub(" ", query)
+    text = _FILLERS_ZH.sub(" ", text)
+    text = _SPACES.sub(" ", text).strip(" ,.;:!?，。；：！？")
+    if not text:
+        text = query.strip()
+    return RewrittenQuery(
+        original=query, text=text, key_prefixes=_key_prefixes(query), episodic=episodic
+    )

@@ -1,0 +1,104 @@
+"""Input validation at the public entry points: bad input fails fast with a typed error.
+
+Nothing reaches a store before it passes here, so a rejected call changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from .clock import as_utc
+from .entities import Kind, Scope, Source
+from .errors import InvalidIdError, InvalidInputError, TextTooLargeError
+
+__all__ = [
+    "check_datetime",
+    "check_enum",
+    "check_id",
+    "check_key",
+    "check_optional_id",
+    "check_text",
+    "check_value",
+]
+
+ROLES = frozenset({"user", "assistant", "system", "tool"})
+
+
+def _check_encodable(s: str, what: str, error: type[InvalidInputError]) -> None:
+    if "\x00" in s:
+        raise error(f"{what} contains a NUL byte")
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise error(f"{what} is not valid Unicode (lone surrogate at {exc.start})") from exc
+
+
+def check_id(value: Any, what: str = "user_id", *, max_chars: int = 256) -> str:
+    """A non-empty id string of at most ``max_chars`` characters, no NUL, valid Unicode."""
+    if not isinstance(value, str):
+        raise InvalidIdError(f"{what} must be a str, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidIdError(f"{what} must not be empty")
+    if len(value) > max_chars:
+        raise InvalidIdError(f"{what} is {len(value)} characters; the limit is {max_chars}")
+    if any(c in value for c in "\r\n"):
+        raise InvalidIdError(f"{what} must not contain line breaks")
+    _check_encodable(value, what, InvalidIdError)
+    return value
+
+
+def check_optional_id(value: Any, what: str, *, max_chars: int = 256) -> str | None:
+    return None if value is None else check_id(value, what, max_chars=max_chars)
+
+
+def check_text(value: Any, what: str = "text", *, max_chars: int) -> str:
+    """A non-blank string no longer than ``max_chars``, without NUL bytes or lone surrogates."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a str, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidInputError(f"{what} must not be empty")
+    if len(value) > max_chars:
+        raise TextTooLargeError(
+            f"{what} is {len(value)} characters; the limit is {max_chars} "
+            "(MemoryConfig.max_text_chars): split it into turns"
+        )
+    _check_encodable(value, what, InvalidInputError)
+    return value
+
+
+def check_key(value: Any) -> str:
+    """A memory key: non-empty, at most 200 characters, no NUL / line breaks."""
+    key = check_id(value, "key", max_chars=200)
+    return key.strip()
+
+
+def check_value(value: Any, *, max_chars: int) -> str:
+    """A memory value: str, int, float or bool, stored as text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return check_text(value, "value", max_chars=max_chars)
+
+
+def check_datetime(value: Any, what: str = "at") -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        raise InvalidInputError(f"{what} must be a datetime, got {type(value).__name__}")
+    return as_utc(value)
+
+
+def check_enum(value: Any, enum: type[Kind] | type[Source] | type[Scope], what: str) -> Any:
+    try:
+        return enum(value)
+    except ValueError as exc:
+        allowed = ", ".join(m.value for m in enum)
+        raise InvalidInputError(f"{what} must be one of: {allowed}; got {value!r}") from exc
+
+
+def check_role(value: Any) -> str:
+    if value not in ROLES:
+        raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {value!r}")
+    return str(value)

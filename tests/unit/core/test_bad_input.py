@@ -1,0 +1,149 @@
+"""Bad input gets a typed error and loses nothing already stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared_core import (
+    InvalidIdError,
+    InvalidInputError,
+    TextTooLargeError,
+    UserMemoryError,
+)
+
+HOSTILE_IDS = ["'; DROP TABLE records;--", "u%_\\", "用户🙂", 'a"b', "x" * 200, "a:b{c}*?"]
+
+
+def _snapshot(mem):
+    return mem.export("u")["records"]
+
+
+@pytest.fixture
+def seeded(mem):
+    mem.observe("u", "My budget is 5000.")
+    return mem
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("", InvalidInputError),
+        ("   \n\t", InvalidInputError),
+        ("x" * 1_000_000, TextTooLargeError),
+        (None, InvalidInputError),
+        (42, InvalidInputError),
+        (b"bytes", InvalidInputError),
+        ("nul \x00 byte", InvalidInputError),
+        ("lone \ud800 surrogate", InvalidInputError),
+    ],
+)
+def test_observe_bad_text(seeded, text, error):
+    before = _snapshot(seeded)
+    with pytest.raises(error) as exc:
+        seeded.observe("u", text)
+    assert isinstance(exc.value, UserMemoryError) and isinstance(exc.value, ValueError)
+    assert _snapshot(seeded) == before
+
+
+@pytest.mark.parametrize("uid", ["", "  ", None, 7, "a\nb", "nul\x00", "x" * 300, "\udcff"])
+def test_invalid_user_ids(seeded, uid):
+    before = _snapshot(seeded)
+    for call in (
+        lambda: seeded.observe(uid, "hello"),
+        lambda: seeded.recall(uid, "hello"),
+        lambda: seeded.profile(uid),
+        lambda: seeded.forget(uid),
+        lambda: seeded.remember(uid, "k", "v"),
+        lambda: seeded.context(uid, "q"),
+        lambda: seeded.history(uid, "k"),
+        lambda: seeded.export(uid),
+    ):
+        with pytest.raises(InvalidIdError):
+            call()
+    assert _snapshot(seeded) == before
+
+
+@pytest.mark.parametrize("uid", HOSTILE_IDS)
+def test_hostile_ids_are_plain_data(mem, uid):
+    mem.observe(uid, "My budget is 5000. I'm allergic to penicillin'); DROP TABLE x;--")
+    assert mem.profile(uid)["budget.max"]
+    assert mem.recall(uid, "budget %' OR 1=1 --", k=3)
+    assert mem.recall("someone-else", "budget", k=3) == []
+    assert uid in mem.users()
+    mem.forget(uid)
+    assert mem.profile(uid) == {}
+
+
+def test_sql_and_fts_metacharacters_in_queries(seeded):
+    for q in ['"', "budget OR *", "NEAR(a b)", "x' OR '1'='1", "col:val", "-budget", "^", "\\"]:
+        seeded.recall("u", q)  # must not raise
+    assert seeded.profile("u")["budget.max"]
+
+
+def test_remember_bad_arguments(seeded):
+    before = _snapshot(seeded)
+    bad = [
+        dict(key="", value="v"),
+        dict(key="k", value=None),
+        dict(key="k", value=["list"]),
+        dict(key="k", value="v", kind="nonsense"),
+        dict(key="k", value="v", source="hearsay"),
+        dict(key="k", value="v", scope="planet"),
+        dict(key="k", value="v", scope="device"),
+        dict(key="k", value="v", confidence=1.5),
+        dict(key="k", value="v", at="yesterday"),
+    ]
+    for kwargs in bad:
+        with pytest.raises(InvalidInputError):
+            seeded.remember("u", **kwargs)
+    assert _snapshot(seeded) == before
+
+
+def test_recall_and_context_bad_arguments(seeded):
+    for kwargs in (dict(k=0), dict(k=-1), dict(k="3"), dict(k=True), dict(kinds=["bogus"])):
+        with pytest.raises(InvalidInputError):
+            seeded.recall("u", "budget", **kwargs)
+    for budget in (0, 5, "400", None):
+        with pytest.raises(InvalidInputError):
+            seeded.context("u", "budget", token_budget=budget)
+    with pytest.raises(InvalidInputError):
+        seeded.observe("u", "hi", role="wizard")
+
+
+def test_import_rejects_garbage(mem):
+    for data in ({}, {"format": "nope"}, {"format": "usermemory.export/1", "user_id": "u",
+                                          "records": [{"id": 1}]}):
+        with pytest.raises(InvalidInputError):
+            mem.import_user(data)
+
+
+def test_backend_failure_mid_write_loses_nothing(seeded, monkeypatch):
+    from shared_core import BackendError
+
+    before = _snapshot(seeded)
+    real_apply = seeded.records.apply
+
+    def boom(batch):
+        raise BackendError("disk full (injected)")
+
+    monkeypatch.setattr(seeded.records, "apply", boom)
+    with pytest.raises(BackendError):
+        seeded.observe("u", "Actually my budget is at most 20000.")
+    monkeypatch.setattr(seeded.records, "apply", real_apply)
+    assert _snapshot(seeded) == before
+    assert seeded.profile("u")["budget.max"]
+
+
+def test_vector_failure_after_sql_write_is_repaired(seeded, monkeypatch):
+    from shared_core import BackendUnavailableError
+
+    def down(items):
+        raise BackendUnavailableError("vector index down (injected)")
+
+    monkeypatch.setattr(seeded.vectors, "upsert", down)
+    seeded.observe("u", "I live in Berlin.")
+    assert seeded.profile("u")["location.city"]  # durable write kept
+    monkeypatch.undo()
+    fixed = seeded.reindex("u")
+    assert fixed >= 1
+    assert seeded.recall("u", "where do I live, Berlin?", k=3)
