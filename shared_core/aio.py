@@ -72,8 +72,15 @@ class AsyncUserMemory:
         at: datetime | None = None,
     ) -> list[Change]:
         return await asyncio.to_thread(
-            self.sync.observe, user_id, text, role=role, session_id=session_id,
-            turn_id=turn_id, device_id=device_id, system_context=system_context, at=at,
+            self.sync.observe,
+            user_id,
+            text,
+            role=role,
+            session_id=session_id,
+            turn_id=turn_id,
+            device_id=device_id,
+            system_context=system_context,
+            at=at,
         )
 
     async def remember(
@@ -103,8 +110,15 @@ class AsyncUserMemory:
         kinds: Sequence[str] | None = None,
     ) -> list[ScoredMemory]:
         return await asyncio.to_thread(
-            self.sync.recall, user_id, query, k=k, system_context=system_context,
-            device_id=device_id, session_id=session_id, at=at, kinds=kinds,
+            self.sync.recall,
+            user_id,
+            query,
+            k=k,
+            system_context=system_context,
+            device_id=device_id,
+            session_id=session_id,
+            at=at,
+            kinds=kinds,
         )
 
     async def context(
@@ -120,9 +134,15 @@ class AsyncUserMemory:
         k: int | None = None,
     ) -> str:
         return await asyncio.to_thread(
-            self.sync.context, user_id, query, token_budget=token_budget,
-            system_context=system_context, device_id=device_id, session_id=session_id,
-            at=at, k=k,
+            self.sync.context,
+            user_id,
+            query,
+            token_budget=token_budget,
+            system_context=system_context,
+            device_id=device_id,
+            session_id=session_id,
+            at=at,
+            k=k,
         )
 
     async def profile(
@@ -163,6 +183,11 @@ class AsyncUserMemory:
 
     async def set_memory_enabled(self, user_id: str, enabled: bool) -> None:
         await asyncio.to_thread(self.sync.set_memory_enabled, user_id, enabled)
+
+    async def merge_anonymous(
+        self, anon_id: str, user_id: str, *, at: datetime | None = None
+    ) -> list[Change]:
+        return await asyncio.to_thread(self.sync.merge_anonymous, anon_id, user_id, at=at)
 
     async def users(self) -> list[str]:
         return await asyncio.to_thread(self.sync.users)

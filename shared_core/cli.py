@@ -83,8 +83,12 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--db", default=":memory:", show_default=True,
-              help="SQLite file for the demo (kept afterwards if a path is given).")
+@click.option(
+    "--db",
+    default=":memory:",
+    show_default=True,
+    help="SQLite file for the demo (kept afterwards if a path is given).",
+)
 @_embedder_option
 @click.option("--json", "as_json", is_flag=True, help="Print the session-50 result as JSON.")
 def demo(db: str, embedder: str, as_json: bool) -> None:
@@ -105,8 +109,14 @@ def demo(db: str, embedder: str, as_json: bool) -> None:
             for s in bar:
                 for t in s.turns:
                     clock.set(t.at)
-                    mem.observe(DEMO_USER, t.text, role=t.role, session_id=t.session_id,
-                                system_context=t.system_context, at=t.at)
+                    mem.observe(
+                        DEMO_USER,
+                        t.text,
+                        role=t.role,
+                        session_id=t.session_id,
+                        system_context=t.system_context,
+                        at=t.at,
+                    )
                     history_tokens += count_tokens(f"{t.role}: {t.text}")
                 mem.end_session(DEMO_USER, s.session_id, at=s.turns[-1].at)
         clock.set(session_date(50))
@@ -114,16 +124,23 @@ def demo(db: str, embedder: str, as_json: bool) -> None:
         block = mem.context(DEMO_USER, SESSION_50_QUERY, system_context="support")
         elapsed = time.perf_counter() - started
         if as_json:
-            click.echo(json.dumps({
-                "query": SESSION_50_QUERY,
-                "recalled": [r.to_dict() for r in results],
-                "context": block,
-                "context_tokens": count_tokens(block),
-                "buffer_memory_tokens": history_tokens,
-            }, indent=2, ensure_ascii=False))
+            click.echo(
+                json.dumps(
+                    {
+                        "query": SESSION_50_QUERY,
+                        "recalled": [r.to_dict() for r in results],
+                        "context": block,
+                        "context_tokens": count_tokens(block),
+                        "buffer_memory_tokens": history_tokens,
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
             return
-        click.secho(f"\nSession 50 ({session_date(50):%Y-%m-%d}), user {DEMO_USER} says:",
-                    bold=True)
+        click.secho(
+            f"\nSession 50 ({session_date(50):%Y-%m-%d}), user {DEMO_USER} says:", bold=True
+        )
         click.echo(f"  {SESSION_50_QUERY!r}\n")
         click.secho("Recalled (score = confidence x decay x relevance):", bold=True)
         for r in results:
@@ -140,8 +157,10 @@ def demo(db: str, embedder: str, as_json: bool) -> None:
         click.secho("\nPrompt size:", bold=True)
         click.echo(f"  UserMemory context block: {count_tokens(block)} tokens")
         click.echo(f"  ConversationBufferMemory (all 49 sessions): {history_tokens} tokens")
-        click.echo(f"\n(49 sessions observed and recalled in {elapsed:.1f} s, "
-                   f"embedder {getattr(emb, 'name', type(emb).__name__)})")
+        click.echo(
+            f"\n(49 sessions observed and recalled in {elapsed:.1f} s, "
+            f"embedder {getattr(emb, 'name', type(emb).__name__)})"
+        )
 
 
 @main.command()
@@ -157,9 +176,13 @@ def inspect(user_id: str, system_context: str, url: str | None) -> None:
             raise click.ClickException(f"no memory stored for user {user_id!r}")
         click.secho(f"User {user_id} (context {system_context})", bold=True)
         if state is not None:
-            click.echo(f"  sessions {state.sessions}, turns {state.turns}, "
-                       f"memory {'on' if state.memory_enabled else 'OFF'}, last seen "
-                       f"{state.last_seen:%Y-%m-%d %H:%M}" if state.last_seen else "")
+            click.echo(
+                f"  sessions {state.sessions}, turns {state.turns}, "
+                f"memory {'on' if state.memory_enabled else 'OFF'}, last seen "
+                f"{state.last_seen:%Y-%m-%d %H:%M}"
+                if state.last_seen
+                else ""
+            )
         for key, value in sorted(prof.items()):
             click.echo(f"  {key} = {value!r}")
         for c in mem.records.conflicts(user_id, system_context):
@@ -250,8 +273,11 @@ def import_(file: str, url: str | None, embedder: str) -> None:
                     raise ValueError("each line must be a JSON object")
                 at = row.get("at")
                 changes = mem.observe(
-                    row.get("user_id"), row.get("text"), role=row.get("role", "user"),
-                    session_id=row.get("session_id"), turn_id=row.get("turn_id"),
+                    row.get("user_id"),
+                    row.get("text"),
+                    role=row.get("role", "user"),
+                    session_id=row.get("session_id"),
+                    turn_id=row.get("turn_id"),
                     device_id=row.get("device_id"),
                     system_context=row.get("system_context", "default"),
                     at=datetime.fromisoformat(at) if isinstance(at, str) else None,
@@ -260,8 +286,10 @@ def import_(file: str, url: str | None, embedder: str) -> None:
             except (UserMemoryError, ValueError) as exc:
                 errors += 1
                 click.echo(f"line {lineno}: {type(exc).__name__}: {exc}", err=True)
-        click.echo(f"{len(lines) - errors} turns imported, {changed} memories written, "
-                   f"{errors} lines rejected")
+        click.echo(
+            f"{len(lines) - errors} turns imported, {changed} memories written, "
+            f"{errors} lines rejected"
+        )
         if errors:
             sys.exit(1)
 

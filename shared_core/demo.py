@@ -25,7 +25,10 @@ SESSION_50_QUERY = "like last time, don't call me, just text me"
 _FIRST = datetime(2026, 4, 4, 9, 30, tzinfo=UTC)
 
 _ROUTINE = [
-    ("My router keeps dropping the connection every evening.", "Let's reset it: hold the button 10 s."),
+    (
+        "My router keeps dropping the connection every evening.",
+        "Let's reset it: hold the button 10 s.",
+    ),
     ("Can I get a copy of last month's invoice?", "Sent to your account inbox."),
     ("My parcel has not arrived yet, order 55812.", "It is delayed at the depot, 2 more days."),
     ("How do I reset my password?", "Use 'forgot password' on the login page."),
@@ -38,7 +41,10 @@ _ROUTINE = [
 ]
 
 _KEY_TURNS: dict[int, tuple[str, list[str]]] = {
-    3: ("support", ["Hi, about the outage alerts: I only accept SMS notifications, never call me."]),
+    3: (
+        "support",
+        ["Hi, about the outage alerts: I only accept SMS notifications, never call me."],
+    ),
     10: ("support", ["I'm looking at the fibre upgrade. My budget is 5000."]),
     12: ("support", ["Please don't ever recommend credit cards to me."]),
     18: ("support", ["Actually, my budget is at most 20000 now."]),
@@ -88,7 +94,15 @@ def demo_sessions(count: int = 49) -> Iterator[DemoSession]:
         for text in [routine_q, *texts]:
             turns.append(DemoTurn(n, sid, ctx, "user", text, t))
             t += timedelta(minutes=1)
-            turns.append(DemoTurn(n, sid, ctx, "assistant", routine_a if text == routine_q
-                                  else "Noted, thank you.", t))
+            turns.append(
+                DemoTurn(
+                    n,
+                    sid,
+                    ctx,
+                    "assistant",
+                    routine_a if text == routine_q else "Noted, thank you.",
+                    t,
+                )
+            )
             t += timedelta(minutes=1)
         yield DemoSession(n, sid, start, turns)

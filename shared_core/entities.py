@@ -124,7 +124,8 @@ class Provenance:
     at: datetime | None = None
     span: str | None = None  # the source text span (possibly redacted)
     role: str | None = None
-    actor: str | None = None  # who wrote it: "user", "assistant", "app", "admin", "extractor:<name>"
+    # who wrote it: "user", "assistant", "app", "admin", "extractor:<name>"
+    actor: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -394,7 +395,9 @@ class AuditEntry:
 
     id: str = field(default_factory=new_id)
     user_id: str
-    action: str  # create / update / supersede / revoke / delete / read / erase / conflict / settings
+    action: (
+        str  # create / update / supersede / revoke / delete / read / erase / conflict / settings
+    )
     record_id: str | None = None
     key: str | None = None
     actor: str = "system"

@@ -50,9 +50,7 @@ class GateDecision:
     reason: str
 
 
-def gate(
-    candidates: Sequence[Candidate], *, role: str, config: MemoryConfig
-) -> list[GateDecision]:
+def gate(candidates: Sequence[Candidate], *, role: str, config: MemoryConfig) -> list[GateDecision]:
     """Classify each candidate as accept / pending / reject, with the reason."""
     del config  # the thresholds that need counts live in the resolver
     out: list[GateDecision] = []

@@ -163,7 +163,7 @@ class Resolver:
     def assert_value(
         self, cand: Candidate, ctx: WriteContext, *, confidence: float | None = None
     ) -> MemoryRecord:
-        """An application write (``remember``): resolve and return the record now holding the slot."""
+        """An application write (``remember``): resolve it, return the record holding the slot."""
         self._explicit(cand, ctx, confidence)
         slot = self._slot(cand, ctx)
         current = self._active(slot)
@@ -187,11 +187,17 @@ class Resolver:
                 return r
         return None
 
-    def _pending(self, slot: tuple[str, str, str, str, str], normalized: str) -> MemoryRecord | None:
+    def _pending(
+        self, slot: tuple[str, str, str, str, str], normalized: str
+    ) -> MemoryRecord | None:
         for r in self._by_id.values():
-            if r.status is Status.PENDING and r.slot == slot and r.normalized == normalized:
-                if not r.metadata.get("awaiting_confirmation"):
-                    return r
+            if (
+                r.status is Status.PENDING
+                and r.slot == slot
+                and r.normalized == normalized
+                and not r.metadata.get("awaiting_confirmation")
+            ):
+                return r
         return None
 
     def _put(self, record: MemoryRecord) -> MemoryRecord:
@@ -356,16 +362,23 @@ class Resolver:
                 )
                 conflict = self._open_conflict(ctx, rec.key, other, rec, reason, question=False)
                 self._change(
-                    ChangeAction.CONFLICT, reason, rec.key, record=rec, previous=other,
-                    candidate=cand, conflict=conflict,
+                    ChangeAction.CONFLICT,
+                    reason,
+                    rec.key,
+                    record=rec,
+                    previous=other,
+                    candidate=cand,
+                    conflict=conflict,
                 )
 
     def _reinforce(
         self, active: MemoryRecord, cand: Candidate, ctx: WriteContext, conf: float
     ) -> None:
-        if source_rank(ctx.source) > source_rank(active.source) or (
-            cand.permanent and not active.permanent
-        ) or (cand.hard and not active.hard):
+        if (
+            source_rank(ctx.source) > source_rank(active.source)
+            or (cand.permanent and not active.permanent)
+            or (cand.hard and not active.hard)
+        ):
             self._supersede(active, cand, ctx, conf, reason="confirmed by a stronger statement")
             return
         rec = self._put(
@@ -378,8 +391,11 @@ class Resolver:
         )
         self._audit("reinforce", ctx, rec, evidence=rec.evidence)
         self._change(
-            ChangeAction.REINFORCED, f"same value stated again ({rec.evidence} signals)",
-            rec.key, record=rec, candidate=cand,
+            ChangeAction.REINFORCED,
+            f"same value stated again ({rec.evidence} signals)",
+            rec.key,
+            record=rec,
+            candidate=cand,
         )
 
     def _supersede(
@@ -409,10 +425,15 @@ class Resolver:
         new = self._put(new)
         self._audit("supersede", ctx, old, by=new.id, reason=reason)
         self._audit("update", ctx, new, value=new.value, version=new.version, previous=old.id)
-        self._change(ChangeAction.UPDATED, reason, new.key, record=new, previous=old, candidate=cand)
         self._change(
-            ChangeAction.SUPERSEDED, f"replaced by version {new.version}", old.key,
-            record=old, candidate=cand,
+            ChangeAction.UPDATED, reason, new.key, record=new, previous=old, candidate=cand
+        )
+        self._change(
+            ChangeAction.SUPERSEDED,
+            f"replaced by version {new.version}",
+            old.key,
+            record=old,
+            candidate=cand,
         )
         self._check_exception(new, ctx, cand)
         return new
@@ -424,7 +445,9 @@ class Resolver:
         revokes = cand.correction or "explicit_marker" in cand.signals
         new_explicit = cand.explicit or revokes
         if active.source is Source.ADMIN_SET and ctx.source is not Source.ADMIN_SET:
-            self._ignore(cand, ctx, active, "business rule (admin_set) outranks a personal preference")
+            self._ignore(
+                cand, ctx, active, "business rule (admin_set) outranks a personal preference"
+            )
             return
         if ctx.source is Source.ADMIN_SET:
             self._supersede(active, cand, ctx, conf, reason="business rule (admin_set) set")
@@ -437,13 +460,17 @@ class Resolver:
             return
         if new_rank < old_rank:
             self._ignore(
-                cand, ctx, active,
+                cand,
+                ctx,
+                active,
                 f"lower-ranked source ({ctx.source.value}) does not override {active.source.value}",
             )
             return
         if new_rank == old_rank and active.evidence >= 2 and not new_explicit:
             self._ignore(
-                cand, ctx, active,
+                cand,
+                ctx,
+                active,
                 f"consensus of {active.evidence} signals beats a single source",
             )
             return
@@ -458,8 +485,13 @@ class Resolver:
             )
             conflict = self._open_conflict(ctx, new.key, active, new, why, question=True)
             self._change(
-                ChangeAction.CONFLICT, why, new.key, record=new, previous=active,
-                candidate=cand, conflict=conflict,
+                ChangeAction.CONFLICT,
+                why,
+                new.key,
+                record=new,
+                previous=active,
+                candidate=cand,
+                conflict=conflict,
             )
 
     def _hold_for_confirmation(
@@ -467,7 +499,11 @@ class Resolver:
     ) -> None:
         held = self._put(
             self._new_record(
-                cand, ctx, source=ctx.source, confidence=conf, status=Status.PENDING,
+                cand,
+                ctx,
+                source=ctx.source,
+                confidence=conf,
+                status=Status.PENDING,
                 metadata={"awaiting_confirmation": True, "contradicts": active.id},
             )
         )
@@ -478,13 +514,16 @@ class Resolver:
         conflict = self._open_conflict(ctx, active.key, active, held, why, question=True)
         self._audit("create", ctx, held, value=held.value, status="pending")
         self._change(
-            ChangeAction.CONFLICT, why, active.key, record=held, previous=active,
-            candidate=cand, conflict=conflict,
+            ChangeAction.CONFLICT,
+            why,
+            active.key,
+            record=held,
+            previous=active,
+            candidate=cand,
+            conflict=conflict,
         )
 
-    def _ignore(
-        self, cand: Candidate, ctx: WriteContext, kept: MemoryRecord, reason: str
-    ) -> None:
+    def _ignore(self, cand: Candidate, ctx: WriteContext, kept: MemoryRecord, reason: str) -> None:
         self._audit("reject", ctx, kept, key=cand.key, rejected_value=cand.value, reason=reason)
         self._change(ChangeAction.IGNORED, reason, cand.key, previous=kept, candidate=cand)
 
@@ -495,13 +534,14 @@ class Resolver:
         active = self._active(slot)
         base = self._config.confidence_for(Source.INFERRED)
         if active is not None and active.normalized == norm:
-            rec = self._put(
-                active.replace(evidence=active.evidence + 1, updated_at=ctx.at)
-            )
+            rec = self._put(active.replace(evidence=active.evidence + 1, updated_at=ctx.at))
             self._audit("reinforce", ctx, rec, evidence=rec.evidence, implicit=True)
             self._change(
-                ChangeAction.REINFORCED, f"implicit signal agrees ({rec.evidence} signals)",
-                rec.key, record=rec, candidate=cand,
+                ChangeAction.REINFORCED,
+                f"implicit signal agrees ({rec.evidence} signals)",
+                rec.key,
+                record=rec,
+                candidate=cand,
             )
             return
         if active is not None and (active.explicit or source_rank(active.source) > 0):
@@ -510,8 +550,12 @@ class Resolver:
         pending = self._pending(slot, norm)
         turns = list(pending.metadata.get("turns", [])) if pending else []
         if ctx.turn_id is not None and ctx.turn_id in turns:
-            self._change(ChangeAction.IGNORED, "signal already counted for this turn", cand.key,
-                         candidate=cand)
+            self._change(
+                ChangeAction.IGNORED,
+                "signal already counted for this turn",
+                cand.key,
+                candidate=cand,
+            )
             return
         turns.append(ctx.turn_id)
         n = len(turns)
@@ -522,37 +566,62 @@ class Resolver:
                 pending.replace(evidence=n, updated_at=ctx.at, metadata=meta)
                 if pending
                 else self._new_record(
-                    cand, ctx, source=Source.INFERRED, confidence=base,
-                    status=Status.PENDING, metadata=meta,
+                    cand,
+                    ctx,
+                    source=Source.INFERRED,
+                    confidence=base,
+                    status=Status.PENDING,
+                    metadata=meta,
                 ).replace(explicit=False)
             )
             rec = self._put(rec)
             self._audit("pending", ctx, rec, evidence=n, needed=need)
             self._change(
-                ChangeAction.PENDING, f"implicit signal {n}/{need}: waiting for consensus",
-                rec.key, record=rec, candidate=cand,
+                ChangeAction.PENDING,
+                f"implicit signal {n}/{need}: waiting for consensus",
+                rec.key,
+                record=rec,
+                candidate=cand,
             )
             return
         conf = min(self._config.implicit_confidence_cap, base + 0.05 * (n - 1))
         if pending is not None:
-            self._put(pending.replace(status=Status.SUPERSEDED, updated_at=ctx.at,
-                                      metadata={"turns": turns, "promoted": True}))
+            self._put(
+                pending.replace(
+                    status=Status.SUPERSEDED,
+                    updated_at=ctx.at,
+                    metadata={"turns": turns, "promoted": True},
+                )
+            )
         if active is None:
             rec = self._put(
                 self._new_record(
-                    cand, ctx, source=Source.INFERRED, confidence=conf, evidence=n,
+                    cand,
+                    ctx,
+                    source=Source.INFERRED,
+                    confidence=conf,
+                    evidence=n,
                     metadata={"turns": turns},
                 ).replace(explicit=False)
             )
             self._audit("create", ctx, rec, value=rec.value, consensus=n)
             self._change(
-                ChangeAction.ADDED, f"implicit preference after {n} consistent signals",
-                rec.key, record=rec, candidate=cand,
+                ChangeAction.ADDED,
+                f"implicit preference after {n} consistent signals",
+                rec.key,
+                record=rec,
+                candidate=cand,
             )
             return
         self._supersede(
-            active, cand, ctx, conf, reason=f"newer inferred value after {n} consistent signals",
-            source=Source.INFERRED, evidence=n, explicit=False,
+            active,
+            cand,
+            ctx,
+            conf,
+            reason=f"newer inferred value after {n} consistent signals",
+            source=Source.INFERRED,
+            evidence=n,
+            explicit=False,
         )
 
     # -- forget / retract --------------------------------------------------------------------------
@@ -560,7 +629,8 @@ class Resolver:
         prefix = cand.key
         want = (cand.normalized or cand.value).strip().lower()
         hits = [
-            r for r in self._by_id.values()
+            r
+            for r in self._by_id.values()
             if r.status in (Status.ACTIVE, Status.PENDING)
             and r.system_context == ctx.system_context
             and r.kind is not Kind.EPISODE
@@ -568,14 +638,23 @@ class Resolver:
             and (not want or want in r.normalized.lower() or want in r.value.lower())
         ]
         if not hits:
-            self._change(ChangeAction.IGNORED, f"nothing stored under {prefix!r} to forget",
-                         prefix, candidate=cand)
+            self._change(
+                ChangeAction.IGNORED,
+                f"nothing stored under {prefix!r} to forget",
+                prefix,
+                candidate=cand,
+            )
             return
         for r in hits:
             rec = self._put(r.replace(status=Status.REVOKED, updated_at=ctx.at))
             self._audit("revoke", ctx, rec, reason="forget request")
-            self._change(ChangeAction.REVOKED, "forgotten at the user's request", rec.key,
-                         record=rec, candidate=cand)
+            self._change(
+                ChangeAction.REVOKED,
+                "forgotten at the user's request",
+                rec.key,
+                record=rec,
+                candidate=cand,
+            )
 
     def _retract(
         self, cand: Candidate, ctx: WriteContext, retractable: Sequence[MemoryRecord]
@@ -583,8 +662,12 @@ class Resolver:
         live = [self._by_id.get(r.id, r) for r in retractable]
         live = [r for r in live if r.status in (Status.ACTIVE, Status.PENDING)]
         if not live:
-            self._change(ChangeAction.IGNORED, "nothing from the previous turn to take back",
-                         None, candidate=cand)
+            self._change(
+                ChangeAction.IGNORED,
+                "nothing from the previous turn to take back",
+                None,
+                candidate=cand,
+            )
             return
         why = "said as a joke" if "joke" in cand.signals else "taken back by the user"
         for r in live:
@@ -595,8 +678,13 @@ class Resolver:
             if prev is not None and prev.status is Status.SUPERSEDED:
                 restored = self._put(prev.replace(status=Status.ACTIVE, updated_at=ctx.at))
                 self._audit("restore", ctx, restored, reason=why)
-                self._change(ChangeAction.UPDATED, "previous version restored", restored.key,
-                             record=restored, candidate=cand)
+                self._change(
+                    ChangeAction.UPDATED,
+                    "previous version restored",
+                    restored.key,
+                    record=restored,
+                    candidate=cand,
+                )
 
 
 def _norm(cand: Candidate) -> str:

@@ -206,6 +206,10 @@ def _render(parts: _Parts, tpl: ContextTemplates) -> str:
         hard=parts.hard, confirm=parts.confirm, soft=parts.soft
     )
     episodes = _compile(tpl.episodes).render(episodes=parts.episodes)
-    return _compile(tpl.block).render(
-        identity=identity.strip(), constraints=constraints.strip(), episodes=episodes.strip()
-    ).strip()
+    return (
+        _compile(tpl.block)
+        .render(
+            identity=identity.strip(), constraints=constraints.strip(), episodes=episodes.strip()
+        )
+        .strip()
+    )

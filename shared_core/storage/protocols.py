@@ -142,15 +142,13 @@ class RecordStore(Protocol):
 
     def conflicts(
         self, user_id: str, system_context: str | None = "default", *, open_only: bool = True
-    ) -> list[Conflict]:
-        ...
+    ) -> list[Conflict]: ...
 
     def audit_log(self, user_id: str, *, limit: int | None = None) -> list[AuditEntry]:
         """The user's audit entries, oldest first."""
         ...
 
-    def user_state(self, user_id: str) -> UserState | None:
-        ...
+    def user_state(self, user_id: str) -> UserState | None: ...
 
     def users(self) -> list[str]:
         """Every user id with anything stored."""
@@ -208,11 +206,15 @@ class SessionStore(Protocol):
         """Add a turn to the session and refresh its TTL."""
         ...
 
-    def turns(self, user_id: str, session_id: str, *, limit: int | None = None) -> list[SessionTurn]:
+    def turns(
+        self, user_id: str, session_id: str, *, limit: int | None = None
+    ) -> list[SessionTurn]:
         """The session's turns, oldest first (the last ``limit`` if given)."""
         ...
 
-    def mark_written(self, user_id: str, session_id: str, turn_id: str, record_ids: Sequence[str]) -> None:
+    def mark_written(
+        self, user_id: str, session_id: str, turn_id: str, record_ids: Sequence[str]
+    ) -> None:
         """Remember which records a turn wrote (so "just kidding" can undo them)."""
         ...
 
@@ -245,7 +247,9 @@ class ProfileCache(Protocol):
     so a read after ``remember``/``observe`` never sees a stale profile.
     """
 
-    def get(self, user_id: str, system_context: str, scope_key: str = "") -> dict[str, str] | None: ...
+    def get(
+        self, user_id: str, system_context: str, scope_key: str = ""
+    ) -> dict[str, str] | None: ...
 
     def set(
         self, user_id: str, system_context: str, profile: Mapping[str, str], scope_key: str = ""
@@ -263,7 +267,11 @@ class EventBus(Protocol):
     """Publishes every change so other processes/agents can sync (e.g. a Redis Stream)."""
 
     def publish(self, event: Mapping[str, Any]) -> None:
-        """``event``: {"type": "memory.update", "user_id", "system_context", "action", "key", "record_id", "version", "at"}."""
+        """Publish one change.
+
+        ``event`` keys: type ("memory.update"), user_id, system_context, action, key,
+        record_id, version, at. Never values.
+        """
         ...
 
     def delete_user(self, user_id: str) -> int:

@@ -111,8 +111,11 @@ def test_recall_and_context_bad_arguments(seeded):
 
 
 def test_import_rejects_garbage(mem):
-    for data in ({}, {"format": "nope"}, {"format": "usermemory.export/1", "user_id": "u",
-                                          "records": [{"id": 1}]}):
+    for data in (
+        {},
+        {"format": "nope"},
+        {"format": "usermemory.export/1", "user_id": "u", "records": [{"id": 1}]},
+    ):
         with pytest.raises(InvalidInputError):
             mem.import_user(data)
 

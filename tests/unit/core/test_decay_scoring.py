@@ -18,8 +18,16 @@ T0 = datetime(2026, 4, 1, tzinfo=UTC)
 
 
 def rec(**kw) -> MemoryRecord:
-    base = dict(user_id="u", kind=Kind.PREFERENCE, key="k", value="v", created_at=T0,
-                updated_at=T0, source=Source.USER_DECLARE, confidence=0.95)
+    base = dict(
+        user_id="u",
+        kind=Kind.PREFERENCE,
+        key="k",
+        value="v",
+        created_at=T0,
+        updated_at=T0,
+        source=Source.USER_DECLARE,
+        confidence=0.95,
+    )
     base.update(kw)
     return MemoryRecord(**base)
 
@@ -31,7 +39,9 @@ def test_soft_decay_is_exp_minus_age_over_72h():
     for hours in (0, 24, 72, 144):
         got = decay(r, T0 + timedelta(hours=hours), cfg)
         assert got == pytest.approx(math.exp(-hours / 72))
-    assert effective_confidence(r, T0 + timedelta(hours=72), cfg) == pytest.approx(0.7 * math.exp(-1))
+    assert effective_confidence(r, T0 + timedelta(hours=72), cfg) == pytest.approx(
+        0.7 * math.exp(-1)
+    )
 
 
 def test_explicit_declaration_never_fades_below_threshold():
@@ -104,9 +114,13 @@ def test_irrelevant_dense_hits_have_no_relevance():
 def test_config_from_env_and_validation():
     from shared_core import ConfigError
 
-    cfg = MemoryConfig.from_env({"USERMEMORY_CONFIDENCE_THRESHOLD": "0.6",
-                                 "USERMEMORY_SOURCE_CONFIDENCE": '{"inferred": 0.5}',
-                                 "USERMEMORY_PII_MODE": "mask_all"})
+    cfg = MemoryConfig.from_env(
+        {
+            "USERMEMORY_CONFIDENCE_THRESHOLD": "0.6",
+            "USERMEMORY_SOURCE_CONFIDENCE": '{"inferred": 0.5}',
+            "USERMEMORY_PII_MODE": "mask_all",
+        }
+    )
     assert cfg.confidence_threshold == 0.6 and cfg.confidence_for("inferred") == 0.5
     assert cfg.confidence_for("admin_set") == 0.99
     with pytest.raises(ConfigError):
