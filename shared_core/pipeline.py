@@ -520,7 +520,8 @@ class UserMemory:
         self.metrics.inc("recall")
         if results:
             self.metrics.inc("recall_hits")
-        if cfg.audit_reads:
+        if cfg.audit_reads and results:  # reading nothing reveals nothing (and must not
+            # re-create a forgotten user through an audit row)
             self._commit(
                 WriteBatch(
                     audit=[

@@ -504,6 +504,7 @@ class Resolver:
                 source=ctx.source,
                 confidence=conf,
                 status=Status.PENDING,
+                version=0,
                 metadata={"awaiting_confirmation": True, "contradicts": active.id},
             )
         )
@@ -571,6 +572,7 @@ class Resolver:
                     source=Source.INFERRED,
                     confidence=base,
                     status=Status.PENDING,
+                    version=0,
                     metadata=meta,
                 ).replace(explicit=False)
             )

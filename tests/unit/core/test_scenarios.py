@@ -361,3 +361,19 @@ def test_merge_anonymous_moves_memory_and_sessions(mem, clock):
         "I only accept SMS notifications, never call me."]
     assert any(a.action == "merge" for a in mem.audit_log("u"))
     assert mem.profile("anon-1") == {} and "anon-1" not in mem.users()
+
+
+def test_recall_after_forget_does_not_resurrect_the_user(mem):
+    mem.observe("u", "My budget is 5000.")
+    mem.forget("u")
+    assert mem.recall("u", "budget") == []
+    assert "u" not in mem.users()
+    assert mem.audit_log("u") == []
+
+
+def test_pending_evidence_is_version_0_and_promotion_is_version_1(mem, clock):
+    for i in range(3):
+        clock.advance(hours=1)
+        mem.observe("u", "Can you text me the code this time?", session_id=f"s{i}")
+    versions = [(h.version, h.status) for h in mem.history("u", "contact.channel")]
+    assert versions == [(0, Status.SUPERSEDED), (1, Status.ACTIVE)]
