@@ -1,0 +1,512 @@
+"""Shared pieces of the rule extractor: marker phrases, sentence/clause splitting, the
+clause context, small text helpers, the sentence-level handlers (corrections, addresses)
+and the open-vocabulary handlers (``taste.<item>``, ``interest.<topic>``, ``rule.<slug>``).
+Private to :mod:`shared_core.ingest`."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..entities import Candidate, Intent, Kind, Scope
+from . import lexicon as L
+from .lexicon import canonical_value, slugify
+
+_I = re.IGNORECASE
+
+#: (start, end, candidate): what a handler found and the span it claims.
+Hit = tuple[int, int, Candidate]
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One sentence of a turn and the flags that apply to every candidate in it."""
+
+    text: str
+    question: bool
+    hypothetical: bool
+    correction: bool
+    implicit_cue: bool
+    scope: Scope
+    valid_until: datetime | None
+
+
+@dataclass(slots=True)
+class Clause:
+    """One clause (comma-separated part) of a sentence: what handlers look at."""
+
+    text: str
+    start: int  # offset in the sentence
+    sentence: Sentence
+    permanent: bool
+    third_party: bool
+    at: datetime
+
+
+def cand(
+    kind: Kind,
+    key: str,
+    value: str,
+    *,
+    normalized: str | None = None,
+    explicit: bool = True,
+    hard: bool = False,
+    permanent: bool = False,
+    intent: Intent = Intent.ASSERT,
+    signals: tuple[str, ...] = (),
+) -> Candidate:
+    """A candidate with ``normalized`` defaulting to :func:`canonical_value`."""
+    value = value.strip()
+    return Candidate(
+        kind=kind,
+        key=key,
+        value=value,
+        normalized=canonical_value(key, value) if normalized is None else normalized,
+        explicit=explicit,
+        hard=hard,
+        permanent=permanent,
+        intent=intent,
+        signals=frozenset(signals),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Marker phrases (compiled word lists) read by the extractor at turn/sentence level.
+# --------------------------------------------------------------------------------------
+
+#: "remember" / "from now on" / "always" ... -> the statement is explicit.
+EXPLICIT_MARKER_RE = re.compile(
+    r"(?<!don't )(?<!do not )(?<!dont )\bremember\b|\bplease\s+note\b|\bnote\s+that\b"
+    r"|\bkeep\s+in\s+mind\b|\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bfor\s+future\s+reference\b"
+    r"|\bdon't\s+ask\s+(?:me\s+)?again\b|\balways\b|\bnever\b(?!\s*mind)|\bfor\s+the\s+record\b"
+    r"|(?<!别)(?<!不要)(?<!不用)记住|请记下|记下来|帮我记|从现在开始|从今以后|(?<![天周月年个])以后"
+    r"|今后|别再|永远|每次都|一律",
+    _I,
+)
+#: "never/always/永远/绝对/千万" wording -> permanent.
+PERMANENT_RE = re.compile(
+    r"\bnever\b(?!\s*mind)|\balways\b|\b(?:don't|do\s+not|dont)\s+ever\b|\bever\s+again\b"
+    r"|\bunder\s+no\s+circumstances\b|\bat\s+all\s+times\b|永远|绝对|千万|从不|再也不|任何时候都",
+    _I,
+)
+#: Jokes: "just kidding", "jk", "lol, not really", "开玩笑的", "逗你的", "哈哈骗你的".
+JOKE_RE = re.compile(
+    r"(?<!not\s)(?<!n't\s)(?<!no\s)\b(?:just\s+|only\s+)?(?:kidding|joking)\b|\bjk\b|\bj/k\b"
+    r"|\b(?:lol|haha+|lmao|hehe)\b[\s,!.]*(?:not\s+really|nah|no)\b"
+    r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?",
+    _I,
+)
+#: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
+RETRACT_RE = re.compile(
+    r"\b(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:remember|save|store|record|keep|note)\s+"
+    r"(?:that|this|it)\b|\bscratch\s+that\b|\bnever\s*mind\b|\bnvm\b"
+    r"|\bforget\s+(?:it|that|this|what\s+i\s+(?:just\s+)?said)\s*(?:[.!,]|$)"
+    r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
+    r"|(?:别|不要|不用)记(?:住)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
+    r"|收回(?:刚才|这句)|撤回刚才",
+    _I,
+)
+#: "actually", "I meant", "不对", "其实", "我说错了", ", not X".
+CORRECTION_RE = re.compile(
+    r"\bactually\b|\bcorrection\b|\bi\s+meant\b|\bi\s+mean\b|\bi\s+got\s+it\s+wrong\b"
+    r"|\bi\s+was\s+wrong\b|\bmy\s+mistake\b|\bsorry,?\s+i\s+mis|\bto\s+correct\b|\brather\b"
+    r"|[,;]\s*not\s+\w|不对|其实|我说错了|说错了|更正|纠正|应该是|[，,]\s*(?:而)?不是\S",
+    _I,
+)
+#: "what if I moved", "suppose", "如果我", "假如".
+HYPOTHETICAL_RE = re.compile(
+    r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
+    r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
+    r"|如果|假如|要是|假设|万一我",
+    _I,
+)
+#: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是".
+IMPLICIT_CUE_RE = re.compile(
+    r"\bagain\b|\bthis\s+time\b|\blast\s+time\b|\bas\s+usual\b|\blike\s+before\b"
+    r"|这次|上次|还是|照旧|老样子|跟之前一样",
+    _I,
+)
+_QUESTION_START_RE = re.compile(
+    r"^\s*(?:am|do|did|does|is|are|was|were|have|has|what|what's|whats|where|which|who|when"
+    r"|how|why)\b",
+    _I,
+)
+_REQUEST_RE = re.compile(
+    r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b|^\s*(?:can|could)\s+i\b|\bplease\b"
+    r"|能不能|可不可以|可以.{0,12}吗|帮我|麻烦|请",
+    _I,
+)
+_ZH_QUESTION_RE = re.compile(r"吗\s*$|么\s*$|呢\s*$|是不是|有没有|是否|对吗|对不对")
+_ZH_SELF_RE = re.compile(r"^\s*我")
+SCOPE_DEVICE_RE = re.compile(
+    r"\bon\s+this\s+(?:device|phone|computer|laptop|tablet|machine|ipad|mac)\b"
+    r"|这台(?:设备|手机|电脑|机器)|这个(?:手机|设备)上|本机上",
+    _I,
+)
+SCOPE_SESSION_RE = re.compile(
+    r"\bfor\s+(?:this|the\s+current)\s+(?:session|conversation|chat)\b|\bjust\s+for\s+(?:today|now)\b"
+    r"|\bfor\s+now\b|\bthis\s+session\b|\bjust\s+this\s+once\b|这次|今天先|本次|这一次|这回",
+    _I,
+)
+THIRD_PARTY_RE = re.compile(
+    r"^\W*(?:(?:and|but|also|oh|well|so)\s+)*(?:my\s+(?:best\s+)?(?:friends?|colleagues?|co-?workers?"
+    r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
+    r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
+    r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team)"
+    r"|he|she|they|his|her|their|someone|somebody|people|everyone)\b"
+    r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
+    r"|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
+    r"|^\W*(?:他|她|他们|她们|别人|有人|大家)",
+    _I,
+)
+# clause-only markers that belong to the next clause ("remember, ...", "记住，...")
+MARKER_ONLY_RE = re.compile(
+    r"^\W*(?:please\s+)?(?:remember|note|please\s+note|from\s+now\s+on|going\s+forward"
+    r"|in\s+(?:the\s+)?future|actually|sorry|correction|by\s+the\s+way|btw|also|oh|well|ok|okay"
+    r"|i\s+got\s+it\s+wrong|i\s+was\s+wrong|my\s+mistake|no|yes|so|and|hi|hello|hey"
+    r"|记住|请记住|请记下|以后|从现在开始|今后|其实|不对|对了|另外|还有|哦|嗯|好的|我说错了|抱歉|不好意思)"
+    r"\W*$",
+    _I,
+)
+_SENT_END_RE = re.compile(r"[。！？!?；;\n]+|\.+(?=\s|$)")
+_CLAUSE_SEP_RE = re.compile(r"[,，:：]+|\s+-{1,2}\s+|——")
+
+
+def has_explicit_marker(text: str) -> bool:
+    """Whether ``text`` contains an explicit memory marker ("remember", "以后", "never" ...)."""
+    return EXPLICIT_MARKER_RE.search(text) is not None
+
+
+def is_self_question(sentence: str) -> bool:
+    """Whether a sentence is a question (about the user), not a request ("can you ...").
+
+    "am I allergic to penicillin?" and "我对青霉素过敏吗" are questions; "can you text me
+    the code this time?" is a request and is not.
+    """
+    s = sentence.strip()
+    if _REQUEST_RE.search(s):
+        return False
+    if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(s):
+        return True
+    return _QUESTION_START_RE.match(s) is not None and not _ZH_SELF_RE.match(s)
+
+
+def scope_of(sentence: str) -> Scope:
+    """The scope a sentence's wording sets ("on this device", "just for today", "这次")."""
+    if SCOPE_DEVICE_RE.search(sentence):
+        return Scope.DEVICE
+    if SCOPE_SESSION_RE.search(sentence):
+        return Scope.SESSION
+    return Scope.GLOBAL
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences, keeping the end punctuation (linear time)."""
+    out: list[str] = []
+    start = 0
+    for m in _SENT_END_RE.finditer(text):
+        chunk = text[start : m.end()].strip()
+        if chunk:
+            out.append(chunk)
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def clauses(sentence: str) -> list[tuple[str, int]]:
+    """Split a sentence into ``(clause, offset)`` pairs on commas and colons.
+
+    A clause that is only a marker ("remember", "记住", "actually") is joined to the next.
+    """
+    parts: list[tuple[str, int]] = []
+    start = 0
+    for m in _CLAUSE_SEP_RE.finditer(sentence):
+        parts.append((sentence[start : m.start()], start))
+        start = m.end()
+    parts.append((sentence[start:], start))
+    out: list[tuple[str, int]] = []
+    pending: tuple[str, int] | None = None
+    for text, off in parts:
+        if pending is not None:
+            text, off = sentence[pending[1] : off + len(text)], pending[1]
+            pending = None
+        if MARKER_ONLY_RE.match(text):
+            pending = (text, off)
+            continue
+        if text.strip():
+            out.append((text, off))
+    if pending is not None and pending[0].strip():
+        out.append(pending)
+    return out
+
+
+def normalize_text(text: str) -> str:
+    """Same-length normalization: curly quotes to ASCII, NUL and control chars to spaces."""
+    return text.translate(_TRANSLATE)
+
+
+_TRANSLATE = {ord("’"): "'", ord("‘"): "'", ord("“"): '"', ord("”"): '"', 0: " "} | {
+    c: " " for c in range(1, 32) if c not in (10,)
+}
+
+
+# --------------------------------------------------------------------------------------
+# Text helpers shared by the handlers.
+# --------------------------------------------------------------------------------------
+CJK = "\u4e00-\u9fff"
+ZH_END = r"[，,。.!?！？；;]"
+
+
+def alt(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, longest first."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_FIRST_PERSON_RE = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine)\b|我(?!的?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子"
+    r"|太太|老公|丈夫|儿子|女儿|孩子|妈|爸|母亲|父亲|哥|姐|弟|妹|男朋友|女朋友|客户))",
+    _I,
+)
+
+
+def first_person(text: str) -> bool:
+    """Whether a clause has its own first-person subject ("I", "me", "我")."""
+    return _FIRST_PERSON_RE.search(text) is not None
+
+
+def third_party(text: str) -> bool:
+    """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...")."""
+    return THIRD_PARTY_RE.search(text) is not None
+
+
+CUT_EN = re.compile(
+    r"\s+(?:and\s+(?:i|my|we|you|it|then)|but|because|since|so|though|although|when|while|if"
+    r"|which|who|whenever|unless|until|to\s+me|for\s+me|please|anymore|any\s+more|again|lately"
+    r"|recently|these\s+days|nowadays|now|too|as\s+well|a\s+lot|very\s+much|so\s+much|at\s+all"
+    r"|right\s+now|instead|either|thanks|thank\s+you|ok|okay|haha\w*|hehe\w*|lol|lmao|jk"
+    r"|just\s+kidding|kidding|just\s+joking|on\s+this|for\s+this|for\s+the\s+next|till|for\s+now"
+    r"|just\s+for|from\s+now\s+on|going\s+forward|in\s+the\s+future)\b.*$",
+    _I,
+)
+CUT_ZH = re.compile(
+    r"(?:了|啊|呢|吧|呀|哦|啦|嘛|哈|但是|但|因为|所以|而且|还有|以及|之类|什么的|给我).*$"
+)
+_LEAD_EN = re.compile(r"^(?:the|a|an|some|any|my|your|more|new|all|of)\s+", _I)
+
+
+def phrase(text: str, max_words: int = 4) -> str:
+    """Trim a captured item: cut at conjunctions/fillers, drop articles, keep <= max_words."""
+    t = CUT_EN.sub("", text.strip())
+    t = CUT_ZH.sub("", t).strip(" \t'\"()[]{}*~-")
+    while True:
+        new = _LEAD_EN.sub("", t)
+        if new == t:
+            break
+        t = new
+    words = t.split()
+    return " ".join(words[:max_words])
+
+
+NOT_END = r"[^,.;!?，。；！？]"
+
+
+def split_items(text: str) -> list[str]:
+    """Split a list ("peanuts and shellfish", "花生、海鲜") into trimmed items."""
+    parts = re.split(r"\s*(?:,|，|、|/|&|\band\b|\bor\b|和|跟|以及|还有|或者?|及)\s*", text)
+    return [p for p in (phrase(x, 4) for x in parts) if p]
+
+
+def ok_topic(topic: str) -> bool:
+    """Whether a phrase can be a taste/interest/recommendation topic (not "it", "that", ...)."""
+    slug = slugify(topic)
+    return bool(slug) and slug not in L.TOPIC_STOP and slug.split("_")[0] not in L.TOPIC_STOP
+
+
+def neg_before(text: str, pos: int) -> bool:
+    """Whether a negation ("don't", "never", "别", "不要") directly precedes ``pos``."""
+    return _NEG_BEFORE.search(text[max(0, pos - 24) : pos]) is not None
+
+
+_NEG_BEFORE = re.compile(
+    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿)再?(?:给我)?)$",
+    _I,
+)
+
+
+def classify(term: str) -> tuple[str, Kind, str] | None:
+    """(key, kind, canonical) of a vocabulary term, for corrections ("not X, Y")."""
+    low = term.strip().lower()
+    for vocab, key, kind in (
+        (L.MEDICATIONS, "allergy.medication", Kind.FACT),
+        (L.FOODS, "allergy.food", Kind.FACT),
+        (L.INDUSTRIES, "industry", Kind.FACT),
+        (L.DIETS, "diet", Kind.PREFERENCE),
+        (L.LANGUAGES, "language", Kind.PREFERENCE),
+        (L.CHANNELS, "contact.channel", Kind.PREFERENCE),
+        (L.COUNTRIES, "location.country", Kind.FACT),
+        (L.CITIES, "location.city", Kind.FACT),
+        (L.CONDITIONS, "health.condition", Kind.FACT),
+    ):
+        if low in vocab:
+            return key, kind, vocab[low]
+    return None
+
+
+# ---- sentence level: "not X, Y" corrections and addresses ----------------------------
+_CORR_EN = re.compile(
+    r"\b(?:not|isn't|is\s+not|wasn't|no)\s+(?:in\s+|the\s+|a\s+|an\s+)?(?P<old>[^,;:.!?]{1,40}?)\s*"
+    r"(?:[,;]|\bbut\b)\s*(?:but\s+|rather\s+|instead\s+)?(?:(?:i'm|i\s+am|it's|it\s+is|we're"
+    r"|we\s+are|i\s+mean)\s+)?(?:in\s+|a\s+|an\s+|the\s+)?(?P<new>[^,;:.!?]{1,40})",
+    _I,
+)
+_CORR_ZH = re.compile(
+    r"不是(?P<old>[^，,。！？!?；;]{1,20}?)\s*[，,]?\s*(?:而|我)?是(?P<new>[^，,。！？!?；;]{1,20})"
+)
+
+
+_CORR_ZH_BARE = re.compile(
+    r"(?:不对|错了|说错了|更正一下|纠正一下)[，,\s]*(?:应该|其实)?是(?P<new>[^，,。！？!?；;]{1,20})"
+)
+
+
+def h_correction(cl: Clause) -> Iterator[Hit]:
+    """ "not X, Y" / "不是X，是Y" / "不对，是Y": Y replaces X (key from the vocabulary)."""
+    for rx in (_CORR_EN, _CORR_ZH, _CORR_ZH_BARE):
+        for m in rx.finditer(cl.text):
+            new, old = phrase(m.group("new"), 3), phrase(m.groupdict().get("old") or "", 3)
+            found = classify(new) or classify(old)
+            if found is None or not new:
+                continue
+            key, kind, _canon = found
+            c = cand(kind, key, new)
+            yield m.start(), m.end(), dataclasses.replace(c, correction=True)
+
+
+_ADDR_EN = re.compile(
+    r"\bmy\s+(?:new\s+|home\s+|current\s+|shipping\s+|delivery\s+|mailing\s+)?address\s+"
+    r"(?:is|:)\s*(?P<a>[^;!?\n]{3,120})",
+    _I,
+)
+_ADDR_ZH = re.compile(
+    r"我的?(?:新|家庭|收货|送货|现在的)?(?:地址|住址)(?:是|为|:|：)\s*(?P<a>[^；;!?！？\n]{2,80})"
+)
+
+
+def h_address(cl: Clause) -> Iterator[Hit]:
+    """location.address: the rest of the sentence after "my address is" / "我的地址是"."""
+    for rx in (_ADDR_EN, _ADDR_ZH):
+        m = rx.search(cl.text)
+        if m:
+            addr = m.group("a").strip().rstrip("。.")
+            yield m.start(), m.end(), cand(Kind.FACT, "location.address", addr)
+
+
+# ---- other standing instructions ---------------------------------------------------------------
+_RULE_EN = re.compile(
+    r"^\W*(?:(?:please|and|also|but|so|remember\s+(?:to\s+)?)\s+)*(?P<m>always|never(?!\s*mind)"
+    r"|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|don't\s+ever|do\s+not\s+ever)\b,?\s+"
+    r"(?P<instr>[^.;!?]{2,100})",
+    _I,
+)
+_RULE_ZH = re.compile(
+    r"^\W*(?:请|记住|也)*(?P<m>以后都|以后|从现在开始都?|今后都?|每次都|永远|总是|一律)(?:请|要|都)?"
+    r"(?P<instr>[^。.!?！？；;]{2,40})"
+)
+
+
+def h_rule(cl: Clause) -> Iterator[Hit]:
+    """rule.<slug> for always/never/from-now-on instructions that no other handler claimed."""
+    for rx in (_RULE_EN, _RULE_ZH):
+        m = rx.search(cl.text)
+        if m is None:
+            continue
+        instr = m.group("instr").strip()
+        slug = slugify(instr, max_words=4)[:40]
+        if not slug:
+            continue
+        value = f"{m.group('m')} {instr}" if rx is _RULE_EN else m.group("m") + instr
+        c = cand(
+            Kind.CONSTRAINT,
+            f"rule.{slug}",
+            value,
+            normalized=canonical_value("rule", value),
+            hard=True,
+        )
+        yield m.start(), m.end(), c
+
+
+# ---- interests, tastes ------------------------------------------------------------------------
+_INTEREST_RX = (
+    re.compile(
+        r"\bi(?:'ve|\s+have)?\s+been\s+(?:looking\s+(?:at|into)|researching|reading\s+about|thinking\s+about"
+        r"|considering|checking\s+out|eyeing|comparing)\s+(?P<t>" + NOT_END + r"{2,60})"
+        r"|\bi(?:'m|\s+am)\s+(?:interested\s+in|looking\s+(?:at|into|for)|considering|shopping\s+for"
+        r"|curious\s+about)\s+(?P<t2>" + NOT_END + r"{2,60})"
+        r"|\b(?:tell|show|teach)\s+me\s+(?:more\s+)?(?:about\s+)?(?P<t3>" + NOT_END + r"{2,60})"
+        r"|\bwhat\s+(?:kinds?\s+of\s+|sorts?\s+of\s+|types?\s+of\s+)?"
+        r"(?P<t4>[\w\- ]{2,40}?)\s+(?:do|does|can"
+        r"|could|would)\s+you\s+(?:have|offer|sell|recommend|suggest|carry)\b"
+        r"|\b(?:do|does)\s+you\s+(?:have|offer|sell|carry)\s+(?:any\s+)?(?P<t5>"
+        + NOT_END
+        + r"{2,40})",
+        _I,
+    ),
+    re.compile(
+        r"我(?:最近|一直|这段时间)(?:在)?(?:看|研究|了解|关注|考虑|琢磨)(?P<t>[^，,。.!?！？；;]{1,12})"
+        r"|我(?:在|正在)(?:看|研究|了解|关注|考虑)(?P<t2>[^，,。.!?！？；;]{1,12})"
+        r"|(?:介绍一下|介绍下|讲讲|说说|聊聊)(?P<t3>[^，,。.!?！？；;]{1,12})"
+        r"|(?:你们)?有(?:什么|哪些|啥)(?P<t4>["
+        + CJK
+        + r"A-Za-z]{1,10}?)(?:吗|呢|推荐|可以|？|\?|$)"
+        r"|我(?:想|想要|打算)(?:了解|买|办|看看|申请)(?:一下)?(?P<t5>[^，,。.!?！？；;]{1,12})"
+        r"|我对(?P<t6>[^，,。.!?！？；;]{1,12}?)(?:很|挺|比较|非常)?感兴趣"
+    ),
+)
+
+
+def h_interest(cl: Clause) -> Iterator[Hit]:
+    """interest.<topic> (always implicit)."""
+    for rx in _INTEREST_RX:
+        for m in rx.finditer(cl.text):
+            raw = next(v for v in m.groupdict().values() if v)
+            topic = phrase(raw.removeprefix("一下"), 4)
+            if ok_topic(topic):
+                key = "interest." + slugify(topic)
+                yield m.start(), m.end(), cand(Kind.PREFERENCE, key, "interested", explicit=False)
+
+
+_TASTE_EN = re.compile(
+    r"\bi\s+(?:really\s+|absolutely\s+|truly\s+|just\s+|kind\s+of\s+|kinda\s+|totally\s+|also\s+|do\s+"
+    r"|still\s+|genuinely\s+)*(?P<pol>love|like|enjoy|adore|hate|dislike|detest|loathe|despise"
+    r"|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+like|do\s+not\s+like|don't\s+enjoy|don't\s+love"
+    r"|am\s+into|'m\s+into|am\s+a\s+(?:big\s+|huge\s+)?fan\s+of|'m\s+a\s+(?:big\s+|huge\s+)?fan\s+of"
+    r"|prefer)\s+(?P<item>" + NOT_END + r"{1,60})",
+    _I,
+)
+_TASTE_ZH = re.compile(
+    r"我(?:很|非常|特别|真的|超|挺|最|也|还|比较|一直|从小就)*(?P<pol>不太喜欢|不喜欢|不爱吃|不爱|喜欢吃|喜欢|热爱|爱吃"
+    r"|爱|讨厌吃|讨厌|受不了|不吃)(?P<item>[^，,。.!?！？；;]{1,12})"
+)
+_DISLIKE = re.compile(
+    r"hate|dislike|detest|loathe|despise|can't|cannot|don't|do\s+not|不|讨厌|受不了", _I
+)
+
+
+def h_taste(cl: Clause) -> Iterator[Hit]:
+    """taste.<item> = like / dislike."""
+    for rx in (_TASTE_EN, _TASTE_ZH):
+        for m in rx.finditer(cl.text):
+            item = phrase(re.sub(r"^to\s+", "", m.group("item").strip(), flags=_I), 4)
+            if not ok_topic(item):
+                continue
+            for part in split_items(item)[:3]:
+                if not ok_topic(part):
+                    continue
+                value = "dislike" if _DISLIKE.search(m.group("pol")) else "like"
+                c = cand(Kind.PREFERENCE, "taste." + slugify(part), value, normalized=value)
+                yield m.start(), m.end(), c

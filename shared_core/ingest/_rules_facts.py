@@ -1,0 +1,613 @@
+"""Rule handlers for facts, preferences, relationships and events (English and Chinese).
+
+Each handler takes a :class:`Clause` and yields ``(start, end, candidate)``; the
+driver in :mod:`shared_core.ingest.extract` applies sentence-level signals. Private.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator
+
+from ..entities import Candidate, Intent, Kind
+from . import lexicon as L
+from ._rulebase import (
+    CJK,
+    CUT_ZH,
+    NOT_END,
+    Clause,
+    Hit,
+    alt,
+    cand,
+    h_interest,
+    h_taste,
+    phrase,
+    split_items,
+)
+from .dates import resolve_dates
+from .lexicon import parse_number, slugify
+
+__all__ = ["CLAUSE_HANDLERS"]
+
+_I = re.IGNORECASE
+_ANYMORE = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b|不再|已经不|不.{0,8}了$", _I)
+
+
+def _negate(c: Candidate) -> Candidate:
+    """A negated declaration ("not allergic anymore") -> forget that slot/value."""
+    return dataclasses.replace(
+        c, intent=Intent.FORGET, explicit=True, signals=c.signals | {"negated"}
+    )
+
+
+# ---- allergy ---------------------------------------------------------------------------
+_ALLERGY_EN = re.compile(
+    r"\b(?P<neg>not\s+|no\s+longer\s+|not\s+really\s+)?(?:also\s+|very\s+|really\s+|severely\s+|badly\s+"
+    r"|deathly\s+|mildly\s+)*allergic\s+to\s+(?P<item>" + NOT_END + r"{1,80})"
+    r"|\b(?:i\s+have|i've\s+got|i\s+got)\s+(?:an?\s+|severe\s+|bad\s+)*"
+    r"(?P<item2>[\w\- ]{2,30}?)\s+allerg(?:y|ies)\b",
+    _I,
+)
+_ALLERGY_ZH = re.compile(
+    r"(?P<neg>不再|已经不|并不|不)?对(?P<item>[^，,。.!?！？；;]{1,20}?)(?P<neg2>不再|已经不|不)?过敏"
+)
+_ALLERGY_ZH2 = re.compile(
+    r"我(?P<neg3>不再|已经不)?(?:有)?(?!对)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
+)
+_ITEM_TRIM = re.compile(r"\b(?:too|as\s+well|either|also)\b|也|都", _I)
+
+
+def h_allergy(cl: Clause) -> Iterator[Hit]:
+    """allergy.medication / allergy.food / allergy."""
+    seen: list[tuple[int, int]] = []
+    for rx in (_ALLERGY_EN, _ALLERGY_ZH, _ALLERGY_ZH2):
+        for m in rx.finditer(cl.text):
+            if any(m.start() < e and s < m.end() for s, e in seen):
+                continue
+            seen.append(m.span())
+            g = m.groupdict()
+            raw = g.get("item") or g.get("item2") or g.get("item3") or ""
+            neg = bool(g.get("neg") or g.get("neg2") or g.get("neg3")) or bool(
+                g.get("item2") is None and _ANYMORE.search(cl.text)
+            )
+            items = [_ITEM_TRIM.sub("", i).strip() for i in split_items(raw)]
+            groups: dict[str, list[str]] = {}
+            for item in (i for i in items if i and i.lower() not in ("it", "that", "this", "them")):
+                low = item.lower()
+                key = (
+                    "allergy.medication"
+                    if low in L.MEDICATIONS
+                    else "allergy.food"
+                    if low in L.FOODS
+                    else "allergy"
+                )
+                groups.setdefault(key, []).append(item)
+            for key, vals in groups.items():
+                c = cand(Kind.FACT, key, ", ".join(vals))
+                yield m.start(), m.end(), _negate(c) if neg else c
+
+
+# ---- health, diet ----------------------------------------------------------------------
+_COND_ALT = alt(k for k in L.CONDITIONS if k.isascii())
+_COND_EN = re.compile(
+    r"\bi\s+(?:have|'ve\s+got|have\s+got|suffer\s+from|live\s+with)\s+(?:an?\s+)?(?P<c>"
+    + _COND_ALT
+    + r")\b"
+    r"|\bi(?:'m|\s+am|'ve\s+been|\s+was)\s+(?:got\s+)?diagnosed\s+with\s+(?:an?\s+)?(?P<free>"
+    + NOT_END
+    + r"{2,40})|\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?"
+    r"(?P<adj>pregnant|diabetic|asthmatic|epileptic)\b",
+    _I,
+)
+_COND_ZH = re.compile(
+    r"我(?P<neg>没有|不再|已经没有)?(?:有|患有|得了|患了|确诊了?|被诊断出?)(?P<c>["
+    + CJK
+    + r"A-Za-z]{1,8})"
+    r"|我(?P<neg2>没有?|不再)?(?P<preg>怀孕)"
+)
+
+
+def h_condition(cl: Clause) -> Iterator[Hit]:
+    """health.condition."""
+    for m in _COND_EN.finditer(cl.text):
+        surface = m.group("c") or m.group("free") or m.group("adj")
+        value = phrase(surface, 4)
+        if value:
+            c = cand(
+                Kind.FACT, "health.condition", value, normalized=L.CONDITIONS.get(value.lower())
+            )
+            neg = bool(m.group("neg")) or _ANYMORE.search(cl.text) is not None
+            yield m.start(), m.end(), _negate(c) if neg else c
+    for m in _COND_ZH.finditer(cl.text):
+        surface = m.group("preg") or CUT_ZH.sub("", m.group("c") or "")
+        known = next((k for k in L.CONDITIONS if not k.isascii() and surface.startswith(k)), None)
+        if known is None:
+            continue
+        c = cand(Kind.FACT, "health.condition", known)
+        yield m.start(), m.end(), _negate(c) if (m.group("neg") or m.group("neg2")) else c
+
+
+_DIET_ALT = (
+    r"vegetarian|vegan|pescatarian|veggie|halal|kosher|gluten[- ]free|keto|paleo|lactose[- ]free"
+)
+_DIET_EN = re.compile(
+    r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:a\s+|an\s+|strictly\s+|now\s+|fully\s+)*(?P<d>"
+    + _DIET_ALT
+    + r")\b|\bi\s+(?:only\s+)?(?:eat|keep|follow|need|go)\s+(?:only\s+)?(?:a\s+)?(?P<d2>"
+    + _DIET_ALT
+    + r")\b|\bi(?:'m|\s+am)\s+on\s+an?\s+(?P<d3>"
+    + _DIET_ALT
+    + r")\s+diet"
+    r"|\bmy\s+diet\s+is\s+(?P<d4>"
+    + _DIET_ALT
+    + r")|\bi\s+(?P<meat>don't|do\s+not|never)\s+eat\s+meat\b",
+    _I,
+)
+_DIET_ZH = re.compile(
+    r"我(?P<neg>不再|已经不)?(?:是|只吃|吃|要|一直)?(?:一[个名位])?(?P<d>素食主义者|素食者|纯素食?|素食|吃素|清真|无麸质|生酮)"
+    r"|我(?:不|从不)吃肉(?P<meat>)"
+)
+
+
+def h_diet(cl: Clause) -> Iterator[Hit]:
+    """diet."""
+    for rx in (_DIET_EN, _DIET_ZH):
+        for m in rx.finditer(cl.text):
+            g = m.groupdict()
+            d = g.get("d") or g.get("d2") or g.get("d3") or g.get("d4")
+            if d is None:
+                d = "vegetarian" if rx is _DIET_EN else "吃素"
+            c = cand(Kind.PREFERENCE, "diet", d, normalized=L.DIETS.get(d.lower(), d.lower()))
+            yield m.start(), m.end(), _negate(c) if g.get("neg") else c
+
+
+# ---- budget ----------------------------------------------------------------------------
+_NOT_UNIT = (
+    r"(?!\s*(?:hours?|hrs?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|km|kilometers?|miles?"
+    r"|kg|lbs?|pounds?\s+of|people|persons?|guests?|times|percent|%|pm|am|o'clock|:\d|x\b"
+    r"|天|个|次|小时|分钟|年|岁|人|公里|斤|点|%|周|月|号))"
+)
+
+
+def _amt(name: str) -> str:
+    number = (
+        r"[$€£¥￥]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|K|w|万|千|thousand|grand|million)?"
+        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|元|块钱?|美元))?"
+        r"|[零一二两三四五六七八九十百千万亿]{1,8}(?:元|块钱?|美元)?"
+    )
+    return f"(?P<{name}>{number}){_NOT_UNIT}"
+
+
+_AMT = _amt("amt")
+_RANGE = re.compile(
+    r"(?:between\s+|from\s+|在)?"
+    + _amt("lo")
+    + r"\s*(?:-|–|~|to|and|到|至)\s*"
+    + _amt("hi")
+    + r"(?:\s*(?:之间|左右))?",
+    _I,
+)
+_BUDGET_RX = (
+    re.compile(
+        r"\b(?:my\s+|the\s+|our\s+)?budget\s+(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
+        r"(?P<q>around\s+|about\s+|roughly\s+|approximately\s+|up\s+to\s+|max\s+|maximum\s+|under\s+"
+        r"|at\s+most\s+|at\s+least\s+)?" + _AMT,
+        _I,
+    ),
+    re.compile(
+        r"预算(?:是|为|大概|大约|在|有|:|：)?\s*(?P<q>大概|大约|差不多|不超过|最多|控制在|至少)?\s*"
+        + _AMT
+    ),
+    re.compile(
+        r"\b(?P<q>at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum(?:\s+of)?"
+        r"|max|under|below|less\s+than|not\s+over|tops|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
+        r"|minimum(?:\s+of)?|min)\s+" + _AMT,
+        _I,
+    ),
+    re.compile(
+        r"(?P<q>最多|最高|不超过|不要超过|别超过|至多|顶多|上限|至少|最少|不低于|起码)\s*" + _AMT
+    ),
+    re.compile(_AMT + r"\s*(?P<q>以内|以下|之内)"),
+    re.compile(
+        r"\b(?:spend|pay|afford)\s+(?P<q>up\s+to\s+|at\s+most\s+|about\s+|around\s+|at\s+least\s+)?"
+        + _AMT,
+        _I,
+    ),
+)
+_MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)
+_MONEY = re.compile(
+    r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|元|块", _I
+)
+
+
+def h_budget(cl: Clause) -> Iterator[Hit]:
+    """budget.max / budget.min (normalized = plain integer)."""
+    has_budget = (
+        re.search(r"budget|预算|spend|afford|price|花|价", cl.sentence.text, _I) is not None
+    )
+    ranged: list[tuple[int, int]] = []
+    if has_budget:
+        for r in _RANGE.finditer(cl.text):
+            lo, hi = parse_number(r.group("lo")), parse_number(r.group("hi"))
+            if lo is not None and hi is not None and lo < hi:
+                ranged.append(r.span())
+                value = r.group(0).strip()
+                yield (
+                    r.start(),
+                    r.end(),
+                    cand(Kind.PREFERENCE, "budget.min", value, normalized=str(lo)),
+                )
+                yield (
+                    r.start(),
+                    r.end(),
+                    cand(Kind.PREFERENCE, "budget.max", value, normalized=str(hi)),
+                )
+    for i, rx in enumerate(_BUDGET_RX):
+        for m in rx.finditer(cl.text):
+            if any(m.start() < e and s < m.end() for s, e in ranged):
+                continue
+            amount = parse_number(m.group("amt"))
+            if amount is None:
+                continue
+            if not (i in (0, 1) or has_budget or _MONEY.search(m.group("amt")) or amount >= 100):
+                continue
+            q = m.group("q") or ""
+            key = "budget.min" if _MIN_WORDS.search(q) else "budget.max"
+            value = m.group(0).strip() if i in (2, 3, 4) else (q + m.group("amt")).strip()
+            yield m.start(), m.end(), cand(Kind.PREFERENCE, key, value, normalized=str(amount))
+
+
+# ---- location ----------------------------------------------------------------------------
+_LOC_EN = re.compile(
+    r"\bi\s+(?P<neg>no\s+longer\s+|don't\s+|do\s+not\s+|used\s+to\s+)?(?:currently\s+|now\s+|still\s+)?"
+    r"(?:live|stay|reside)s?\s+in\s+(?P<p>" + NOT_END + r"{2,60})"
+    r"|\bi(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
+    r"(?P<p2>" + NOT_END + r"{2,60})|\bi(?:'m|\s+am)\s+(?:now\s+)?(?:based|located|living)\s+in\s+"
+    r"(?P<p3>"
+    + NOT_END
+    + r"{2,60})|\bmy\s+(?:home\s*town|city)\s+is\s+(?P<p4>"
+    + NOT_END
+    + r"{2,60})"
+    r"|\bwhat\s+if\s+i\s+moved\s+to\s+(?P<p5>" + NOT_END + r"{2,60})"
+    r"|\bi\s+(?:now\s+|currently\s+)?live\s+at\s+(?P<p6>[^;!?]{3,80})",
+    _I,
+)
+_LOC_ZH = re.compile(
+    r"我(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还)?(?:住在|居住在|生活在|住)(?!过)(?P<p>[^，,。.!?！？；;]{1,20})"
+    r"|我(?:已经|刚|最近|刚刚)?(?:搬到|搬去|搬家到|移居到?)了?(?P<p2>[^，,。.!?！？；;]{1,20})"
+    r"|我(?P<neg3>已经不|不再|不)?(?:现在|目前)?在(?P<p3>[" + CJK + r"]{2,6}?)(?:住|生活|定居)"
+    r"|我家在(?P<p4>[^，,。.!?！？；;]{1,20})"
+)
+_PLACE_CUT_EN = re.compile(
+    r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"
+    r"|recently|already|too|anymore|any\s+more|with|near|where|which|when)\b.*$",
+    _I,
+)
+_ADDRESS_HINT = re.compile(
+    r"\d|\b(?:street|st|road|rd|avenue|ave|lane|ln|blvd|boulevard|drive|dr|apt|suite)\b|路|街|号|巷|弄|小区|室|栋|楼",
+    _I,
+)
+
+
+def _place_key(place: str) -> str:
+    low = place.lower()
+    if low in L.COUNTRIES:
+        return "location.country"
+    if _ADDRESS_HINT.search(place):
+        return "location.address"
+    return "location.city"
+
+
+def h_location(cl: Clause) -> Iterator[Hit]:
+    """location.city / location.country / location.address."""
+    for m in _LOC_EN.finditer(cl.text):
+        g = m.groupdict()
+        neg = (g.get("neg") or "").lower()
+        if neg.startswith("used"):
+            continue
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6") if g.get(k))
+        place = _PLACE_CUT_EN.sub("", raw.strip()).strip()
+        place = (
+            re.sub(r"^the\s+(?=[a-z]+$)", "", place, flags=_I)
+            if place.lower() not in L.COUNTRIES
+            else place
+        )
+        if not place or not (
+            place[0].isupper()
+            or place[0].isdigit()
+            or place.lower() in L.COUNTRIES
+            or place.lower() in L.CITIES
+        ):
+            continue
+        c = cand(Kind.FACT, _place_key(place), place)
+        yield m.start(), m.end(), _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
+    for m in _LOC_ZH.finditer(cl.text):
+        g = m.groupdict()
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4") if g.get(k))
+        place = CUT_ZH.sub("", raw).strip().removeprefix("在")
+        place = re.sub(r"(?:这边|那边|这里|那里|市区)$", "", place)
+        if not place or place in ("这", "那", "这里", "那里", "哪里", "哪"):
+            continue
+        neg = g.get("neg") or g.get("neg3")
+        c = cand(Kind.FACT, _place_key(place), place)
+        yield m.start(), m.end(), _negate(c) if neg else c
+
+
+# ---- language, industry, job ---------------------------------------------------------------
+_LANG_EN_ALT = alt(k for k in L.LANGUAGES if k.isascii())
+_LANG_ZH_ALT = alt(k for k in L.LANGUAGES if not k.isascii())
+_LANG_RX = (
+    re.compile(
+        r"\b(?:reply|respond|answer|talk|speak|write|communicate|chat)\s+(?:to\s+me\s+|with\s+me\s+|back\s+)?"
+        r"(?:only\s+)?in\s+(?P<l>"
+        + _LANG_EN_ALT
+        + r")\b|\b(?:use|prefer)\s+(?P<l2>"
+        + _LANG_EN_ALT
+        + r")\b"
+        r"|\b(?P<l3>"
+        + _LANG_EN_ALT
+        + r")\s+please\b|\bi\s+(?:only\s+)?(?:speak|understand|read)\s+(?P<l4>"
+        + _LANG_EN_ALT
+        + r")\b",
+        _I,
+    ),
+    re.compile(r"(?:用|说|讲)(?P<l>" + _LANG_ZH_ALT + r")"),
+)
+
+
+def h_language(cl: Clause) -> Iterator[Hit]:
+    """language."""
+    for rx in _LANG_RX:
+        for m in rx.finditer(cl.text):
+            lang = next(v for k, v in m.groupdict().items() if v)
+            yield m.start(), m.end(), cand(Kind.PREFERENCE, "language", lang)
+
+
+_IND_EN = re.compile(
+    r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are)|i\s+work|we\s+work|our\s+company\s+is|my\s+company\s+is"
+    r"|i(?:'m|\s+am)\s+working)\s+(?P<neg>not\s+)?in\s+(?:the\s+)?(?P<ind>" + NOT_END + r"{2,40})"
+    r"|\b(?:we(?:'re|\s+are)|i\s+run|i\s+own|i\s+work\s+(?:at|for))\s+an?\s+"
+    r"(?P<ind2>[\w\- ]{2,30}?)\s+"
+    r"(?:company|business|startup|firm|shop)\b",
+    _I,
+)
+_IND_ZH = re.compile(
+    r"(?:我们|我|我们公司|我司)(?:是)?(?:做|搞|从事|干)(?P<ind>["
+    + CJK
+    + r"A-Za-z]{1,10}?)(?:的|行业|这一?行)"
+    r"|我(?:在|从事)(?P<ind2>[" + CJK + r"]{1,6}?)(?:行业|业|领域)"
+)
+
+
+def h_industry(cl: Clause) -> Iterator[Hit]:
+    """industry (English needs a known industry word; Chinese "做X的" takes any X)."""
+    for m in _IND_EN.finditer(cl.text):
+        words = phrase(m.group("ind") or m.group("ind2"), 4).split()
+        for n in (3, 2, 1):
+            term = " ".join(words[:n])
+            if term.lower() in L.INDUSTRIES:
+                c = cand(Kind.FACT, "industry", term)
+                yield m.start(), m.end(), _negate(c) if m.group("neg") else c
+                break
+    for m in _IND_ZH.finditer(cl.text):
+        term = m.group("ind") or m.group("ind2")
+        c = cand(Kind.FACT, "industry", term)
+        yield m.start(), m.end(), c
+
+
+_JOB_EN = re.compile(
+    r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:a|an)\s+(?P<job>" + NOT_END + r"{2,50})"
+    r"|\bi\s+work\s+as\s+(?:a\s+|an\s+)?(?P<job2>" + NOT_END + r"{2,50})"
+    r"|\bmy\s+(?:job|profession|occupation|role|title|job\s+title)\s+is\s+(?:a\s+|an\s+)?(?P<job3>"
+    + NOT_END
+    + r"{2,50})",
+    _I,
+)
+_JOB_ZH = re.compile(
+    r"我(?P<neg>不再|已经不)?是(?:一名|一个|一位|名|个)?(?P<job>["
+    + CJK
+    + r"A-Za-z]{1,8}?)(?=[，,。.!?！？；;]|$|了)"
+    r"|我的(?:工作|职业)是(?P<job2>[" + CJK + r"A-Za-z]{1,10})"
+)
+_JOB_CUT = re.compile(r"\s+(?:at|in|for|with|from|who|that|and|but|by)\b.*$", _I)
+
+
+def h_job(cl: Clause) -> Iterator[Hit]:
+    """job.title."""
+    for m in _JOB_EN.finditer(cl.text):
+        raw = m.group("job") or m.group("job2") or m.group("job3")
+        title = phrase(_JOB_CUT.sub("", raw), 4)
+        if not title:
+            continue
+        if m.group("job") and title.split()[-1].lower().rstrip("s") not in L.JOB_HEADS:
+            continue
+        c = cand(Kind.FACT, "job.title", title)
+        yield m.start(), m.end(), _negate(c) if m.group("neg") else c
+    for m in _JOB_ZH.finditer(cl.text):
+        title = (m.group("job") or m.group("job2") or "").strip()
+        if m.group("job") and not title.endswith(L.ZH_JOB_SUFFIXES):
+            continue
+        c = cand(Kind.FACT, "job.title", title)
+        yield m.start(), m.end(), _negate(c) if m.group("neg") else c
+
+
+# ---- relationships, devices, seat, timezone ---------------------------------------------------
+_REL_EN = alt(k for k in L.FAMILY if k.isascii())
+_REL_ZH = alt(k for k in L.FAMILY if not k.isascii())
+_FAMILY_EN = re.compile(
+    r"(?i:\bmy\s+(?P<rel>"
+    + _REL_EN
+    + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called"
+    r"|\s+is|,)?)\s+(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+)
+_FAMILY_ZH = re.compile(
+    r"我(?:的)?(?P<rel>"
+    + _REL_ZH
+    + r")(?:叫|名叫|名字叫|的名字是|的名字叫)(?P<n>["
+    + CJK
+    + r"]{1,3}|[A-Za-z]+)"
+)
+_NOT_NAMES = frozenset(
+    {"is", "i", "the", "a", "an", "and", "he", "she", "my", "also", "just", "not"}
+)
+
+
+def h_family(cl: Clause) -> Iterator[Hit]:
+    """family.<relation> = the person's name."""
+    for rx in (_FAMILY_EN, _FAMILY_ZH):
+        for m in rx.finditer(cl.text):
+            name = m.group("n").strip()
+            if name.split()[0].lower() in _NOT_NAMES:
+                continue
+            rel = L.FAMILY[m.group("rel").lower()]
+            yield m.start(), m.end(), cand(Kind.RELATIONSHIP, f"family.{rel}", name)
+
+
+_DEVICE_RX = re.compile(
+    r"\b(?:my\s+device(?:\s+id)?\s*(?:is|:|=)|i\s+own\s+(?:the\s+)?device|this\s+is\s+my\s+device"
+    r"|i\s+use\s+device)\s*(?P<d>[A-Za-z0-9][\w\-:.]{1,63})|\bdevice\s+(?P<d2>[\w\-]*\d[\w\-]*)\s+is\s+mine\b"
+    r"|我的设备(?:号|id|ID|编号)?(?:是|为|:|：)?\s*(?P<d3>[A-Za-z0-9][\w\-:.]{1,63})"
+    r"|设备\s*(?P<d4>[A-Za-z0-9][\w\-:.]{1,63})\s*是我的",
+    _I,
+)
+
+
+def h_device(cl: Clause) -> Iterator[Hit]:
+    """device.<id> = owner."""
+    for m in _DEVICE_RX.finditer(cl.text):
+        dev = next(v for v in m.groupdict().values() if v).rstrip(".:").lower()
+        if dev:
+            yield m.start(), m.end(), cand(Kind.RELATIONSHIP, f"device.{dev}", "owner")
+
+
+_SEAT_EN = re.compile(r"\b(?P<s>aisle|window|middle|exit[- ]row)\s+seats?\b", _I)
+_SEAT_ZH = re.compile(r"(?P<s>靠窗|靠过道|过道|靠走廊|中间)(?:的)?(?:座位|位置|位子)")
+_SEAT_ZH_MAP = {
+    "靠窗": "window",
+    "靠过道": "aisle",
+    "过道": "aisle",
+    "靠走廊": "aisle",
+    "中间": "middle",
+}
+_SEAT_PREFER = re.compile(r"\b(?:prefer|always|like|love|usually)\b|喜欢|偏好|习惯|都要|总是", _I)
+_SEAT_ME = re.compile(r"\b(?:i|i'll|i'd|me|my)\b|我", _I)
+
+
+def h_seat(cl: Clause) -> Iterator[Hit]:
+    """seat (implicit unless stated as a preference)."""
+    if not _SEAT_ME.search(cl.text):
+        return
+    explicit = _SEAT_PREFER.search(cl.text) is not None and not cl.sentence.implicit_cue
+    for m in _SEAT_EN.finditer(cl.text):
+        seat = m.group("s").lower().replace(" ", "-")
+        yield m.start(), m.end(), cand(Kind.PREFERENCE, "seat", seat, explicit=explicit)
+    for m in _SEAT_ZH.finditer(cl.text):
+        c = cand(
+            Kind.PREFERENCE,
+            "seat",
+            m.group("s"),
+            normalized=_SEAT_ZH_MAP[m.group("s")],
+            explicit=explicit,
+        )
+        yield m.start(), m.end(), c
+
+
+_TZ_RX = re.compile(
+    r"\bmy\s+time\s*zone\s+is\s+(?P<tz>[\w/+\-:]{2,40})|\bi(?:'m|\s+am)\s+(?:in|on)\s+(?P<tz2>(?:UTC|GMT)\s*"
+    r"[+-]\s*\d{1,2}(?::\d\d)?|[A-Z][a-z]+/[A-Z][\w]+)(?:\s+time)?|我的?时区是\s*(?P<tz3>[\w/+\-:]{2,40})",
+    _I,
+)
+
+
+def h_timezone(cl: Clause) -> Iterator[Hit]:
+    """timezone."""
+    for m in _TZ_RX.finditer(cl.text):
+        tz = next(v for v in m.groupdict().values() if v)
+        yield (
+            m.start(),
+            m.end(),
+            cand(Kind.FACT, "timezone", tz, normalized=tz.replace(" ", "").lower()),
+        )
+
+
+# ---- events ------------------------------------------------------------------------------------
+_EVENT_EN = re.compile(
+    r"\bi\s+(?:just\s+|also\s+|finally\s+)?(?:had|got|did|went\s+to|attended|started|finished|bought|visited"
+    r"|lost|broke|signed|ordered|booked|completed|passed|failed|graduated\s+from|have|'ve\s+got|have\s+got"
+    r"|will\s+have|am\s+having|'m\s+having|'ll\s+have)\s+(?P<ev>" + NOT_END + r"{1,60})",
+    _I,
+)
+_EVENT_ZH = re.compile(
+    r"我[^，,。.!?！？；;]{0,12}?(?:做了|去了|参加了|买了|开始了|完成了|生了|丢了|摔了|做过|有个|有一个|要去|要做|办了)"
+    r"(?P<ev>[" + CJK + r"A-Za-z0-9]{1,10})"
+)
+
+
+def h_event(cl: Clause) -> Iterator[Hit]:
+    """event.<slug> with the absolute date in the value ("surgery on 2026-04-10")."""
+    dates = resolve_dates(cl.text, cl.at)
+    if not dates:
+        return
+    for rx in (_EVENT_EN, _EVENT_ZH):
+        for m in rx.finditer(cl.text):
+            ev = m.group("ev")
+            for d in dates:
+                ev = ev.replace(d.text, " ")
+            ev = re.sub(r"\b(?:on|at|in|this|last)\s*$", "", ev.strip(), flags=_I)
+            ev = phrase(CUT_ZH.sub("", ev), 3)
+            slug = slugify(ev, max_words=3)
+            if not slug or slug in L.TOPIC_STOP:
+                continue
+            value = f"{ev} on {dates[0].iso}"
+            yield (
+                m.start(),
+                m.end(),
+                cand(Kind.EVENT, f"event.{slug}", value, normalized=value.lower()),
+            )
+
+
+def _hint(words: str) -> tuple[str, ...]:
+    return tuple(words.split())
+
+
+_DIGITS = "0 1 2 3 4 5 6 7 8 9 "
+
+
+#: (handler, cheap pre-filter): a handler runs only on clauses whose lowercased text contains
+#: one of its hint substrings (``None``: always run).
+CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] | None], ...] = (
+    (h_allergy, _hint("allerg 过敏")),
+    (h_condition, _hint("have got suffer diagnos live i'm am 有 患 得了 确诊 诊断 怀孕")),
+    (
+        h_diet,
+        _hint("veg pescatarian halal kosher gluten keto paleo lactose meat 素 清真 麸质 生酮 肉"),
+    ),
+    (h_budget, _hint(_DIGITS + "预算 零 一 二 两 三 四 五 六 七 八 九 十 百 千 万")),
+    (
+        h_location,
+        _hint("live stay reside moved relocated based located living home city 住 搬 移居 在 家"),
+    ),
+    (h_language, None),
+    (h_industry, _hint("in company business startup firm shop 做 搞 从事 干 行业 业 领域")),
+    (h_job, _hint("a work job profession occupation role title 是")),
+    (h_family, _hint("my 我")),
+    (h_device, _hint("device 设备")),
+    (h_seat, _hint("seat 座位 位置 位子")),
+    (h_timezone, _hint("zone utc gmt / 时区")),
+    (h_event, None),
+    (
+        h_interest,
+        _hint(
+            "been interested looking considering shopping curious tell show teach what you 看 研究"
+            " 了解 关注 考虑 琢磨 介绍 讲讲 说说 聊聊 有 想 打算 兴趣"
+        ),
+    ),
+    (
+        h_taste,
+        _hint(
+            "love like enjoy adore hate dislike detest loathe despise stand bear into fan prefer"
+            " 喜欢 爱 讨厌 受不了 不吃"
+        ),
+    ),
+)

@@ -1,0 +1,676 @@
+"""Word lists, synonyms and canonical values for the rule extractor and the recall rewriter.
+
+All vocabulary lives here so that the extractor (``extract.py``), the date resolver
+(``dates.py``) and the query rewriter agree on one spelling of every value.
+
+Public helpers:
+
+* :data:`KEY_SYNONYMS` - query words (English and Chinese) -> key prefixes they are about.
+* :func:`canonical_value` - the canonical ``normalized`` form of a value for a key.
+* :func:`parse_number` - Arabic / Chinese / "5k" style numbers -> ``int``.
+* :func:`lookup` - the canonical term of a surface form in one vocabulary.
+* :func:`slugify` - key-safe slugs that keep CJK characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+__all__ = [
+    "CHANNELS",
+    "CONDITIONS",
+    "COUNTRIES",
+    "DIETS",
+    "FAMILY",
+    "FOODS",
+    "INDUSTRIES",
+    "KEY_SYNONYMS",
+    "LANGUAGES",
+    "MEDICATIONS",
+    "canonical_value",
+    "lookup",
+    "parse_number",
+    "slugify",
+]
+
+
+def _table(spec: str) -> Mapping[str, str]:
+    """Parse ``canonical: surface | surface ...`` lines into ``{surface.lower(): canonical}``."""
+    out: dict[str, str] = {}
+    for line in spec.strip().splitlines():
+        canonical, _, surfaces = line.partition(":")
+        for surface in surfaces.split("|"):
+            if surface.strip():
+                out[surface.strip().lower()] = canonical.strip()
+    return MappingProxyType(out)
+
+
+def _synonyms(spec: str) -> dict[str, tuple[str, ...]]:
+    """Parse ``prefix, prefix: word | word ...`` lines into ``{word: (prefix, ...)}``."""
+    out: dict[str, tuple[str, ...]] = {}
+    for line in spec.strip().splitlines():
+        prefixes, _, words = line.rpartition(": ")
+        targets = tuple(p.strip() for p in prefixes.split(","))
+        for word in words.split("|"):
+            if word.strip():
+                out[word.strip()] = targets
+    return out
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Contact channels: surface form -> canonical channel.
+CHANNELS: Mapping[str, str] = _table(
+    """
+sms: sms | text | texts | text message | text messages | texting | 短信 | 短消息
+email: email | e-mail | emails | 邮件 | 电子邮件 | 邮箱
+phone: phone | phone call | phone calls | calls | 电话
+whatsapp: whatsapp
+wechat: wechat | 微信
+push: push | push notification | push notifications | app notifications | 推送
+mail: mail | post | letter | letters | postal mail | snail mail | 邮寄 | 信件
+telegram: telegram | 电报
+line: line
+"""
+)
+
+#: Medications (allergy.medication): surface -> canonical English name.
+MEDICATIONS: Mapping[str, str] = _table(
+    """
+penicillin: penicillin | penicillins | 青霉素 | 盘尼西林
+amoxicillin: amoxicillin | 阿莫西林
+cephalexin: cephalexin | cefalexin | 头孢氨苄
+cephalosporin: cephalosporin | cephalosporins | 头孢 | 头孢类
+aspirin: aspirin | 阿司匹林
+ibuprofen: ibuprofen | 布洛芬
+sulfa: sulfa | sulfa drugs | sulfonamides | 磺胺 | 磺胺类
+codeine: codeine | 可待因
+morphine: morphine | 吗啡
+latex: latex
+insulin: insulin
+lidocaine: lidocaine
+naproxen: naproxen
+erythromycin: erythromycin | 红霉素
+tetracycline: tetracycline
+"""
+)
+
+#: Foods (allergy.food): surface -> canonical English name.
+FOODS: Mapping[str, str] = _table(
+    """
+peanuts: peanuts | peanut | 花生
+shellfish: shellfish
+seafood: seafood | 海鲜
+shrimp: shrimp | 虾
+nuts: nuts | tree nuts | 坚果
+milk: milk | dairy | 牛奶 | 乳制品
+lactose: lactose
+eggs: eggs | egg | 鸡蛋 | 蛋
+gluten: gluten | 麸质
+wheat: wheat | 小麦
+soy: soy | 大豆
+fish: fish | 鱼
+sesame: sesame | 芝麻
+strawberries: strawberries
+"""
+)
+
+#: Health conditions (health.condition): surface -> canonical.
+CONDITIONS: Mapping[str, str] = _table(
+    """
+diabetes: diabetes | diabetic | type 2 diabetes | type 1 diabetes | 糖尿病
+hypertension: hypertension | high blood pressure | 高血压
+asthma: asthma | asthmatic | 哮喘
+pregnant: pregnant | 怀孕 | 怀孕了
+epilepsy: epilepsy | epileptic | 癫痫
+heart disease: heart disease | a heart condition | 心脏病
+celiac disease: celiac disease | celiac
+depression: depression | 抑郁症
+anxiety: anxiety | 焦虑症
+migraine: migraine | migraines | 偏头痛
+arthritis: arthritis | 关节炎
+cancer: cancer | 癌症
+adhd: adhd
+"""
+)
+
+#: Diets: surface -> canonical.
+DIETS: Mapping[str, str] = _table(
+    """
+vegetarian: vegetarian | veggie | 素食 | 素食者 | 素食主义者 | 吃素
+vegan: vegan | 纯素 | 纯素食
+pescatarian: pescatarian
+halal: halal | 清真
+kosher: kosher
+gluten-free: gluten-free | gluten free | 无麸质
+keto: keto | 生酮
+paleo: paleo
+lactose-free: lactose-free
+"""
+)
+
+#: Reply languages: surface -> canonical English name.
+LANGUAGES: Mapping[str, str] = _table(
+    """
+english: english | 英文 | 英语
+chinese: chinese | mandarin | 中文 | 汉语 | 普通话 | 国语
+cantonese: cantonese | 粤语
+japanese: japanese | 日语 | 日文
+korean: korean | 韩语 | 韩文
+french: french | 法语
+german: german | 德语
+spanish: spanish | 西班牙语
+italian: italian
+portuguese: portuguese
+russian: russian | 俄语
+arabic: arabic
+"""
+)
+
+#: Industries: surface -> canonical.
+INDUSTRIES: Mapping[str, str] = _table(
+    """
+manufacturing: manufacturing | 制造业 | 制造
+saas: saas
+software: software | 软件
+tech: tech | technology | it | 互联网 | 科技
+finance: finance | 金融
+fintech: fintech
+banking: banking | 银行
+healthcare: healthcare | health care | 医疗
+retail: retail | 零售
+education: education | 教育
+e-commerce: e-commerce | ecommerce | 电商
+logistics: logistics | 物流
+real estate: real estate | 房地产
+insurance: insurance | 保险
+construction: construction | 建筑
+consulting: consulting | 咨询
+automotive: automotive | 汽车
+energy: energy | 能源
+media: media | 媒体
+gaming: gaming | 游戏
+agriculture: agriculture | 农业
+hospitality: hospitality | 餐饮
+marketing: marketing
+advertising: advertising
+pharma: pharma
+biotech: biotech
+trade: trade | 外贸
+"""
+)
+
+#: Countries (location.country): surface -> canonical.
+COUNTRIES: Mapping[str, str] = _table(
+    """
+china: china | 中国
+united states: united states | usa | us | the us | the usa | america | the united states | 美国
+united kingdom: united kingdom | uk | the uk | england | 英国
+germany: germany | 德国
+france: france | 法国
+japan: japan | 日本
+south korea: south korea | korea | 韩国
+canada: canada | 加拿大
+australia: australia | 澳大利亚 | 澳洲
+india: india | 印度
+singapore: singapore | 新加坡
+spain: spain | 西班牙
+italy: italy | 意大利
+brazil: brazil | 巴西
+mexico: mexico | 墨西哥
+netherlands: netherlands | the netherlands | 荷兰
+switzerland: switzerland | 瑞士
+sweden: sweden | 瑞典
+taiwan: taiwan
+"""
+)
+
+#: City names (Chinese and English) -> canonical English (used for ``normalized``).
+CITIES: Mapping[str, str] = _table(
+    """
+beijing: beijing | 北京
+shanghai: shanghai | 上海
+guangzhou: guangzhou | 广州
+shenzhen: shenzhen | 深圳
+hangzhou: hangzhou | 杭州
+chengdu: chengdu | 成都
+nanjing: nanjing | 南京
+wuhan: wuhan | 武汉
+xian: xian | 西安
+chongqing: chongqing | 重庆
+tianjin: tianjin | 天津
+suzhou: suzhou | 苏州
+hong kong: hong kong | 香港
+taipei: taipei | 台北
+paris: paris | 巴黎
+london: london | 伦敦
+new york: new york | 纽约
+tokyo: tokyo | 东京
+berlin: berlin | 柏林
+"""
+)
+
+#: Family relations: surface -> key suffix (``family.<suffix>``).
+FAMILY: Mapping[str, str] = _table(
+    """
+wife: wife | 老婆 | 妻子 | 太太
+husband: husband | 老公 | 丈夫 | 先生
+partner: partner | 爱人
+son: son | 儿子
+daughter: daughter | 女儿
+mother: mother | mom | mum | 妈妈 | 母亲 | 妈
+father: father | dad | 爸爸 | 父亲 | 爸
+brother: brother | 哥哥 | 弟弟
+sister: sister | 姐姐 | 妹妹
+grandmother: grandmother | grandma | 奶奶 | 外婆
+grandfather: grandfather | grandpa | 爷爷 | 外公
+boyfriend: boyfriend | 男朋友
+girlfriend: girlfriend | 女朋友
+"""
+)
+
+#: Query words (English and Chinese) -> the key prefixes a question with them is about.
+KEY_SYNONYMS: dict[str, tuple[str, ...]] = _synonyms(
+    """
+contact.: call | calls | calling | phone | ring | text | texts | sms | message | email | e-mail
+contact.: mail | notify | notification | notifications | contact | reach | whatsapp | wechat
+contact.: telegram | 电话 | 打电话 | 来电 | 短信 | 发短信 | 通知 | 联系 | 邮件 | 微信
+contact.call.emergency, contact.: emergency | 紧急
+contact.quiet_hours: disturb | quiet | 打扰
+allergy: allergy | allergies | allergic | 过敏
+allergy.medication, health.: medication | medicine | prescribe | 药 | 药物 | 开药
+allergy.medication: drug | drugs | antibiotic | antibiotics | 抗生素
+allergy.food, diet, taste.: food
+diet, allergy.food, taste.: eat | 吃
+health., allergy: health | 健康
+health.: condition | 病
+diet, allergy.food: 饮食
+diet: diet | vegetarian | 素食
+budget.: budget | price | afford | spend | cost | expensive | cheap
+budget.: 预算 | 价格 | 多少钱 | 贵 | 便宜
+location.: live | where | 住 | 哪里
+location.address, location.: address
+location.city: city | 城市
+location.address: ship | deliver | delivery | 地址 | 住址 | 送货 | 快递
+location.country: country
+name: name | called | 名字 | 叫
+language: language | reply | 语言 | 回复
+industry: industry | business | company | 行业 | 公司
+job.: job | occupation | profession | 职业
+job., industry: work | 工作
+recommend., interest., taste.: recommend | recommendation | recommendations | suggest | 推荐
+recommend., interest.: offer
+recommend.: 推销
+taste.: like | likes | favorite | favourite | music | 喜欢
+taste., interest.: 爱好
+interest., taste.: interest | 兴趣
+interest.: interested
+family.: family | 家人
+family.wife: wife | 老婆 | 妻子
+family.husband: husband | 老公
+family.son: son | 儿子
+family.daughter: daughter | 女儿
+family.son, family.daughter: kids | children | 孩子
+device.: device | 设备
+seat: seat | 座位
+timezone: timezone | 时区
+event.: happened | last time | 上次
+rule.: rule | 规则
+"""
+)
+
+_CN_DIGITS: Mapping[str, int] = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "壹": 1,
+    "二": 2,
+    "两": 2,
+    "贰": 2,
+    "三": 3,
+    "叁": 3,
+    "四": 4,
+    "肆": 4,
+    "五": 5,
+    "伍": 5,
+    "六": 6,
+    "陆": 6,
+    "七": 7,
+    "柒": 7,
+    "八": 8,
+    "捌": 8,
+    "九": 9,
+    "玖": 9,
+}
+_CN_SMALL_UNITS: Mapping[str, int] = {
+    "十": 10,
+    "拾": 10,
+    "百": 100,
+    "佰": 100,
+    "千": 1000,
+    "仟": 1000,
+}
+_CN_BIG_UNITS: Mapping[str, int] = {"万": 10_000, "萬": 10_000, "亿": 100_000_000}
+_EN_NUMBERS: Mapping[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "a couple of": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 3,
+}
+_SUFFIX_MULT: Mapping[str, int] = {
+    "k": 1000,
+    "thousand": 1000,
+    "grand": 1000,
+    "m": 1_000_000,
+    "mil": 1_000_000,
+    "million": 1_000_000,
+    "千": 1000,
+    "万": 10_000,
+    "w": 10_000,
+    "亿": 100_000_000,
+}
+_ARABIC_RE = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*([a-z\u4e00-\u9fff]*)\s*$", re.IGNORECASE)
+_SLUG_DROP_RE = re.compile(r"[^\w\s-]+", re.UNICODE)
+_SLUG_SPACE_RE = re.compile(r"[\s-]+", re.UNICODE)
+
+
+def _parse_cn_integer(text: str) -> int | None:
+    """Chinese numerals ("两万", "一万五", "三千五百", "十二") -> int, or ``None``."""
+    total = 0  # completed big-unit sections
+    section = 0  # current section below 万
+    digit: int | None = None
+    last_small = 1  # unit of the previous small-unit term, for "三千五" -> 3500
+    if not text:
+        return None
+    for ch in text:
+        if ch in _CN_DIGITS:
+            digit = _CN_DIGITS[ch] if digit is None else digit * 10 + _CN_DIGITS[ch]
+        elif ch in _CN_SMALL_UNITS:
+            unit = _CN_SMALL_UNITS[ch]
+            section += (1 if digit is None else digit) * unit
+            last_small = unit
+            digit = None
+        elif ch in _CN_BIG_UNITS:
+            unit = _CN_BIG_UNITS[ch]
+            if digit is not None:
+                section += digit
+                digit = None
+            total += (section or 1) * unit
+            section = 0
+            last_small = unit  # "一万五": the trailing digit is in thousands
+        else:
+            return None
+    if digit is not None:
+        # a trailing bare digit after a unit is one unit lower ("三千五" = 3500)
+        if last_small > 1 and digit < 10:
+            section += digit * (last_small // 10)
+        else:
+            section += digit
+    return total + section
+
+
+def parse_number(text: str) -> int | None:
+    """Parse an amount written in digits, Chinese numerals or with a multiplier suffix.
+
+    Examples: ``"5000"``, ``"20,000"``, ``"5k"``, ``"1.5万"``, ``"两万"``,
+    ``"一万五"`` (15000), ``"three"``, ``"$300"`` (currency symbols are ignored).
+
+    Args:
+        text: the number text.
+
+    Returns:
+        The integer value (fractions are rounded), or ``None`` when it is not a number.
+    """
+    t = text.strip().lower().lstrip("$€£¥￥").strip()
+    for unit_word in (
+        "dollars",
+        "dollar",
+        "usd",
+        "eur",
+        "euros",
+        "rmb",
+        "yuan",
+        "元",
+        "块钱",
+        "块",
+    ):
+        if t.endswith(unit_word):
+            t = t[: -len(unit_word)].strip()
+            break
+    if not t:
+        return None
+    if t in _EN_NUMBERS:
+        return _EN_NUMBERS[t]
+    m = _ARABIC_RE.match(t)
+    if m:
+        number = float(m.group(1).replace(",", ""))
+        suffix = m.group(2)
+        if not suffix:
+            return round(number)
+        if suffix in _SUFFIX_MULT:
+            return round(number * _SUFFIX_MULT[suffix])
+        return None
+    return _parse_cn_integer(t)
+
+
+def lookup(vocabulary: Mapping[str, str], surface: str) -> str | None:
+    """The canonical term for ``surface`` in ``vocabulary`` (case-insensitive), or ``None``."""
+    return vocabulary.get(surface.strip().lower())
+
+
+def slugify(text: str, *, max_words: int = 4) -> str:
+    """A key-safe slug: lowercase, punctuation stripped, spaces -> ``_``; CJK is kept.
+
+    Args:
+        text: a short phrase ("credit cards", "爵士乐").
+        max_words: keep at most this many space-separated words.
+
+    Returns:
+        The slug ("credit_cards", "爵士乐"); ``""`` when nothing is left.
+    """
+    cleaned = _SLUG_DROP_RE.sub(" ", text.lower()).replace("_", " ")
+    words = _SLUG_SPACE_RE.split(cleaned.strip())
+    return "_".join(w for w in words[:max_words] if w)
+
+
+_VOCAB_BY_KEY: tuple[tuple[str, Mapping[str, str]], ...] = (
+    ("contact.channel", CHANNELS),
+    ("allergy.medication", MEDICATIONS),
+    ("allergy.food", FOODS),
+    ("allergy", {**MEDICATIONS, **FOODS}),
+    ("health.condition", CONDITIONS),
+    ("diet", DIETS),
+    ("language", LANGUAGES),
+    ("industry", INDUSTRIES),
+    ("location.country", COUNTRIES),
+    ("location.city", CITIES),
+    ("family.", FAMILY),
+)
+
+
+def canonical_value(key: str, value: str) -> str:
+    """The canonical ``normalized`` form of ``value`` for ``key``.
+
+    Known vocabularies map synonyms and Chinese terms to one English spelling
+    (``canonical_value("contact.channel", "短信") == "sms"``,
+    ``canonical_value("allergy.medication", "青霉素") == "penicillin"``); budgets become
+    plain integers (``canonical_value("budget.max", "最多两万") == "20000"``); lists
+    ("penicillin and aspirin") become sorted comma-joined terms; anything else is
+    lowercased with whitespace collapsed.
+
+    Args:
+        key: the slot key.
+        value: the value as stated.
+
+    Returns:
+        The normalized value (never raises).
+    """
+    v = " ".join(value.strip().split())
+    low = v.lower()
+    if key.startswith("budget."):
+        m = re.search(
+            r"[$€£¥￥]?\s*[\d.,]+\s*(?:k|w|万|千|thousand|grand|million|m)?\b|[零〇一二两三四五六七八九十百千万亿]+",
+            low,
+        )
+        if m:
+            n = parse_number(m.group(0))
+            if n is not None:
+                return str(n)
+        return low
+    for prefix, vocab in _VOCAB_BY_KEY:
+        if key == prefix or (prefix.endswith(".") and key.startswith(prefix)):
+            if low in vocab:
+                return vocab[low]
+            parts = [
+                p.strip()
+                for p in re.split(r",|，|、|\band\b|\bor\b|和|及|以及|或者?", low)
+                if p.strip()
+            ]
+            if len(parts) > 1 and all(p in vocab for p in parts):
+                return ",".join(sorted({vocab[p] for p in parts}))
+    if key.startswith("location.") and low.endswith("市") and low[:-1] in CITIES:
+        return CITIES[low[:-1]]
+    return low
+
+
+#: Last words that make "I'm a <phrase>" a job title.
+JOB_HEADS: frozenset[str] = _words(
+    """engineer developer programmer nurse doctor physician surgeon teacher professor manager
+    designer student lawyer attorney accountant scientist analyst consultant writer author architect
+    pharmacist dentist chef cook driver pilot researcher founder ceo cto cfo coo owner salesperson
+    marketer officer assistant technician mechanic electrician plumber farmer artist musician
+    photographer journalist editor secretary clerk cashier banker trader agent administrator admin
+    specialist coordinator director executive intern worker therapist psychologist vet veterinarian
+    paramedic firefighter soldier retiree economist translator tutor lecturer librarian carpenter
+    baker barista waiter waitress bartender recruiter entrepreneur freelancer contractor caregiver
+    midwife optometrist physiotherapist statistician mathematician physicist chemist biologist
+    investor broker realtor producer director actor actress singer dancer coach trainer
+    """
+)
+
+#: Endings that make "我是<phrase>" a job title.
+ZH_JOB_SUFFIXES: tuple[str, ...] = (
+    "工程师",
+    "程序员",
+    "设计师",
+    "医生",
+    "护士",
+    "老师",
+    "教师",
+    "教授",
+    "律师",
+    "会计",
+    "经理",
+    "司机",
+    "厨师",
+    "记者",
+    "作家",
+    "警察",
+    "军人",
+    "农民",
+    "销售",
+    "老板",
+    "总监",
+    "主管",
+    "学生",
+    "研究生",
+    "博士生",
+    "本科生",
+    "创始人",
+    "店主",
+    "主任",
+    "分析师",
+    "顾问",
+    "秘书",
+    "编辑",
+    "药剂师",
+    "牙医",
+    "兽医",
+    "飞行员",
+    "科学家",
+    "研究员",
+    "工人",
+    "职员",
+    "公务员",
+    "快递员",
+    "服务员",
+    "营业员",
+    "保安",
+    "CEO",
+    "CTO",
+    "产品经理",
+    "运营",
+    "HR",
+    "财务",
+)
+
+#: "forget my <topic>" -> the key (or key prefix) to revoke.
+FORGET_TOPICS: Mapping[str, str] = _table(
+    """
+location.address: address | home address | shipping address
+location.address: 地址 | 住址 | 家庭住址
+location.address: 收货地址
+location: location | where i live | 位置
+location.city: location.city | city | 城市
+location.country: location.country | country
+allergy: allergy | allergies | 过敏 | 过敏史 | 过敏信息
+allergy.medication: allergy.medication | medication allergy | medication allergies | drug allergies
+allergy.food: allergy.food | food allergies | food allergy
+budget: budget | 预算
+diet: diet | dietary preferences | 饮食
+name: name | 名字 | 姓名
+name.preferred: name.preferred | nickname
+job.title: job.title | job | job title | occupation | 工作 | 职业
+industry: industry | 行业
+language: language | language preference | 语言
+health: health | 健康
+health.condition: health.condition | health condition | condition | 病史
+contact: contact | contact preferences | contact preference | phone number | 联系方式 | 电话
+contact.channel: contact.channel | notification preferences
+contact.quiet_hours: contact.quiet_hours | quiet hours
+family: family | 家人
+timezone: timezone | time zone | 时区
+seat: seat | seat preference | 座位
+interest: interest | interests
+device: device | devices | 设备
+"""
+)
+
+#: Words that are never the object of a taste / interest / recommendation key.
+TOPIC_STOP: frozenset[str] = _words(
+    """it that this these those them you your yourself him her his me us what how when why if
+    there here something anything everything nothing more one ones some any idea the_idea so
+    lot a_lot way doing being to 你 他 她 它 这 那 这个 那个 这样 那样 什么 一下 你们 他们 她们
+    自己 东西"""
+)
+
+#: Capitalised words that are not a name after "I'm".
+NAME_STOP: frozenset[str] = _words(
+    """i im sorry fine good ok okay sure here back ready happy sad tired busy not so very just also
+    glad done new home free available interested looking going trying thinking still really
+    american chinese british english german french japanese korean indian canadian australian
+    vegan vegetarian pregnant allergic diabetic single married retired divorced hungry sick well
+    alive from in at on with the a an afraid aware confused curious excited fed"""
+)
