@@ -119,7 +119,7 @@ class MemoryConfig:
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     embedding_cache_size: int = 4096
     store_turns: bool = True
-    min_relevance: float = 0.2
+    min_relevance: float = 0.15
     audit_reads: bool = True
     episode_query_boost: float = 1.25
 

@@ -1,0 +1,142 @@
+"""Small helpers shared by the adapters: calling a sync or async core, reading ids.
+
+The adapters accept either a :class:`shared_core.UserMemory` or a
+:class:`shared_core.AsyncUserMemory`. Async entry points await the async core
+natively and run a sync core in LangChain's executor; sync entry points call the
+sync core directly and refuse an async-only core with a typed error instead of
+blocking on a foreign event loop.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langchain_core.runnables.config import run_in_executor
+
+from shared_core.errors import InvalidIdError, InvalidInputError
+
+__all__ = ["acall", "call", "input_text", "lookup", "message_text", "require_id"]
+
+
+def _is_async(fn: Any) -> bool:
+    return inspect.iscoroutinefunction(fn)
+
+
+def call(memory: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
+    """Call ``memory.<method>`` from synchronous code.
+
+    Args:
+        memory: a ``UserMemory`` (or an ``AsyncUserMemory`` that exposes its sync core).
+        method: the core method name ("recall", "observe", ...).
+        *args: positional arguments for the method.
+        **kwargs: keyword arguments for the method.
+
+    Returns:
+        Whatever the core method returns.
+
+    Raises:
+        InvalidInputError: ``memory`` only has an async API; use the async entry point.
+    """
+    fn = getattr(memory, method)
+    if not _is_async(fn):
+        return fn(*args, **kwargs)
+    sync_core = getattr(memory, "sync", None)
+    if sync_core is not None and not _is_async(getattr(sync_core, method, None)):
+        return getattr(sync_core, method)(*args, **kwargs)
+    raise InvalidInputError(
+        f"{type(memory).__name__}.{method} is async-only; call the async API "
+        "(ainvoke / aload_memory_variables / abatch) or pass a sync UserMemory"
+    )
+
+
+async def acall(memory: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
+    """Call ``memory.<method>`` from async code: natively if it is async, else in a thread.
+
+    Args:
+        memory: a ``UserMemory`` or ``AsyncUserMemory``.
+        method: the core method name.
+        *args: positional arguments for the method.
+        **kwargs: keyword arguments for the method.
+
+    Returns:
+        Whatever the core method returns.
+    """
+    fn = getattr(memory, method)
+    if _is_async(fn):
+        return await fn(*args, **kwargs)
+    return await run_in_executor(None, fn, *args, **kwargs)
+
+
+def lookup(source: Any, name: str) -> Any:
+    """Read ``name`` from a mapping, a dataclass / pydantic object, or ``None``.
+
+    Args:
+        source: where to look (``runtime.context``, a config section, ...).
+        name: the field or key name.
+
+    Returns:
+        The value, or ``None`` when absent.
+    """
+    if source is None:
+        return None
+    if isinstance(source, Mapping):
+        return source.get(name)
+    return getattr(source, name, None)
+
+
+def require_id(value: Any, what: str) -> str:
+    """Check that an id is a non-empty string and return it.
+
+    Args:
+        value: the candidate id.
+        what: what the id is ("user_id"), for the message.
+
+    Returns:
+        The id.
+
+    Raises:
+        InvalidIdError: the id is missing, empty or not a string.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidIdError(
+            f"{what} is required (a non-empty string); got {value!r}. "
+            f"Set it on the adapter or pass it in the run config / context."
+        )
+    return value
+
+
+def message_text(message: BaseMessage) -> str:
+    """The plain text of a message (text content blocks only), stripped."""
+    return str(message.text).strip()
+
+
+def input_text(inputs: Mapping[str, Any], key: str | None, exclude: list[str]) -> str:
+    """The single prompt input of a chain call.
+
+    Args:
+        inputs: the chain inputs.
+        key: the configured input key, or ``None`` to infer the only remaining key.
+        exclude: memory variables (and "stop") that are not the prompt input.
+
+    Returns:
+        The input as text.
+
+    Raises:
+        InvalidInputError: the input key cannot be determined or is missing.
+    """
+    if key is None:
+        keys = [k for k in inputs if k not in exclude and k != "stop"]
+        if len(keys) != 1:
+            raise InvalidInputError(
+                f"one input key expected, got {sorted(keys)}; set input_key on the memory"
+            )
+        key = keys[0]
+    if key not in inputs:
+        raise InvalidInputError(f"input key {key!r} missing from chain inputs {sorted(inputs)}")
+    value = inputs[key]
+    if isinstance(value, BaseMessage):
+        return message_text(value)
+    return str(value)

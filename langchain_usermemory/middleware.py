@@ -1,0 +1,292 @@
+"""Agent middleware for LangChain v1 ``create_agent``.
+
+:class:`UserMemoryMiddleware` adds the core's context block to the system message of
+every model call (``wrap_model_call`` / ``awrap_model_call``, so nothing is persisted
+into the agent state) and observes the new user and AI turns once the agent finishes
+(``after_agent`` / ``aafter_agent``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Annotated, Any, NotRequired
+
+from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
+from langchain.agents.middleware.types import ExtendedModelResponse, PrivateStateAttr
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, SystemMessage
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+from shared_core.errors import InvalidIdError, InvalidInputError, UserMemoryError
+
+from ._compat import acall, call, lookup, message_text, require_id
+
+__all__ = ["UserMemoryMiddleware", "UserMemoryState"]
+
+logger = logging.getLogger(__name__)
+
+ModelResult = ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]
+
+
+class UserMemoryState(AgentState[Any]):
+    """Agent state plus the id of the last message already observed (private)."""
+
+    usermemory_observed: NotRequired[Annotated[str | None, PrivateStateAttr]]
+
+
+def _config_section(name: str) -> dict[str, Any]:
+    try:
+        config = get_config()
+    except RuntimeError:  # outside a runnable context
+        return {}
+    section: Any = config.get(name) or {}
+    return dict(section) if isinstance(section, Mapping) else {}
+
+
+def _with_block(system: SystemMessage | None, block: str) -> SystemMessage:
+    if system is None:
+        return SystemMessage(content=block)
+    content = system.content
+    if isinstance(content, str):
+        merged = f"{content}\n\n{block}" if content else block
+        return SystemMessage(content=merged, additional_kwargs=system.additional_kwargs)
+    blocks: list[str | dict[Any, Any]] = [*content, {"type": "text", "text": block}]
+    return SystemMessage(content=blocks, additional_kwargs=system.additional_kwargs)
+
+
+def _last_human_text(messages: Sequence[AnyMessage]) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return message_text(message)
+    return ""
+
+
+def _new_turns(messages: Sequence[BaseMessage], cursor: str | None) -> list[tuple[str, str]]:
+    """The (role, text) turns after ``cursor``, or from the last human message on."""
+    start = None
+    if cursor is not None:
+        for i, message in enumerate(messages):
+            if message.id == cursor:
+                start = i + 1
+                break
+    if start is None:
+        start = 0
+        for i in range(len(messages) - 1, -1, -1):
+            if isinstance(messages[i], HumanMessage):
+                start = i
+                break
+    turns: list[tuple[str, str]] = []
+    for message in messages[start:]:
+        if isinstance(message, HumanMessage):
+            role = "user"
+        elif isinstance(message, AIMessage):
+            role = "assistant"
+        else:  # tool results and system messages are not conversation turns
+            continue
+        text = message_text(message)
+        if text:
+            turns.append((role, text))
+    return turns
+
+
+class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
+    """Long-term user memory for ``langchain.agents.create_agent``.
+
+    Example::
+
+        agent = create_agent(
+            model,
+            tools=[...],
+            middleware=[UserMemoryMiddleware(memory)],
+            context_schema=Context,  # a dataclass with a ``user_id`` field
+        )
+        agent.invoke({"messages": [...]}, context=Context(user_id="u1"))
+
+    The user id is read from ``runtime.context.user_id`` (any object or mapping with a
+    ``user_id``), else ``config["configurable"]["user_id"]``, else the ``user_id``
+    given here. The session id likewise from ``session_id``, else the thread id.
+
+    Args:
+        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory`` (``ainvoke``
+            awaits the async core natively).
+        user_id: fallback user id when neither the context nor the config has one.
+        token_budget: the largest context block, in tokens.
+        system_context: the core's system context.
+        observe: observe the new user/AI turns when the agent finishes.
+        fail_open: on a memory backend error, log it and let the agent run without
+            memory instead of failing the run (a missing user id still raises).
+    """
+
+    state_schema = UserMemoryState
+
+    def __init__(
+        self,
+        memory: Any,
+        *,
+        user_id: str | None = None,
+        token_budget: int = 400,
+        system_context: str = "default",
+        observe: bool = True,
+        fail_open: bool = False,
+    ) -> None:
+        super().__init__()
+        if token_budget < 1:
+            raise InvalidInputError(f"token_budget must be >= 1, got {token_budget}")
+        self.memory = memory
+        self.user_id = user_id
+        self.token_budget = token_budget
+        self.system_context = system_context
+        self.observe = observe
+        self.fail_open = fail_open
+        self.tools = []
+
+    # -- ids -----------------------------------------------------------------------
+
+    def _ids(self, runtime: Runtime[Any] | None) -> tuple[str, str | None, str | None]:
+        context = runtime.context if runtime is not None else None
+        configurable = _config_section("configurable")
+        user_id = lookup(context, "user_id") or configurable.get("user_id") or self.user_id
+        session_id = (
+            lookup(context, "session_id")
+            or configurable.get("session_id")
+            or configurable.get("thread_id")
+        )
+        device_id = lookup(context, "device_id") or configurable.get("device_id")
+        return (
+            require_id(user_id, "user_id"),
+            str(session_id) if session_id else None,
+            str(device_id) if device_id else None,
+        )
+
+    def _handle(self, exc: UserMemoryError, what: str) -> None:
+        if isinstance(exc, InvalidIdError) or not self.fail_open:
+            raise exc
+        logger.warning("usermemory %s failed, continuing without memory: %s", what, exc)
+
+    # -- model calls ---------------------------------------------------------------
+
+    def _context_args(self, request: ModelRequest[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        user_id, session_id, device_id = self._ids(request.runtime)
+        query = _last_human_text(request.messages)
+        kwargs = {
+            "token_budget": self.token_budget,
+            "system_context": self.system_context,
+            "session_id": session_id,
+            "device_id": device_id,
+        }
+        return (user_id, query), kwargs
+
+    def wrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
+    ) -> ModelResult:
+        """Add the user's memory block to the system message, then call the model.
+
+        Args:
+            request: the model request.
+            handler: calls the model.
+
+        Returns:
+            The model response.
+        """
+        args, kwargs = self._context_args(request)
+        if args[1]:
+            try:
+                block = str(call(self.memory, "context", *args, **kwargs))
+            except UserMemoryError as exc:
+                self._handle(exc, "context")
+                block = ""
+            if block:
+                request = request.override(
+                    system_message=_with_block(request.system_message, block)
+                )
+        return handler(request)
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResult:
+        """Async :meth:`wrap_model_call`.
+
+        Args:
+            request: the model request.
+            handler: calls the model.
+
+        Returns:
+            The model response.
+        """
+        args, kwargs = self._context_args(request)
+        if args[1]:
+            try:
+                block = str(await acall(self.memory, "context", *args, **kwargs))
+            except UserMemoryError as exc:
+                self._handle(exc, "context")
+                block = ""
+            if block:
+                request = request.override(
+                    system_message=_with_block(request.system_message, block)
+                )
+        return await handler(request)
+
+    # -- after the run -------------------------------------------------------------
+
+    def _pending(
+        self, state: UserMemoryState, runtime: Runtime[Any]
+    ) -> tuple[list[tuple[str, str]], dict[str, Any], str | None]:
+        messages = list(state.get("messages") or [])
+        turns = _new_turns(messages, state.get("usermemory_observed"))
+        user_id, session_id, device_id = self._ids(runtime)
+        kwargs = {
+            "session_id": session_id,
+            "device_id": device_id,
+            "system_context": self.system_context,
+        }
+        last = messages[-1].id if messages else None
+        return turns, {"user_id": user_id, **kwargs}, last
+
+    def after_agent(self, state: UserMemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """Observe the user and AI turns this run added.
+
+        Args:
+            state: the final agent state.
+            runtime: the run's runtime (context).
+
+        Returns:
+            The private cursor update (id of the last observed message).
+        """
+        if not self.observe:
+            return None
+        turns, kwargs, last = self._pending(state, runtime)
+        user_id = kwargs.pop("user_id")
+        try:
+            for role, text in turns:
+                call(self.memory, "observe", user_id, text, role=role, **kwargs)
+        except UserMemoryError as exc:
+            self._handle(exc, "observe")
+        return {"usermemory_observed": last}
+
+    async def aafter_agent(
+        self, state: UserMemoryState, runtime: Runtime[Any]
+    ) -> dict[str, Any] | None:
+        """Async :meth:`after_agent`.
+
+        Args:
+            state: the final agent state.
+            runtime: the run's runtime (context).
+
+        Returns:
+            The private cursor update.
+        """
+        if not self.observe:
+            return None
+        turns, kwargs, last = self._pending(state, runtime)
+        user_id = kwargs.pop("user_id")
+        try:
+            for role, text in turns:
+                await acall(self.memory, "observe", user_id, text, role=role, **kwargs)
+        except UserMemoryError as exc:
+            self._handle(exc, "observe")
+        return {"usermemory_observed": last}

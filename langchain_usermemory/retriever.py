@@ -1,0 +1,128 @@
+"""A LangChain retriever over one user's memories (the core's hybrid recall)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict, Field
+
+from shared_core.entities import ScoredMemory
+from shared_core.errors import InvalidInputError
+
+from ._compat import acall, call, require_id
+
+__all__ = ["UserMemoryRetriever", "scored_to_document"]
+
+
+def scored_to_document(hit: ScoredMemory) -> Document:
+    """Turn one recall result into a ``Document``.
+
+    ``page_content`` is the memory's value; the metadata carry the record's id, key,
+    kind, source, score parts (score, confidence, decay, relevance, matched_by) and
+    its provenance (session, turn, time, text span).
+
+    Args:
+        hit: a ``ScoredMemory`` from ``recall()``.
+
+    Returns:
+        The document.
+    """
+    record = hit.record
+    return Document(
+        id=record.id,
+        page_content=record.value,
+        metadata={
+            "id": record.id,
+            "user_id": record.user_id,
+            "key": record.key,
+            "kind": record.kind.value,
+            "source": record.source.value,
+            "score": hit.score,
+            "confidence": hit.confidence,
+            "decay": hit.decay,
+            "relevance": hit.relevance,
+            "matched_by": list(hit.matched_by),
+            "version": record.version,
+            "scope": record.scope.value,
+            "hard": record.hard,
+            "permanent": record.permanent,
+            "system_context": record.system_context,
+            "updated_at": record.updated_at.isoformat(),
+            "valid_until": record.valid_until.isoformat() if record.valid_until else None,
+            "provenance": record.provenance.to_dict(),
+        },
+    )
+
+
+class UserMemoryRetriever(BaseRetriever):
+    """Retrieve a user's memories relevant to a query as ``Document``s.
+
+    The user id comes from the ``user_id`` field, or per call from
+    ``invoke(query, config={"metadata": {"user_id": ...}})`` (``config["configurable"]``
+    is not visible to a retriever invoked directly), or from a ``user_id=`` keyword.
+    ``k`` can be overridden per call (``invoke(query, k=5)``).
+
+    Attributes:
+        memory: a ``shared_core.UserMemory`` or ``shared_core.AsyncUserMemory``
+            (``ainvoke`` awaits the async core natively).
+        user_id: default user; ``None`` means "take it from the run metadata".
+        k: how many memories to return.
+        system_context: the core's system context.
+        device_id: device for device-scoped memories.
+        kinds: restrict to these kinds ("preference", "fact", ...), ``None`` for all.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    memory: Any
+    user_id: str | None = None
+    k: int = Field(default=3, ge=1)
+    system_context: str = "default"
+    device_id: str | None = None
+    kinds: Sequence[str] | None = None
+
+    def _user_id(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> str:
+        user_id = kwargs.pop("user_id", None) or metadata.get("user_id") or self.user_id
+        return require_id(user_id, "user_id")
+
+    def _recall_kwargs(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        k = kwargs.pop("k", self.k)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise InvalidInputError(f"k must be a positive integer, got {k!r}")
+        out: dict[str, Any] = {
+            "k": k,
+            "system_context": kwargs.pop("system_context", None)
+            or metadata.get("system_context")
+            or self.system_context,
+            "device_id": kwargs.pop("device_id", None) or self.device_id,
+            "session_id": kwargs.pop("session_id", None) or metadata.get("session_id"),
+        }
+        kinds = kwargs.pop("kinds", None) or self.kinds
+        if kinds is not None:
+            out["kinds"] = list(kinds)
+        if kwargs:
+            raise InvalidInputError(f"unexpected retriever arguments: {sorted(kwargs)}")
+        return out
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
+    ) -> list[Document]:
+        user_id = self._user_id(run_manager.metadata, kwargs)
+        recall_kwargs = self._recall_kwargs(run_manager.metadata, kwargs)
+        hits = call(self.memory, "recall", user_id, query, **recall_kwargs)
+        return [scored_to_document(hit) for hit in hits]
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
+    ) -> list[Document]:
+        user_id = self._user_id(run_manager.metadata, kwargs)
+        recall_kwargs = self._recall_kwargs(run_manager.metadata, kwargs)
+        hits = await acall(self.memory, "recall", user_id, query, **recall_kwargs)
+        return [scored_to_document(hit) for hit in hits]

@@ -1,0 +1,523 @@
+"""A LangGraph ``BaseStore`` on top of UserMemory.
+
+LangGraph agents (and LangMem's memory tools) read and write long-term memory through
+``BaseStore``. :class:`UserMemoryStore` maps that API onto the core:
+
+* namespace ``("users", <user label>, *rest)`` + key -> one memory slot of that user:
+  kind ``fact``, key ``lg.<rest...>:<key>`` (each part %-escaped so dots and odd
+  characters round-trip), value the item's JSON, source ``admin_set`` (an app write:
+  no conflict questions, no decay under the threshold);
+* ``put`` -> ``remember`` (every put is a new version, the old one is kept as
+  superseded, so ``memory.history()`` shows the item's history), ``put(value=None)``
+  / ``delete`` -> ``forget_key``;
+* ``search(query=...)`` -> the core's hybrid ``recall`` (dense + lexical + key match),
+  then the remaining matches unscored, like ``InMemoryStore``; ``search()`` without a
+  query lists items in insertion order; ``filter`` supports equality and
+  ``$eq/$ne/$gt/$gte/$lt/$lte``;
+* ``list_namespaces`` -> the namespaces of the users' items.
+
+LangGraph forbids "." inside namespace labels, so user ids such as e-mail addresses
+are written with :func:`user_label` (``"a.b@x.org"`` -> ``"a%2Eb@x%2Eorg"``) and read
+back with :func:`label_user`; :func:`user_namespace` builds the whole namespace.
+
+Batches follow ``InMemoryStore``: reads see the state before the batch, then the
+puts are applied (the last put per item wins). TTLs are not supported.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote, unquote
+
+from langchain_core.runnables.config import run_in_executor
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    validate_op_namespace,
+)
+
+from shared_core.entities import Kind, MemoryRecord, ScoredMemory, Source, Status
+from shared_core.errors import InvalidInputError
+from shared_core.storage.protocols import RecordFilter
+
+from ._compat import acall, call
+from ._filters import matches, ns_matches, validate_filter
+
+__all__ = [
+    "StoreNamespaceError",
+    "UserMemoryStore",
+    "label_user",
+    "user_label",
+    "user_namespace",
+]
+
+logger = logging.getLogger(__name__)
+
+_SAFE = "@+-_~!$&'()*,;="
+
+
+class StoreNamespaceError(InvalidInputError, InvalidNamespaceError):
+    """A namespace that cannot address a user's memory (too short, bad label)."""
+
+
+def user_label(user_id: str) -> str:
+    """The namespace label for ``user_id`` (no "." so LangGraph accepts it).
+
+    Args:
+        user_id: the core user id (e.g. an e-mail address).
+
+    Returns:
+        ``user_id`` with "%" and "." %-escaped.
+    """
+    return user_id.replace("%", "%25").replace(".", "%2E")
+
+
+def label_user(label: str) -> str:
+    """Inverse of :func:`user_label`.
+
+    Args:
+        label: a namespace label.
+
+    Returns:
+        The core user id.
+    """
+    return unquote(label)
+
+
+def user_namespace(user_id: str, *rest: str, prefix: Sequence[str] = ("users",)) -> tuple[str, ...]:
+    """The namespace of ``user_id``'s items: ``(*prefix, user_label(user_id), *rest)``.
+
+    Args:
+        user_id: the core user id.
+        *rest: sub-namespace labels (e.g. "memories").
+        prefix: the labels before the user (default ``("users",)``).
+
+    Returns:
+        The namespace tuple.
+    """
+    return (*prefix, user_label(user_id), *rest)
+
+
+def _enc(part: str) -> str:
+    return quote(part, safe=_SAFE).replace(".", "%2E")
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """One user's current store items, in insertion order."""
+
+    items: dict[tuple[tuple[str, ...], str], Item]
+    by_record: dict[str, tuple[tuple[str, ...], str]]  # active record id -> item address
+    order: dict[tuple[tuple[str, ...], str], tuple[Any, ...]]  # insertion-order sort key
+
+
+class UserMemoryStore(BaseStore):
+    """LangGraph long-term store backed by a ``UserMemory`` / ``AsyncUserMemory``.
+
+    Example::
+
+        store = UserMemoryStore(UserMemory.from_url("sqlite:///memory.db"))
+        ns = user_namespace("ada@example.org", "memories")
+        store.put(ns, "coffee", {"content": "Ada drinks oat-milk flat whites"})
+        store.search(ns, query="what does Ada drink?")
+
+    Args:
+        memory: the core memory (sync ``batch`` needs a ``UserMemory``; ``abatch``
+            awaits an ``AsyncUserMemory`` natively).
+        user_index: position of the user label in every namespace (default 1, as in
+            ``("users", user, ...)``; LangMem's ``("memories", user)`` also fits).
+        system_context: the core system context the items live in.
+        kind: the core kind of store items.
+        source: the core source of store writes (``admin_set`` by default).
+        key_prefix: first component of the core key of every store item.
+        recall_pool: how many recall hits a semantic search asks the core for.
+    """
+
+    supports_ttl = False
+
+    def __init__(
+        self,
+        memory: Any,
+        *,
+        user_index: int = 1,
+        system_context: str = "default",
+        kind: str = "fact",
+        source: str = "admin_set",
+        key_prefix: str = "lg",
+        recall_pool: int = 50,
+    ) -> None:
+        if user_index < 0:
+            raise InvalidInputError(f"user_index must be >= 0, got {user_index}")
+        if not key_prefix or "." in key_prefix:
+            raise InvalidInputError(
+                f"key_prefix must be a non-empty label without '.', got {key_prefix!r}"
+            )
+        try:
+            Kind(kind)
+            Source(source)
+        except ValueError as exc:
+            raise InvalidInputError(f"bad store kind/source: {exc}") from exc
+        self.memory = memory
+        self.user_index = user_index
+        self.system_context = system_context
+        self.kind = kind
+        self.source = source
+        self.key_prefix = key_prefix
+        self.recall_pool = recall_pool
+
+    # -- addressing ----------------------------------------------------------------
+
+    def _split(self, namespace: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        """(core user id, namespace labels without the user label)."""
+        if len(namespace) <= self.user_index:
+            raise StoreNamespaceError(
+                f"namespace {namespace} has no user label at position {self.user_index}; "
+                f"use user_namespace(user_id, ...)"
+            )
+        rest = namespace[: self.user_index] + namespace[self.user_index + 1 :]
+        return label_user(namespace[self.user_index]), rest
+
+    def _core_key(self, namespace: tuple[str, ...], key: str) -> tuple[str, str]:
+        """(core user id, core key ``<prefix>[.<label>...]:<key>``), every part %-escaped.
+
+        The item key follows a ":" so that revoking one item (the core also revokes
+        ``<key>.*`` sub-keys) can never touch an item of a deeper namespace.
+        """
+        user_id, rest = self._split(namespace)
+        return user_id, ".".join([self.key_prefix, *(_enc(p) for p in rest)]) + ":" + _enc(key)
+
+    def _address(self, user_id: str, core_key: str) -> tuple[tuple[str, ...], str] | None:
+        head, sep, tail = core_key.rpartition(":")
+        parts = head.split(".")
+        if not sep or parts[0] != self.key_prefix:
+            return None
+        labels = [unquote(p) for p in parts[1:]]
+        if len(labels) < self.user_index:
+            return None
+        namespace = (*labels[: self.user_index], user_label(user_id), *labels[self.user_index :])
+        return namespace, unquote(tail)
+
+    # -- reading the core ----------------------------------------------------------
+
+    def _snapshot(self, user_id: str, records: Iterable[MemoryRecord]) -> _Snapshot:
+        """Build the user's items from every version of their store records."""
+        by_key: dict[str, list[MemoryRecord]] = defaultdict(list)
+        for record in records:
+            if record.key.startswith((self.key_prefix + ".", self.key_prefix + ":")):
+                by_key[record.key].append(record)
+        ns_first: dict[tuple[str, ...], datetime] = {}
+        rows: list[tuple[datetime, Item, str]] = []
+        for core_key, versions in by_key.items():
+            address = self._address(user_id, core_key)
+            if address is None:
+                continue
+            versions.sort(key=lambda r: (r.created_at, r.version))
+            namespace, key = address
+            first = versions[0].created_at
+            ns_first[namespace] = min(ns_first.get(namespace, first), first)
+            active = [r for r in versions if r.status is Status.ACTIVE]
+            if not active:
+                continue
+            current = active[-1]
+            started = current.created_at
+            for r in reversed(versions[: versions.index(current)]):
+                if r.status is not Status.SUPERSEDED:
+                    break
+                started = r.created_at
+            try:
+                value = json.loads(current.value)
+            except ValueError:
+                logger.warning("store item %s of %s is not JSON; skipped", core_key, user_id)
+                continue
+            if not isinstance(value, dict):
+                continue
+            item = Item(
+                value=value,
+                key=key,
+                namespace=namespace,
+                created_at=started,
+                updated_at=current.updated_at,
+            )
+            rows.append((started, item, current.id))
+        items = {(item.namespace, item.key): item for _, item, _ in rows}
+        by_record = {rid: (item.namespace, item.key) for _, item, rid in rows}
+        order = {
+            (item.namespace, item.key): (
+                ns_first[item.namespace],
+                item.namespace,
+                started,
+                item.key,
+            )
+            for started, item, _ in rows
+        }
+        return _Snapshot(items=items, by_record=by_record, order=order)
+
+    # -- op planning ---------------------------------------------------------------
+
+    def _users_for_prefix(self, prefix: Sequence[str]) -> str | None:
+        """The one user a namespace prefix addresses, or ``None`` for "any user"."""
+        if len(prefix) > self.user_index and prefix[self.user_index] != "*":
+            return label_user(prefix[self.user_index])
+        return None
+
+    def _needs(self, ops: Sequence[Op]) -> tuple[set[str], bool]:
+        """Users whose snapshot the read ops need, and whether all users are needed."""
+        users: set[str] = set()
+        everyone = False
+        for op in ops:
+            if isinstance(op, GetOp):
+                users.add(self._split(op.namespace)[0])
+            elif isinstance(op, SearchOp):
+                who = self._users_for_prefix(op.namespace_prefix)
+                everyone |= who is None
+                if who is not None:
+                    users.add(who)
+            elif isinstance(op, ListNamespacesOp):
+                prefixes = [c.path for c in op.match_conditions or () if c.match_type == "prefix"]
+                whos = [self._users_for_prefix(p) for p in prefixes]
+                known = [w for w in whos if w is not None]
+                if known:
+                    users.update(known)
+                else:
+                    everyone = True
+        return users, everyone
+
+    @staticmethod
+    def _check(ops: Iterable[Op]) -> list[Op]:
+        checked = list(ops)
+        for op in checked:
+            if not isinstance(op, GetOp | SearchOp | PutOp | ListNamespacesOp):
+                raise InvalidInputError(f"unknown store operation {type(op).__name__}")
+            try:
+                validate_op_namespace(op)
+            except InvalidNamespaceError as exc:
+                raise StoreNamespaceError(str(exc)) from exc
+            if isinstance(op, SearchOp) and op.filter is not None:
+                validate_filter(op.filter)
+        return checked
+
+    def _puts(self, ops: Sequence[Op]) -> list[tuple[str, str, str | None]]:
+        """(user id, core key, JSON value or None to delete); the last put per item wins."""
+        latest: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        for op in ops:
+            if isinstance(op, PutOp):
+                latest.pop((op.namespace, op.key), None)
+                latest[(op.namespace, op.key)] = op
+        out: list[tuple[str, str, str | None]] = []
+        for op in latest.values():
+            user_id, core_key = self._core_key(op.namespace, str(op.key))
+            if op.value is None:
+                out.append((user_id, core_key, None))
+                continue
+            if not isinstance(op.value, Mapping):
+                raise InvalidInputError(
+                    f"store values must be mappings, got {type(op.value).__name__}"
+                )
+            try:
+                text = json.dumps(dict(op.value), ensure_ascii=False, separators=(",", ":"))
+            except (TypeError, ValueError) as exc:
+                raise InvalidInputError(
+                    f"store value for {op.key!r} is not JSON-serialisable: {exc}"
+                ) from exc
+            out.append((user_id, core_key, text))
+        return out
+
+    def _remember_kwargs(self) -> dict[str, Any]:
+        return {"kind": self.kind, "source": self.source, "system_context": self.system_context}
+
+    # -- answering -----------------------------------------------------------------
+
+    def _answer(
+        self,
+        op: Op,
+        snaps: Mapping[str, _Snapshot],
+        recalled: Mapping[int, list[ScoredMemory]],
+        index: int,
+    ) -> Result:
+        if isinstance(op, GetOp):
+            user_id, _ = self._split(op.namespace)
+            return snaps[user_id].items.get((op.namespace, str(op.key)))
+        if isinstance(op, SearchOp):
+            return self._search(op, snaps, recalled.get(index))
+        if isinstance(op, ListNamespacesOp):
+            return self._list_namespaces(op, snaps)
+        return None
+
+    def _search(
+        self,
+        op: SearchOp,
+        snaps: Mapping[str, _Snapshot],
+        hits: list[ScoredMemory] | None,
+    ) -> list[SearchItem]:
+        prefix = tuple(op.namespace_prefix)
+        ranked: list[tuple[tuple[Any, ...], Item]] = []
+        for snap in snaps.values():
+            for address, item in snap.items.items():
+                if item.namespace[: len(prefix)] == prefix and matches(item.value, op.filter):
+                    ranked.append((snap.order[address], item))
+        ranked.sort(key=lambda pair: pair[0])
+        matching = [item for _, item in ranked]
+        scored: list[SearchItem] = []
+        if hits is not None:
+            wanted = {(i.namespace, i.key): i for i in matching}
+            seen: set[tuple[tuple[str, ...], str]] = set()
+            for hit in hits:
+                for snap in snaps.values():
+                    found = snap.by_record.get(hit.record.id)
+                    if found is not None and found in wanted and found not in seen:
+                        seen.add(found)
+                        scored.append(_search_item(wanted[found], hit.score))
+            scored.extend(
+                _search_item(i, None) for i in matching if (i.namespace, i.key) not in seen
+            )
+        else:
+            scored = [_search_item(i, None) for i in matching]
+        return scored[op.offset : op.offset + op.limit]
+
+    def _list_namespaces(
+        self, op: ListNamespacesOp, snaps: Mapping[str, _Snapshot]
+    ) -> list[tuple[str, ...]]:
+        namespaces = {ns for snap in snaps.values() for ns, _ in snap.items}
+        if op.match_conditions:
+            namespaces = {
+                ns for ns in namespaces if all(ns_matches(c, ns) for c in op.match_conditions)
+            }
+        if op.max_depth is not None:
+            namespaces = {ns[: op.max_depth] for ns in namespaces}
+        return sorted(namespaces)[op.offset : op.offset + op.limit]
+
+    def _recall_kwargs(self, op: SearchOp) -> dict[str, Any]:
+        return {
+            "k": max(self.recall_pool, op.offset + op.limit),
+            "system_context": self.system_context,
+            "kinds": [self.kind],
+        }
+
+    # -- BaseStore -----------------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Execute get / search / put / list-namespaces operations.
+
+        Args:
+            ops: the operations.
+
+        Returns:
+            One result per operation, in order.
+        """
+        checked = self._check(ops)
+        users, everyone = self._needs(checked)
+        if everyone:
+            users |= set(call(self.memory, "users"))
+        snaps = {u: self._snapshot(u, self._records(u)) for u in users}
+        recalled: dict[int, list[ScoredMemory]] = {}
+        for i, op in enumerate(checked):
+            if isinstance(op, SearchOp) and op.query:
+                recalled[i] = [
+                    hit
+                    for user_id in snaps
+                    for hit in call(
+                        self.memory, "recall", user_id, op.query, **self._recall_kwargs(op)
+                    )
+                ]
+                recalled[i].sort(key=lambda h: h.score, reverse=True)
+        results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
+        for user_id, core_key, text in self._puts(checked):
+            if text is None:
+                self._forget(user_id, core_key)
+            else:
+                call(self.memory, "remember", user_id, core_key, text, **self._remember_kwargs())
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Async :meth:`batch` (awaits an ``AsyncUserMemory`` natively).
+
+        Args:
+            ops: the operations.
+
+        Returns:
+            One result per operation, in order.
+        """
+        checked = self._check(ops)
+        users, everyone = self._needs(checked)
+        if everyone:
+            users |= set(await acall(self.memory, "users"))
+        snaps = {u: self._snapshot(u, await self._arecords(u)) for u in users}
+        recalled: dict[int, list[ScoredMemory]] = {}
+        for i, op in enumerate(checked):
+            if isinstance(op, SearchOp) and op.query:
+                hits: list[ScoredMemory] = []
+                for user_id in snaps:
+                    hits.extend(
+                        await acall(
+                            self.memory, "recall", user_id, op.query, **self._recall_kwargs(op)
+                        )
+                    )
+                recalled[i] = sorted(hits, key=lambda h: h.score, reverse=True)
+        results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
+        for user_id, core_key, text in self._puts(checked):
+            if text is None:
+                await self._aforget(user_id, core_key)
+            else:
+                await acall(
+                    self.memory, "remember", user_id, core_key, text, **self._remember_kwargs()
+                )
+        return results
+
+    # -- core access (listing and deleting) ----------------------------------------
+
+    def _filter(self, user_id: str) -> RecordFilter:
+        return RecordFilter(
+            user_id=user_id,
+            system_context=self.system_context,
+            statuses=None,  # every version: item creation times and namespace order
+            kinds=(Kind(self.kind),),
+            key_prefixes=(self.key_prefix + ".", self.key_prefix + ":"),
+        )
+
+    def _records(self, user_id: str) -> list[MemoryRecord]:
+        return list(_sync_core(self.memory).records.find(self._filter(user_id)))
+
+    async def _arecords(self, user_id: str) -> list[MemoryRecord]:
+        core = _sync_core(self.memory)
+        return list(await run_in_executor(None, core.records.find, self._filter(user_id)))
+
+    def _forget(self, user_id: str, core_key: str) -> None:
+        call(self.memory, "forget_key", user_id, core_key, system_context=self.system_context)
+
+    async def _aforget(self, user_id: str, core_key: str) -> None:
+        await acall(
+            self.memory, "forget_key", user_id, core_key, system_context=self.system_context
+        )
+
+
+def _sync_core(memory: Any) -> Any:
+    """The ``UserMemory`` behind ``memory`` (an ``AsyncUserMemory`` keeps it in ``.sync``)."""
+    core = getattr(memory, "sync", memory)
+    if not hasattr(core, "records"):
+        raise InvalidInputError(f"{type(memory).__name__} is not a UserMemory / AsyncUserMemory")
+    return core
+
+
+def _search_item(item: Item, score: float | None) -> SearchItem:
+    return SearchItem(
+        namespace=item.namespace,
+        key=item.key,
+        value=item.value,
+        created_at=item.created_at,
+        updated_at=item.updated_at,
+        score=score,
+    )

@@ -1,0 +1,38 @@
+"""End to end with the real default embedder (all-MiniLM-L6-v2, offline): semantic recall."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from langchain_usermemory import UserMemoryBuffer, UserMemoryRetriever
+from shared_core import UserMemory
+
+pytestmark = pytest.mark.embeddings
+
+
+@pytest.fixture
+def mem() -> Iterator[UserMemory]:
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    core = UserMemory.from_url("sqlite:///:memory:")  # the default MiniLM embedder
+    yield core
+    core.close()
+
+
+def test_semantic_recall_through_the_adapters(mem: UserMemory) -> None:
+    buffer = UserMemoryBuffer(memory=mem, user_id="ada")
+    buffer.save_context({"input": "I prefer green tea."}, {"response": "Noted."})
+    buffer.save_context({"input": "I am allergic to penicillin."}, {"response": "Noted."})
+    buffer.clear()
+    # no word in common with "green tea": only the embedding can connect them
+    retriever = UserMemoryRetriever(memory=mem, user_id="ada", k=3)
+    docs = retriever.invoke("Which beverage would I enjoy?")
+    assert docs and "green tea" in docs[0].page_content  # the memory or the turn itself
+    assert "dense" in docs[0].metadata["matched_by"]
+    assert "penicillin" not in docs[0].page_content
+    keys = [d.metadata["key"] for d in docs]
+    assert "taste.green_tea" in keys, keys
+    history = buffer.load_memory_variables({"input": "Which beverage would I enjoy?"})["history"]
+    assert "green_tea" in history
