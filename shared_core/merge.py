@@ -14,7 +14,7 @@ from .ingest.resolve import Resolver, WriteContext
 from .storage.protocols import RecordFilter, WriteBatch
 
 if TYPE_CHECKING:
-    from .pipeline import UserMemory
+    from ._manage import Management as UserMemory
 
 __all__ = ["merge_anonymous"]
 
@@ -88,7 +88,7 @@ def merge_anonymous(mem: UserMemory, anon_id: str, user_id: str, *, at: datetime
             detail={"from_anonymous": True, "records": len(anon)},
         )
     )
-    mem._commit(batch, user_id)  # noqa: SLF001 - the pipeline's own commit path
+    mem._commit(batch, user_id)
     for sid in mem.sessions.sessions(anon_id):
         for turn in mem.sessions.turns(anon_id, sid):
             mem.sessions.append(user_id, sid, turn.__class__(

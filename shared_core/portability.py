@@ -11,7 +11,7 @@ from .errors import InvalidInputError
 from .storage.protocols import RecordFilter, WriteBatch
 
 if TYPE_CHECKING:
-    from .pipeline import UserMemory
+    from ._manage import Management as UserMemory
 
 __all__ = ["EXPORT_FORMAT", "export_user", "import_user"]
 

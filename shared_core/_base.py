@@ -1,0 +1,225 @@
+"""Construction, store wiring and the commit path shared by the read and write halves."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Self
+
+import numpy as np
+
+from . import privacy
+from .clock import Clock, SystemClock
+from .config import MemoryConfig, PiiMode
+from .entities import (
+    Kind,
+    MemoryRecord,
+    Provenance,
+    Status,
+)
+from .errors import UserMemoryError
+from .ingest.extract import RuleExtractor
+from .llm import Embedder, Extractor
+from .metrics import Metrics
+from .recall.fuse import FusionWeights
+from .recall.inject import ContextTemplates
+from .recall.retrieve import record_text
+from .storage.protocols import (
+    EventBus,
+    ProfileCache,
+    RecordStore,
+    SessionStore,
+    VectorIndex,
+    VectorItem,
+    WriteBatch,
+)
+
+__all__ = ["MemoryBase", "default_url"]
+
+log = logging.getLogger(__name__)
+
+_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
+
+
+def default_url() -> str:
+    """``USERMEMORY_URL`` or a SQLite file in the user's data directory."""
+    env = os.environ.get("USERMEMORY_URL")
+    if env:
+        return env
+    import platformdirs
+
+    path = Path(platformdirs.user_data_dir("usermemory", appauthor=False)) / "memory.db"
+    return f"sqlite:///{path}"
+
+
+class MemoryBase:
+    """Stores, config and the commit path; see :class:`shared_core.UserMemory`."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        config: MemoryConfig | None = None,
+        clock: Clock | None = None,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+        record_store: RecordStore | None = None,
+        vector_index: VectorIndex | None = None,
+        session_store: SessionStore | None = None,
+        profile_cache: ProfileCache | None = None,
+        event_bus: EventBus | None = None,
+        templates: ContextTemplates | None = None,
+        metrics: Metrics | None = None,
+        vectors_url: str | None = None,
+        sessions_url: str | None = None,
+        cache_url: str | None = None,
+        events_url: str | None = None,
+    ) -> None:
+        self.config = config or MemoryConfig.from_env()
+        self.clock: Clock = clock or SystemClock()
+        self.url = url or default_url()
+        from .storage.registry import open_backend, open_component
+
+        opened: list[Any] = []
+
+        def component(u: str | None, role: Any) -> Any:
+            if u is None:
+                return None
+            obj = open_component(u, role, config=self.config, clock=self.clock)
+            opened.append(obj)
+            return obj
+
+        try:
+            vector_index = vector_index or component(vectors_url, "vectors")
+            session_store = session_store or component(sessions_url, "sessions")
+            profile_cache = profile_cache or component(cache_url, "cache")
+            event_bus = event_bus or component(events_url, "events")
+            if record_store is None or vector_index is None or session_store is None:
+                backends = open_backend(self.url, config=self.config, clock=self.clock)
+                record_store = record_store or backends.records
+                vector_index = vector_index or backends.vectors
+                session_store = session_store or backends.sessions
+                profile_cache = profile_cache or backends.profile_cache
+                event_bus = event_bus or backends.events
+        except BaseException:
+            for obj in opened:
+                obj.close()
+            raise
+        self.records: RecordStore = record_store
+        self.vectors: VectorIndex = vector_index
+        self.sessions: SessionStore = session_store
+        self.cache = profile_cache
+        self.events = event_bus
+        self._embedder = embedder
+        self.extractor: Extractor = extractor or RuleExtractor()
+        self._fallback_extractor = RuleExtractor()
+        self.templates = templates or ContextTemplates()
+        self.metrics = metrics or Metrics()
+        self.fusion = FusionWeights()
+        self._unindexed: set[str] = set()  # outbox: records whose vectors failed to write
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Self:
+        """Open memory at ``url`` (``sqlite:///path.db``, ``sqlite:///:memory:``, ...)."""
+        return cls(url, **kwargs)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from .embed import default_embedder
+
+            self._embedder = default_embedder(self.config)
+        return self._embedder
+
+    def close(self) -> None:
+        """Close every store (idempotent)."""
+        for part in (self.records, self.vectors, self.sessions, self.cache, self.events):
+            if part is not None:
+                part.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _commit(self, batch: WriteBatch, user_id: str, *, invalidate: bool = True) -> None:
+        if self.config.pii_mode is PiiMode.MASK_ALL and batch.records:
+            batch.records = [_mask_record(r) for r in batch.records]
+        if not batch:
+            return
+        self.records.apply(batch)
+        if not invalidate:
+            return
+        to_index = [r for r in batch.records if r.status in (Status.ACTIVE, Status.PENDING)]
+        revoked = [r.id for r in batch.records if r.status is Status.REVOKED]
+        if to_index:
+            self._index(to_index)
+        if revoked:
+            try:
+                self.vectors.delete(revoked)
+            except UserMemoryError as exc:
+                self._degraded("vectors", exc)
+        if self.cache is not None:
+            try:
+                self.cache.invalidate(user_id)
+            except UserMemoryError as exc:
+                self._degraded("cache", exc)
+        if self.events is not None:
+            for rec in batch.records:
+                try:
+                    self.events.publish(
+                        {
+                            "type": "memory.update",
+                            "user_id": user_id,
+                            "system_context": rec.system_context,
+                            "action": rec.status.value,
+                            "key": rec.key,
+                            "record_id": rec.id,
+                            "version": rec.version,
+                            "at": rec.updated_at.isoformat(),
+                        }
+                    )
+                except UserMemoryError as exc:
+                    self._degraded("events", exc)
+                    break
+
+    def _index(self, records: Iterable[MemoryRecord]) -> None:
+        recs = [r for r in records if r.status is not Status.PENDING]
+        if not recs:
+            return
+        try:
+            vecs = self.embedder.embed([record_text(r) for r in recs])
+            self.vectors.upsert(
+                [
+                    VectorItem(
+                        record_id=r.id,
+                        user_id=r.user_id,
+                        system_context=r.system_context,
+                        kind=r.kind,
+                        key=r.key,
+                        vector=np.asarray(v, dtype=np.float32),
+                    )
+                    for r, v in zip(recs, vecs, strict=True)
+                ]
+            )
+        except UserMemoryError as exc:
+            # the durable write already happened: keep it, repair the index later (reindex())
+            self._unindexed.update(r.id for r in recs)
+            self._degraded("vectors", exc)
+
+    def _degraded(self, backend: str, exc: Exception) -> None:
+        log.warning("%s unavailable, continuing degraded: %s", backend, exc)
+        self.metrics.inc("backend_degraded", backend=backend)
+
+
+def _mask_record(rec: MemoryRecord) -> MemoryRecord:
+    value = privacy.redact(rec.value).text
+    span = rec.provenance.span
+    prov = rec.provenance
+    if span:
+        prov = Provenance(**{**prov.to_dict(), "at": prov.at, "span": privacy.redact(span).text})
+    return rec.replace(value=value, provenance=prov)

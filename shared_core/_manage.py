@@ -1,0 +1,260 @@
+"""Sessions and privacy operations: end_session, forget, export/import, merge, switches."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from ._base import MemoryBase
+from .entities import (
+    AuditEntry,
+    Candidate,
+    Change,
+    Intent,
+    Kind,
+    MemoryRecord,
+    Provenance,
+    SessionTurn,
+    Source,
+    Status,
+    UserState,
+)
+from .errors import InvalidInputError
+from .ingest.gate import GateDecision, Verdict
+from .ingest.resolve import Resolver, WriteContext
+from .storage.protocols import (
+    RecordFilter,
+    WriteBatch,
+)
+from .validate import (
+    check_datetime,
+    check_id,
+    check_key,
+)
+
+__all__ = ["Management"]
+
+_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
+
+
+class Management(MemoryBase):
+    """``end_session``, ``forget``, ``export``, ``import_user``, ``merge_anonymous``, ..."""
+
+    def end_session(
+        self, user_id: str, session_id: str, *, at: datetime | None = None
+    ) -> MemoryRecord | None:
+        """Close a session and write its episode (what it was about, when, key statements).
+
+        Returns the episode record, or ``None`` when the session had no turns.
+        """
+        from .episodes import summarize_session
+
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        session_id = check_id(session_id, "session_id", max_chars=cfg.max_id_chars)
+        now = check_datetime(at) or self.clock.now()
+        state = dict(self.sessions.get_state(user_id, session_id))
+        turns = self.sessions.end(user_id, session_id)
+        context_name = str(state.get("system_context") or "default")
+        if not turns:
+            eps = self.records.find(
+                RecordFilter(
+                    user_id=user_id,
+                    system_context=context_name,
+                    kinds=(Kind.EPISODE,),
+                    key_prefixes=(f"turn:{session_id}:",),
+                )
+            )
+            turns = [
+                SessionTurn(
+                    role=e.provenance.role or "user",
+                    text=e.value,
+                    turn_id=e.provenance.turn_id or "",
+                    at=e.provenance.at or e.created_at,
+                )
+                for e in sorted(eps, key=lambda e: e.created_at)
+            ]
+        if not turns:
+            return None
+        written_ids = [rid for t in turns for rid in t.written]
+        written = self.records.get(written_ids)
+        summary = summarize_session(session_id, turns, written)
+        started = turns[0].at
+        rec = MemoryRecord(
+            user_id=user_id,
+            kind=Kind.EPISODE,
+            key=f"session:{session_id}",
+            value=summary,
+            normalized="",
+            source=Source.INFERRED,
+            confidence=1.0,
+            created_at=now,
+            updated_at=now,
+            explicit=True,
+            system_context=context_name,
+            provenance=Provenance(
+                session_id=session_id, turn_id=turns[0].turn_id, at=started, actor="end_session"
+            ),
+            metadata={
+                "turns": len(turns),
+                "ended_at": now.isoformat(),
+                "statements": [{"key": r.key, "turn_id": r.provenance.turn_id} for r in written],
+            },
+        )
+        old = self.records.find(
+            RecordFilter(
+                user_id=user_id, system_context=context_name, kinds=(Kind.EPISODE,), keys=(rec.key,)
+            )
+        )
+        batch = WriteBatch(
+            records=[o.replace(status=Status.SUPERSEDED, updated_at=now) for o in old]
+        )
+        if old:
+            rec = rec.replace(version=old[0].version + 1, supersedes=old[0].id)
+        batch.records.append(rec)
+        batch.audit.append(
+            AuditEntry(
+                user_id=user_id,
+                action="create",
+                record_id=rec.id,
+                key=rec.key,
+                actor="end_session",
+                at=now,
+                session_id=session_id,
+            )
+        )
+        self._commit(batch, user_id)
+        return rec
+
+    # -- privacy -----------------------------------------------------------------------------------
+    def forget(self, user_id: str) -> dict[str, int]:
+        """Erase everything about the user in every store; return counts per store."""
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        now = self.clock.now()
+        report: dict[str, int] = {}
+        for name, count in self.records.erase_user(user_id, at=now).items():
+            report[f"records.{name}"] = count
+        report["vectors"] = self.vectors.delete_user(user_id)
+        report["sessions"] = self.sessions.delete_user(user_id)
+        if self.cache is not None:
+            report["cache"] = self.cache.delete_user(user_id)
+        if self.events is not None:
+            report["events"] = self.events.delete_user(user_id)
+        self._unindexed = {rid for rid in self._unindexed if not rid.startswith(user_id)}
+        return report
+
+    def forget_key(
+        self, user_id: str, key: str, *, system_context: str = "default", at: datetime | None = None
+    ) -> list[Change]:
+        """Revoke ``key`` (and its sub-keys) for the user; versions stay in history."""
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        key = check_key(key)
+        now = check_datetime(at) or self.clock.now()
+        existing = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=(Status.ACTIVE, Status.PENDING),
+                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+            )
+        )
+        resolver = Resolver(existing, self.config)
+        cand = Candidate(
+            kind=Kind.FACT, key=key, intent=Intent.FORGET, explicit=True, extractor="app"
+        )
+        resolver.apply(
+            GateDecision(cand, Verdict.ACCEPT, "forget_key"),
+            WriteContext(
+                user_id=user_id,
+                system_context=system_context,
+                at=now,
+                source=Source.ADMIN_SET,
+                actor="app",
+            ),
+        )
+        self._commit(WriteBatch(records=resolver.written, audit=list(resolver.audit)), user_id)
+        return list(resolver.changes)
+
+    def export(self, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
+        """Everything held about the user, JSON-serialisable (PII masked on request)."""
+        from .portability import export_user
+
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        return export_user(self, user_id, mask_pii=mask_pii)
+
+    def import_user(self, data: Mapping[str, Any]) -> int:
+        """Load an ``export()`` dump back (records, audit, conflicts, state); returns records."""
+        from .portability import import_user
+
+        return import_user(self, data)
+
+    def set_memory_enabled(self, user_id: str, enabled: bool) -> None:
+        """Switch all writes for the user on or off (reads keep working)."""
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        if not isinstance(enabled, bool):
+            raise InvalidInputError("enabled must be a bool")
+        now = self.clock.now()
+        state = self.records.user_state(user_id) or UserState(user_id=user_id, first_seen=now)
+        self._commit(
+            WriteBatch(
+                user_state=state.__class__(**{**_state_dict(state), "memory_enabled": enabled}),
+                audit=[
+                    AuditEntry(
+                        user_id=user_id,
+                        action="settings",
+                        at=now,
+                        actor="app",
+                        detail={"memory_enabled": enabled},
+                    )
+                ],
+            ),
+            user_id,
+        )
+
+    def merge_anonymous(
+        self, anon_id: str, user_id: str, *, at: datetime | None = None
+    ) -> list[Change]:
+        """Move an anonymous visitor's memory and sessions to the signed-in ``user_id``.
+
+        Conflicts are resolved by the usual rules (the user's business rules and
+        permanent statements win); the anonymous id is erased afterwards and the merge
+        is audited on the user.
+        """
+        from .merge import merge_anonymous
+
+        cfg = self.config
+        anon_id = check_id(anon_id, "anon_id", max_chars=cfg.max_id_chars)
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        if anon_id == user_id:
+            raise InvalidInputError("anon_id and user_id must differ")
+        now = check_datetime(at) or self.clock.now()
+        return merge_anonymous(self, anon_id, user_id, at=now)
+
+    def users(self) -> list[str]:
+        return self.records.users()
+
+    def audit_log(self, user_id: str) -> list[AuditEntry]:
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        return self.records.audit_log(user_id)
+
+    def reindex(self, user_id: str | None = None) -> int:
+        """Repair the vector index: embed records that have no vector (outbox replay)."""
+        users = [user_id] if user_id else self.records.users()
+        fixed = 0
+        for uid in users:
+            have = self.vectors.ids_for_user(uid)
+            recs = [
+                r
+                for r in self.records.find(RecordFilter(user_id=uid, system_context=None))
+                if r.id not in have
+            ]
+            if recs:
+                self._index(recs)
+                fixed += len(recs)
+        self._unindexed.clear()
+        return fixed
+
+
+def _state_dict(state: UserState) -> dict[str, Any]:
+    return {f: getattr(state, f) for f in state.__dataclass_fields__}

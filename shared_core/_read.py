@@ -1,0 +1,315 @@
+"""The read path: recall (rewrite -> retrieve -> fuse -> score), context, profile, history."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from datetime import datetime
+
+from . import tokens
+from ._base import MemoryBase
+from .decay import effective_confidence, is_expired
+from .entities import (
+    AuditEntry,
+    Kind,
+    MemoryRecord,
+    Scope,
+    ScoredMemory,
+    SessionTurn,
+    Status,
+    scope_ref,
+)
+from .errors import InvalidInputError, UserMemoryError
+from .ingest.resolve import polarity
+from .recall.fuse import calibrated_fusion
+from .recall.inject import render_context
+from .recall.retrieve import retrieve
+from .recall.rewrite import rewrite
+from .recall.score import score_hits
+from .storage.protocols import (
+    RecordFilter,
+    WriteBatch,
+)
+from .validate import (
+    check_datetime,
+    check_enum,
+    check_id,
+    check_key,
+    check_optional_id,
+    check_text,
+)
+
+__all__ = ["ReadPath"]
+
+_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
+
+
+class ReadPath(MemoryBase):
+    """``recall``, ``context``, ``profile``, ``history``, ``session_turns``."""
+
+    # -- read path -------------------------------------------------------------------------------
+    def recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 3,
+        system_context: str = "default",
+        device_id: str | None = None,
+        session_id: str | None = None,
+        at: datetime | None = None,
+        kinds: Sequence[str] | None = None,
+    ) -> list[ScoredMemory]:
+        """Find what is known about the user that is relevant to ``query``.
+
+        Hybrid retrieval (structured key lookup + dense vectors + lexical BM25), always
+        filtered by ``user_id`` and ``system_context`` (and device/session scope), scored
+        as confidence x decay x relevance. Returns at most ``k`` results, best first; an
+        empty list when nothing relevant is known (abstention).
+        """
+        started = time.perf_counter()
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        query = check_text(query, "query", max_chars=cfg.max_text_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        device_id = check_optional_id(device_id, "device_id", max_chars=cfg.max_id_chars)
+        session_id = check_optional_id(session_id, "session_id", max_chars=cfg.max_id_chars)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or k > 1000:
+            raise InvalidInputError("k must be an int between 1 and 1000")
+        kind_set = tuple(check_enum(x, Kind, "kinds") for x in kinds) if kinds else None
+        now = check_datetime(at) or self.clock.now()
+        results = self._recall(
+            user_id,
+            query,
+            k=k,
+            system_context=system_context,
+            device_id=device_id,
+            session_id=session_id,
+            now=now,
+            kinds=kind_set,
+        )
+        self.metrics.inc("recall")
+        if results:
+            self.metrics.inc("recall_hits")
+        if cfg.audit_reads and results:  # reading nothing reveals nothing (and must not
+            # re-create a forgotten user through an audit row)
+            self._commit(
+                WriteBatch(
+                    audit=[
+                        AuditEntry(
+                            user_id=user_id,
+                            action="read",
+                            at=now,
+                            actor="recall",
+                            session_id=session_id,
+                            detail={
+                                "record_ids": [r.record.id for r in results],
+                                "query_sha256": hashlib.sha256(query.encode()).hexdigest()[:16],
+                            },
+                        )
+                    ]
+                ),
+                user_id,
+                invalidate=False,
+            )
+        self.metrics.observe_latency("recall", time.perf_counter() - started)
+        return results
+
+    def _scope_refs(self, device_id: str | None, session_id: str | None) -> tuple[str, ...]:
+        refs = [""]
+        if device_id:
+            refs.append(scope_ref(Scope.DEVICE, device_id=device_id))
+        if session_id:
+            refs.append(scope_ref(Scope.SESSION, session_id=session_id))
+        return tuple(refs)
+
+    def _recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int,
+        system_context: str,
+        device_id: str | None,
+        session_id: str | None,
+        now: datetime,
+        kinds: tuple[Kind, ...] | None,
+    ) -> list[ScoredMemory]:
+        cfg = self.config
+        rq = rewrite(query)
+        refs = self._scope_refs(device_id, session_id)
+        pool = max(cfg.candidate_pool, k * 3)
+        got = retrieve(
+            records=self.records,
+            vectors=self.vectors,
+            embedder=self.embedder,
+            query=rq,
+            user_id=user_id,
+            system_context=system_context,
+            scope_refs=refs,
+            pool=pool,
+            kinds=kinds,
+        )
+        loaded = got.loaded
+        fused = calibrated_fusion(got.channels, self.fusion)
+        hard = self._hard_records(user_id, system_context, refs, now)
+        allowed: dict[str, MemoryRecord] = {}
+        for rid, rec in loaded.items():
+            if (
+                rec.user_id != user_id
+                or rec.system_context != system_context
+                or rec.status is not Status.ACTIVE
+                or rec.scope_ref not in refs
+                or (kinds is not None and rec.kind not in kinds)
+                or _suppressed(rec, hard)
+            ):
+                continue
+            allowed[rid] = rec
+        scored = score_hits(
+            fused, allowed, now=now, config=cfg, system_context=system_context, episodic=rq.episodic
+        )
+        return _most_specific(scored)[:k]
+
+    def _hard_records(
+        self, user_id: str, system_context: str, refs: tuple[str, ...], now: datetime
+    ) -> list[MemoryRecord]:
+        recs = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                kinds=(Kind.CONSTRAINT,),
+                scope_refs=refs,
+            )
+        )
+        return [r for r in recs if not is_expired(r, now)]
+
+    def context(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        token_budget: int = 400,
+        system_context: str = "default",
+        device_id: str | None = None,
+        session_id: str | None = None,
+        at: datetime | None = None,
+        k: int | None = None,
+    ) -> str:
+        """The prompt block to inject for this user and query, within ``token_budget`` tokens.
+
+        Identity (sessions, last seen), hard constraints first (with source and date, and
+        their exceptions), confirmation questions for open contradictions, relevant soft
+        preferences and facts, relevant past conversations with dates. Stored text is
+        rendered as quoted data, never as instructions.
+        """
+        cfg = self.config
+        if not isinstance(token_budget, int) or isinstance(token_budget, bool) or token_budget < 20:
+            raise InvalidInputError("token_budget must be an int >= 20")
+        recalled = self.recall(
+            user_id,
+            query,
+            k=k or max(cfg.default_k, 6),
+            system_context=system_context,
+            device_id=device_id,
+            session_id=session_id,
+            at=at,
+        )
+        now = check_datetime(at) or self.clock.now()
+        refs = self._scope_refs(device_id, session_id)
+        constraints = self._hard_records(user_id, system_context, refs, now)
+        keys = {r.key for r in constraints if r.hard or r.permanent}
+        hard = [
+            r for r in constraints if r.hard or r.permanent or (r.key.rsplit(".", 1)[0] in keys)
+        ]
+        conflicts = [c for c in self.records.conflicts(user_id, system_context) if c.question]
+        prof = self.profile(user_id, system_context=system_context, device_id=device_id)
+        return render_context(
+            user_id=user_id,
+            state=self.records.user_state(user_id),
+            name=prof.get("name"),
+            hard=hard,
+            conflicts=conflicts,
+            recalled=recalled,
+            token_budget=token_budget,
+            count_tokens=tokens.count_tokens,
+            templates=self.templates,
+        )
+
+    def profile(
+        self, user_id: str, *, system_context: str = "default", device_id: str | None = None
+    ) -> dict[str, str]:
+        """The current value of every key (the fast path: no vector search).
+
+        Device-scoped values override global ones when ``device_id`` is given.
+        """
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        device_id = check_optional_id(device_id, "device_id", max_chars=cfg.max_id_chars)
+        scope_key = f"device:{device_id}" if device_id else ""
+        if self.cache is not None:
+            try:
+                hit = self.cache.get(user_id, system_context, scope_key)
+            except UserMemoryError as exc:
+                self._degraded("cache", exc)
+                hit = None
+            if hit is not None:
+                return dict(hit)
+        now = self.clock.now()
+        refs = self._scope_refs(device_id, None)
+        recs = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                scope_refs=refs,
+            )
+        )
+        threshold = cfg.threshold_for(system_context)
+        out: dict[str, str] = {}
+        for rec in sorted(recs, key=lambda r: (r.scope_ref != "", r.updated_at)):
+            if is_expired(rec, now) or effective_confidence(rec, now, cfg) < threshold:
+                continue
+            out[rec.key] = rec.value
+        if self.cache is not None:
+            try:
+                self.cache.set(user_id, system_context, out, scope_key)
+            except UserMemoryError as exc:
+                self._degraded("cache", exc)
+        return out
+
+    def history(
+        self, user_id: str, key: str, *, system_context: str | None = None
+    ) -> list[MemoryRecord]:
+        """Every version of ``key``, oldest first (status, source and provenance on each)."""
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        key = check_key(key)
+        return self.records.history(user_id, key, system_context=system_context)
+
+    # -- sessions ----------------------------------------------------------------------------------
+    def session_turns(
+        self, user_id: str, session_id: str, *, limit: int | None = None
+    ) -> list[SessionTurn]:
+        """The live session's recent turns, oldest first (short-term memory)."""
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        session_id = check_id(session_id, "session_id", max_chars=self.config.max_id_chars)
+        return self.sessions.turns(user_id, session_id, limit=limit)
+
+
+def _suppressed(rec: MemoryRecord, hard: Sequence[MemoryRecord]) -> bool:
+    """An inferred interest/taste never surfaces against a hard "never" about the same topic."""
+    if not rec.key.startswith(("interest.", "taste.")) or "." not in rec.key:
+        return False
+    topic = rec.key.split(".", 1)[1]
+    return any(
+        h.key.split(".", 1)[-1] == topic and polarity(h.normalized) < 0 and h.hard for h in hard
+    )
+
+
+def _most_specific(scored: list[ScoredMemory]) -> list[ScoredMemory]:
+    """Where a device/session-scoped value and a global one share a key, keep the scoped one."""
+    scoped_keys = {(s.record.kind, s.record.key) for s in scored if s.record.scope_ref}
+    return [
+        s for s in scored if s.record.scope_ref or (s.record.kind, s.record.key) not in scoped_keys
+    ]

@@ -1,0 +1,382 @@
+"""The write path: observe (extract -> gate -> resolve -> persist) and remember."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+
+from . import privacy
+from ._base import MemoryBase
+from .config import PiiMode
+from .entities import (
+    Candidate,
+    Change,
+    ChangeAction,
+    Kind,
+    MemoryRecord,
+    Provenance,
+    Scope,
+    SessionTurn,
+    Source,
+    Status,
+    Turn,
+    UserState,
+    new_id,
+)
+from .errors import ExtractionError, InvalidInputError, MemoryDisabledError, UserMemoryError
+from .ingest.gate import gate
+from .ingest.resolve import Resolver, WriteContext
+from .storage.protocols import (
+    RecordFilter,
+    WriteBatch,
+)
+from .validate import (
+    check_datetime,
+    check_enum,
+    check_id,
+    check_key,
+    check_optional_id,
+    check_role,
+    check_text,
+    check_value,
+)
+
+__all__ = ["WritePath"]
+
+log = logging.getLogger(__name__)
+
+_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
+
+
+class WritePath(MemoryBase):
+    """``observe`` and ``remember``."""
+
+    # -- write path ------------------------------------------------------------------------------
+    def observe(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        role: str = "user",
+        session_id: str | None = None,
+        turn_id: str | None = None,
+        device_id: str | None = None,
+        system_context: str = "default",
+        at: datetime | None = None,
+    ) -> list[Change]:
+        """Feed one conversation turn through extract -> gate -> resolve -> persist.
+
+        Args:
+            user_id: whose turn it is.
+            text: the turn's text.
+            role: "user", "assistant", "tool" or "system"; only user (and tool) turns
+                write long-term memory, every turn is kept as episodic memory.
+            session_id: the conversation; defaults to the user's live session or a new one.
+            turn_id: the caller's id for this turn (generated when absent); observing the
+                same turn id twice is a no-op, so retries are safe.
+            device_id: the device the user is on (device-scoped preferences).
+            system_context: memory partition ("support", "health", ...); never mixed.
+            at: when the turn happened (default: now); relative dates resolve against it.
+
+        Returns:
+            What changed: added / updated / superseded / reinforced / pending / revoked /
+            conflict / episode / ignored, each with its reason.
+
+        Raises:
+            InvalidInputError: bad text, ids or types (nothing is written).
+            BackendError: a store failed (the turn's writes are rolled back together).
+        """
+        started = time.perf_counter()
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        text = check_text(text, "text", max_chars=cfg.max_text_chars)
+        role = check_role(role)
+        session_id = check_optional_id(session_id, "session_id", max_chars=cfg.max_id_chars)
+        turn_id = check_optional_id(turn_id, "turn_id", max_chars=cfg.max_id_chars)
+        device_id = check_optional_id(device_id, "device_id", max_chars=cfg.max_id_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        now = check_datetime(at) or self.clock.now()
+
+        state = self.records.user_state(user_id) or UserState(user_id=user_id)
+        if not state.memory_enabled:
+            return [Change(action=ChangeAction.IGNORED, reason="memory is disabled for this user")]
+        session_id = session_id or self._live_session(state, now)
+        turn_id = turn_id or new_id()[:16]
+        episode_key = f"turn:{session_id}:{turn_id}"
+        if self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=None,
+                kinds=(Kind.EPISODE,),
+                keys=(episode_key,),
+                limit=1,
+            )
+        ):
+            return [
+                Change(
+                    action=ChangeAction.IGNORED,
+                    key=episode_key,
+                    reason="turn already observed (same session_id and turn_id)",
+                )
+            ]
+
+        sess_state = dict(self.sessions.get_state(user_id, session_id))
+        new_session = not sess_state
+        turn_index = int(sess_state.get("turn_index", 0)) + 1
+        turn = Turn(
+            user_id=user_id,
+            text=text,
+            role=role,
+            session_id=session_id,
+            turn_id=turn_id,
+            turn_index=turn_index,
+            device_id=device_id,
+            system_context=system_context,
+            at=now,
+        )
+
+        candidates = self._extract(turn) if role in ("user", "tool") else []
+        existing = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=(Status.ACTIVE, Status.PENDING),
+                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+            )
+        )
+        retractable = (
+            self._retractable(user_id, session_id)
+            if any(c.intent.value == "retract" for c in candidates)
+            else []
+        )
+        extra_ids = {r.supersedes for r in retractable if r.supersedes}
+        resolver = Resolver([*existing, *self.records.get(sorted(extra_ids))], cfg)
+        ctx = WriteContext(
+            user_id=user_id,
+            system_context=system_context,
+            at=now,
+            source=Source.TOOL_PARSE if role == "tool" else Source.USER_DECLARE,
+            session_id=session_id,
+            turn_id=turn_id,
+            turn_index=turn_index,
+            device_id=device_id,
+            role=role,
+            actor=role,
+        )
+        for decision in gate(candidates, role=role, config=cfg):
+            resolver.apply(decision, ctx, retractable=retractable)
+            if decision.verdict.value == "reject":
+                self.metrics.inc("gated_out", reason=decision.reason)
+
+        batch = WriteBatch(
+            records=resolver.written, audit=list(resolver.audit), conflicts=list(resolver.conflicts)
+        )
+        changes = list(resolver.changes)
+        if cfg.store_turns:
+            episode = self._episode_record(turn, episode_key)
+            batch.records.append(episode)
+            changes.append(
+                Change(
+                    action=ChangeAction.EPISODE,
+                    key=episode_key,
+                    record=episode,
+                    reason="turn kept as episodic memory",
+                )
+            )
+        batch.user_state = UserState(
+            user_id=user_id,
+            memory_enabled=True,
+            sessions=state.sessions + (1 if new_session else 0),
+            turns=state.turns + 1,
+            first_seen=state.first_seen or now,
+            last_seen=now,
+            last_session_id=session_id,
+        )
+        self._commit(batch, user_id)
+
+        written = [
+            c.record.id
+            for c in changes
+            if c.record is not None
+            and c.action in (ChangeAction.ADDED, ChangeAction.UPDATED, ChangeAction.PENDING)
+            and c.record.kind is not Kind.EPISODE
+        ]
+        self.sessions.append(
+            user_id,
+            session_id,
+            SessionTurn(
+                role=role,
+                text=self._session_text(text),
+                turn_id=turn_id,
+                at=now,
+                written=tuple(written),
+            ),
+            device_id=device_id,
+        )
+        sess_state.update(turn_index=turn_index, device_id=device_id, system_context=system_context)
+        self.sessions.set_state(user_id, session_id, sess_state)
+        self.metrics.observe_latency("observe", time.perf_counter() - started)
+        for c in changes:
+            if c.action is ChangeAction.CONFLICT:
+                self.metrics.inc("conflicts_detected")
+        return changes
+
+    def remember(
+        self,
+        user_id: str,
+        key: str,
+        value: str | int | float | bool,
+        *,
+        kind: str = "preference",
+        source: str = "user_declare",
+        system_context: str = "default",
+        scope: str = "global",
+        device_id: str | None = None,
+        session_id: str | None = None,
+        hard: bool = False,
+        permanent: bool = False,
+        valid_until: datetime | None = None,
+        confidence: float | None = None,
+        at: datetime | None = None,
+        actor: str = "app",
+    ) -> MemoryRecord:
+        """Write one memory from application code (admin tools, forms, business events).
+
+        The write goes through the same conflict rules as ``observe``; if a stronger value
+        already holds the slot (e.g. an ``admin_set`` business rule), the returned record
+        is the one that holds it and the attempt is audited.
+
+        Raises:
+            MemoryDisabledError: the user switched memory off.
+            InvalidInputError: bad key, value, kind, source or scope.
+        """
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        key = check_key(key)
+        text_value = check_value(value, max_chars=cfg.max_text_chars)
+        kind_e = check_enum(kind, Kind, "kind")
+        source_e = check_enum(source, Source, "source")
+        scope_e = check_enum(scope, Scope, "scope")
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        device_id = check_optional_id(device_id, "device_id", max_chars=cfg.max_id_chars)
+        session_id = check_optional_id(session_id, "session_id", max_chars=cfg.max_id_chars)
+        if scope_e is Scope.DEVICE and not device_id:
+            raise InvalidInputError("scope='device' needs a device_id")
+        if scope_e is Scope.SESSION and not session_id:
+            raise InvalidInputError("scope='session' needs a session_id")
+        if confidence is not None and not (
+            isinstance(confidence, int | float) and 0.0 <= confidence <= 1.0
+        ):
+            raise InvalidInputError("confidence must be a number in [0, 1]")
+        now = check_datetime(at) or self.clock.now()
+        until = check_datetime(valid_until, "valid_until")
+        state = self.records.user_state(user_id) or UserState(user_id=user_id)
+        if not state.memory_enabled:
+            raise MemoryDisabledError(f"memory is disabled for user {user_id!r}; nothing written")
+        cand = Candidate(
+            kind=kind_e,
+            key=key,
+            value=text_value,
+            normalized=text_value.lower(),
+            explicit=source_e is not Source.INFERRED,
+            permanent=permanent,
+            hard=hard,
+            valid_until=until,
+            scope=scope_e,
+            span="",
+            extractor=actor,
+            signals=frozenset({"explicit_marker"})
+            if source_e is not Source.INFERRED
+            else frozenset(),
+        )
+        existing = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=(Status.ACTIVE, Status.PENDING),
+                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+            )
+        )
+        resolver = Resolver(existing, cfg)
+        ctx = WriteContext(
+            user_id=user_id,
+            system_context=system_context,
+            at=now,
+            source=source_e,
+            session_id=session_id,
+            device_id=device_id,
+            actor=actor,
+        )
+        record = resolver.assert_value(cand, ctx, confidence=confidence)
+        batch = WriteBatch(
+            records=resolver.written, audit=list(resolver.audit), conflicts=list(resolver.conflicts)
+        )
+        if state.first_seen is None:
+            batch.user_state = state.__class__(user_id=user_id, first_seen=now, last_seen=now)
+        self._commit(batch, user_id)
+        return record
+
+    def _extract(self, turn: Turn) -> list[Candidate]:
+        try:
+            return list(self.extractor.extract(turn))
+        except (UserMemoryError, ValueError, TypeError, KeyError, RuntimeError) as exc:
+            if self.extractor is self._fallback_extractor:
+                raise ExtractionError(f"rule extractor failed: {exc}") from exc
+            log.warning(
+                "extractor %s failed (%s); falling back to rules",
+                getattr(self.extractor, "name", "?"),
+                exc,
+            )
+            self.metrics.inc("extractor_fallback")
+            return self._fallback_extractor.extract(turn)
+
+    def _live_session(self, state: UserState, now: datetime) -> str:
+        ttl = timedelta(seconds=self.config.session_ttl_seconds)
+        if state.last_session_id and state.last_seen and now - state.last_seen < ttl:
+            return state.last_session_id
+        return f"s_{new_id()[:12]}"
+
+    def _retractable(self, user_id: str, session_id: str) -> list[MemoryRecord]:
+        for t in reversed(self.sessions.turns(user_id, session_id)):
+            if t.role == "user" and t.written:
+                return self.records.get(list(t.written))
+        return []
+
+    def _session_text(self, text: str) -> str:
+        if self.config.pii_mode is PiiMode.OFF:
+            return text
+        return privacy.redact(text).text
+
+    def _episode_record(self, turn: Turn, key: str) -> MemoryRecord:
+        text = turn.text
+        if self.config.pii_mode is not PiiMode.OFF:
+            text = privacy.redact(text).text
+        return MemoryRecord(
+            user_id=turn.user_id,
+            kind=Kind.EPISODE,
+            key=key,
+            value=text[:4000],
+            normalized="",
+            source=Source.TOOL_PARSE
+            if turn.role == "tool"
+            else (Source.USER_DECLARE if turn.role == "user" else Source.INFERRED),
+            confidence=1.0,
+            created_at=turn.at,
+            updated_at=turn.at,
+            explicit=True,
+            system_context=turn.system_context,
+            scope=Scope.GLOBAL,
+            provenance=Provenance(
+                session_id=turn.session_id,
+                turn_id=turn.turn_id,
+                turn_index=turn.turn_index,
+                at=turn.at,
+                role=turn.role,
+                actor=turn.role,
+            ),
+            metadata={"role": turn.role, "device_id": turn.device_id}
+            if turn.device_id
+            else {"role": turn.role},
+        )
