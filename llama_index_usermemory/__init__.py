@@ -1,0 +1,34 @@
+"""LlamaIndex adapters for UserMemory (install with ``pip install "usermemory[llamaindex]"``).
+
+* :class:`UserMemoryBlock` - a block for ``llama_index.core.memory.Memory``.
+* :class:`UserChatMemory` - a ``BaseMemory`` for chat engines and agents.
+* :class:`UserMemoryRetriever` - a retriever returning ``NodeWithScore``.
+* :class:`LlamaIndexExtractor` - memory extraction with any LlamaIndex LLM.
+* :class:`LlamaIndexEmbedder` - any LlamaIndex ``BaseEmbedding`` as the embedder.
+"""
+
+from __future__ import annotations
+
+try:
+    import llama_index.core  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    from shared_core.errors import MissingDependencyError
+
+    raise MissingDependencyError("llama-index-core", "llamaindex") from exc
+
+from .block import UserMemoryBlock
+from .chat_memory import UserChatMemory
+from .embedding import LlamaIndexEmbedder
+from .extractor import ExtractedMemory, ExtractionResult, LlamaIndexExtractor
+from .retriever import UserMemoryRetriever, scored_to_node
+
+__all__ = [
+    "ExtractedMemory",
+    "ExtractionResult",
+    "LlamaIndexEmbedder",
+    "LlamaIndexExtractor",
+    "UserChatMemory",
+    "UserMemoryBlock",
+    "UserMemoryRetriever",
+    "scored_to_node",
+]

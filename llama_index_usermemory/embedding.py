@@ -1,0 +1,86 @@
+"""``LlamaIndexEmbedder``: any LlamaIndex ``BaseEmbedding`` as the core's ``Embedder``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from llama_index.core.base.embeddings.base import BaseEmbedding
+
+from shared_core.errors import InvalidInputError
+
+__all__ = ["LlamaIndexEmbedder"]
+
+
+class LlamaIndexEmbedder:
+    """Wraps a LlamaIndex embedding model for ``UserMemory(embedder=...)``.
+
+    Vectors come from ``get_text_embedding_batch`` and are L2-normalised here (the
+    core compares by dot product).
+
+    Args:
+        embed_model: any ``llama_index.core.embeddings.BaseEmbedding``
+            (``HuggingFaceEmbedding``, ``OpenAIEmbedding``, ``MockEmbedding``, ...).
+        dimension: the vector size; when ``None`` it is measured once by embedding a
+            short probe text.
+        name: the embedder name the core records with stored vectors (defaults to
+            ``"llamaindex:<class>:<model_name>"``); change it when the model changes.
+
+    Raises:
+        InvalidInputError: ``embed_model`` is not a ``BaseEmbedding`` or the dimension
+            is not positive.
+    """
+
+    def __init__(
+        self,
+        embed_model: BaseEmbedding,
+        *,
+        dimension: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        if not isinstance(embed_model, BaseEmbedding):
+            raise InvalidInputError(
+                f"embed_model must be a llama_index BaseEmbedding, got {type(embed_model).__name__}"
+            )
+        self.embed_model = embed_model
+        self.name: str = name or (
+            f"llamaindex:{type(embed_model).__name__}:{embed_model.model_name}"
+        )
+        if dimension is None:
+            dimension = len(embed_model.get_text_embedding("dimension probe"))
+        if not isinstance(dimension, int) or dimension < 1:
+            raise InvalidInputError(f"dimension must be a positive integer, got {dimension!r}")
+        self.dimension: int = dimension
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed a batch of texts.
+
+        Args:
+            texts: the texts (``str`` each).
+
+        Returns:
+            A float32 array of shape ``(len(texts), dimension)`` with unit-length rows
+            (an all-zero vector stays zero).
+
+        Raises:
+            InvalidInputError: a text is not a string, or the model returned vectors of
+                the wrong size.
+        """
+        items = list(texts)
+        for text in items:
+            if not isinstance(text, str):
+                raise InvalidInputError(f"texts must be strings, got {type(text).__name__}")
+        if not items:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        raw = self.embed_model.get_text_embedding_batch(items)
+        matrix = np.asarray(raw, dtype=np.float32)
+        if matrix.shape != (len(items), self.dimension):
+            raise InvalidInputError(
+                f"embedding model returned shape {matrix.shape}, "
+                f"expected {(len(items), self.dimension)}"
+            )
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        norms[norms == 0.0] = 1.0
+        out: npt.NDArray[np.float32] = (matrix / norms).astype(np.float32, copy=False)
+        return out
