@@ -163,6 +163,7 @@ class ReadPath(MemoryBase):
                 or rec.scope_ref not in refs
                 or (kinds is not None and rec.kind not in kinds)
                 or _suppressed(rec, hard)
+                or (session_id is not None and _live_turn(rec, session_id))
             ):
                 continue
             allowed[rid] = rec
@@ -295,6 +296,11 @@ class ReadPath(MemoryBase):
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
         session_id = check_id(session_id, "session_id", max_chars=self.config.max_id_chars)
         return self.sessions.turns(user_id, session_id, limit=limit)
+
+
+def _live_turn(rec: MemoryRecord, session_id: str) -> bool:
+    """A raw turn of the live session: it is short-term memory, not a past conversation."""
+    return rec.kind is Kind.EPISODE and rec.key.startswith(f"turn:{session_id}:")
 
 
 def _suppressed(rec: MemoryRecord, hard: Sequence[MemoryRecord]) -> bool:

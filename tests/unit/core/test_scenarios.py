@@ -377,3 +377,15 @@ def test_pending_evidence_is_version_0_and_promotion_is_version_1(mem, clock):
         mem.observe("u", "Can you text me the code this time?", session_id=f"s{i}")
     versions = [(h.version, h.status) for h in mem.history("u", "contact.channel")]
     assert versions == [(0, Status.SUPERSEDED), (1, Status.ACTIVE)]
+
+
+def test_live_session_turns_are_not_past_conversations(mem, clock):
+    mem.observe("u", "I only accept SMS notifications, never call me.", session_id="s3")
+    mem.end_session("u", "s3")
+    clock.advance(days=30)
+    mem.observe("u", "How will you reach me about the outage?", session_id="s50")
+    ctx = mem.context("u", "How will you reach me about the outage?", session_id="s50")
+    assert "How will you reach me about the outage?" not in ctx
+    assert "never" in ctx
+    res = mem.recall("u", "How will you reach me about the outage?", session_id="s50", k=10)
+    assert all(not r.record.key.startswith("turn:s50:") for r in res)
