@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from . import privacy
 from ._base import MemoryBase
+from .recall.inject import strip_memory_blocks
 from .config import PiiMode
 from .entities import (
     Candidate,
@@ -91,6 +92,15 @@ class WritePath(MemoryBase):
         cfg = self.config
         user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
         text = check_text(text, "text", max_chars=cfg.max_text_chars)
+        # a model that echoes its prompt must not feed our own memory block back into memory
+        text = strip_memory_blocks(text)
+        if not text.strip():
+            return [
+                Change(
+                    action=ChangeAction.IGNORED,
+                    reason="the turn only repeated the injected memory block",
+                )
+            ]
         role = check_role(role)
         session_id = check_optional_id(session_id, "session_id", max_chars=cfg.max_id_chars)
         turn_id = check_optional_id(turn_id, "turn_id", max_chars=cfg.max_id_chars)

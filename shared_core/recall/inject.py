@@ -27,7 +27,7 @@ import jinja2
 
 from ..entities import Conflict, Kind, MemoryRecord, ScoredMemory, Source, UserState
 
-__all__ = ["ContextTemplates", "quote_data", "render_context"]
+__all__ = ["ContextTemplates", "quote_data", "render_context", "strip_memory_blocks"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 _WS = re.compile(r"\s+")
@@ -39,6 +39,19 @@ _INSTRUCTION_LIKE = re.compile(
     re.IGNORECASE,
 )
 _MAX_VALUE_CHARS = 300
+_BLOCK_RE = re.compile(
+    r"#{2,3}\s*User memory\b.*?(?:#{2,3}\s*End of user memory|\Z)", re.IGNORECASE | re.DOTALL
+)
+
+_ROLE_ONLY = re.compile(r"\s*(?:(?:system|assistant|user|ai|human)\s*:\s*)*", re.IGNORECASE)
+
+
+def strip_memory_blocks(text: str) -> str:
+    """Remove rendered memory blocks (an echoing model, a pasted prompt) from a turn's text."""
+    if "ser memory" not in text and "SER MEMORY" not in text:
+        return text
+    left = _BLOCK_RE.sub(" ", text).strip()
+    return "" if _ROLE_ONLY.fullmatch(left) else left
 
 
 def quote_data(text: Any, *, limit: int = _MAX_VALUE_CHARS) -> str:

@@ -389,3 +389,13 @@ def test_live_session_turns_are_not_past_conversations(mem, clock):
     assert "never" in ctx
     res = mem.recall("u", "How will you reach me about the outage?", session_id="s50", k=10)
     assert all(not r.record.key.startswith("turn:s50:") for r in res)
+
+
+def test_echoed_memory_block_is_not_stored_again(mem):
+    mem.observe("u", "I only accept SMS notifications, never call me.", session_id="s1")
+    block = mem.context("u", "how do I reach the user?")
+    ch = mem.observe("u", f"system: {block}", role="assistant", session_id="s1")
+    assert ch[0].action is ChangeAction.IGNORED
+    mem.observe("u", f"Sure. {block} Anything else?", role="assistant", session_id="s1")
+    texts = [t.text for t in mem.session_turns("u", "s1")]
+    assert texts[-1] == "Sure.  Anything else?" or "User memory" not in texts[-1]
