@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 
 from . import privacy
 from ._base import MemoryBase
-from .recall.inject import strip_memory_blocks
 from .config import PiiMode
 from .entities import (
     Candidate,
@@ -28,6 +27,7 @@ from .entities import (
 from .errors import ExtractionError, InvalidInputError, MemoryDisabledError, UserMemoryError
 from .ingest.gate import gate
 from .ingest.resolve import Resolver, WriteContext
+from .recall.inject import strip_memory_blocks
 from .storage.protocols import (
     RecordFilter,
     WriteBatch,
