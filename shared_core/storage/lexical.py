@@ -1,0 +1,248 @@
+"""Tokenization and a small per-user BM25 for the lexical retriever.
+
+One :func:`tokenize` is used for stored records and for queries, so both sides agree:
+
+- Text is NFKC-normalised (full-width letters and digits become ASCII) and casefolded.
+- Runs of CJK ideographs are segmented with ``jieba.cut_for_search`` (which also emits the
+  sub-words of long words, so "青霉素" indexes "青霉", "霉素" and "青霉素"). jieba is
+  imported lazily and initialised once per process, under a lock.
+- Everything else is split into word tokens (letters and digits; ``_``, ``.``, ``-`` and
+  punctuation separate words), so keys like ``allergy.medication`` or ``contact_call``
+  split into their words.
+- English plurals are folded with a light "S" stemmer (``allergies`` -> ``allergy``,
+  ``meetings`` -> ``meeting``, ``watches`` -> ``watch``; see :func:`s_stem`), and a short
+  list of function words is dropped. Negations
+  ("not", "never", "no", "不", "别") are kept: they change what a memory means.
+
+:class:`BM25Index` scores a small corpus (one user's records in one context) in process.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable, Sequence
+from types import ModuleType
+
+__all__ = ["LEXICAL_VERSION", "BM25Index", "s_stem", "tokenize", "tokenize_key"]
+
+logger = logging.getLogger(__name__)
+
+#: Bump when :func:`tokenize` changes; stores re-tokenize rows written by an older version.
+LEXICAL_VERSION = 1
+
+_CJK = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]+)")
+_WORD = re.compile(r"[^\W_]+")
+
+_EN_STOP = frozenset(
+    """a an the and or but if then so of to in on at by for from with about as into onto
+    is am are was were be been being do does did doing have has had having
+    i me my mine myself we us our ours you your yours he him his she her hers it its
+    they them their theirs this that these those there here what which who whom whose
+    when where why how can could would should will shall may might must
+    s t d ll re ve m o y just also very too please""".split()  # noqa: SIM905
+)
+_ZH_STOP = frozenset(
+    {
+        "的",
+        "了",
+        "吗",
+        "呢",
+        "吧",
+        "啊",
+        "呀",
+        "嘛",
+        "是",
+        "我",
+        "你",
+        "您",
+        "他",
+        "她",
+        "它",
+        "们",
+        "我们",
+        "你们",
+        "他们",
+        "在",
+        "和",
+        "与",
+        "也",
+        "都",
+        "就",
+        "对",
+        "这",
+        "那",
+        "个",
+        "么",
+        "什么",
+        "请",
+        "把",
+        "被",
+        "给",
+        "着",
+        "过",
+        "还",
+        "又",
+        "呃",
+        "嗯",
+    }
+)
+STOPWORDS = _EN_STOP | _ZH_STOP
+
+_jieba: ModuleType | None = None
+_jieba_lock = threading.Lock()
+
+
+def _get_jieba() -> ModuleType:
+    """Import and initialise jieba once per process (its dictionary load takes ~0.5 s)."""
+    global _jieba
+    if _jieba is not None:
+        return _jieba
+    with _jieba_lock:
+        if _jieba is None:
+            import jieba
+
+            jieba.setLogLevel(logging.WARNING)
+            jieba.initialize()
+            _jieba = jieba
+    return _jieba
+
+
+def s_stem(word: str) -> str:
+    """Fold English plural endings so singular and plural forms meet (nothing else).
+
+    Harman's "S" stemmer (``ies`` -> ``y`` unless after ``e``/``a``; ``es`` -> ``e`` unless
+    after ``a``/``e``/``o``; ``s`` -> ``""`` unless after ``u``/``s``), plus sibilant
+    plurals (``watches`` -> ``watch``, ``boxes`` -> ``box``, ``classes`` -> ``class``), ``is``
+    kept (``analysis``), and the singulars they would otherwise miss folded the same way
+    (``movie`` -> ``movy`` like ``movies``; ``headache`` -> ``headach`` like ``headaches``).
+
+    Args:
+        word: a lowercase word.
+
+    Returns:
+        The folded word; words of three letters or fewer, and non-ASCII words, unchanged.
+    """
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    if word.endswith("ies") and not word.endswith(("eies", "aies")):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zzes")):
+        return word[:-2]
+    es_plural = word.endswith("es") and not word.endswith(("aes", "ees", "oes"))
+    if es_plural or (word.endswith("s") and not word.endswith(("us", "ss", "is"))):
+        word = word[:-1]
+    if word.endswith("ie") and len(word) > 3:
+        return word[:-2] + "y"
+    if word.endswith(("che", "she")):
+        return word[:-1]
+    return word
+
+
+@functools.lru_cache(maxsize=65536)
+def _latin_word(tok: str, stem: bool) -> str:
+    """Stopword -> ``""``; otherwise the (stemmed) token. Cached: words repeat a lot."""
+    if tok in STOPWORDS:
+        return ""
+    return s_stem(tok) if stem else tok
+
+
+def _latin_tokens(text: str, out: list[str], stem: bool) -> None:
+    for tok in _WORD.findall(text):
+        word = _latin_word(tok, stem)
+        if word:
+            out.append(word)
+
+
+def tokenize(text: str, *, stem: bool = True) -> list[str]:
+    """Split free text (English, Chinese or mixed) into normalised search tokens.
+
+    Args:
+        text: any text; query syntax characters are just separators.
+        stem: fold English plurals (the stores always use the default).
+
+    Returns:
+        Tokens in text order (repeats kept, so term frequency is preserved).
+    """
+    if not text:
+        return []
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    parts = _CJK.split(norm)
+    # re.split with one capture group alternates: non-CJK, CJK, non-CJK, ...
+    for i, part in enumerate(parts):
+        if not part:
+            continue
+        if i % 2 == 0:
+            _latin_tokens(part, out, stem)
+        else:
+            for word in _get_jieba().cut_for_search(part):
+                if word and word not in STOPWORDS:
+                    out.append(word)
+    return out
+
+
+def tokenize_key(key: str) -> list[str]:
+    """Tokens of a slot key (``"contact.call_time"`` -> ``["contact", "call", "time"]``)."""
+    return tokenize(key)
+
+
+class BM25Index:
+    """Okapi BM25 over a small in-memory corpus of pre-tokenized documents.
+
+    Built for one user's records (tens to a few thousand documents): there is no inverted
+    index to build, each query term is counted per document with ``list.count`` (C speed),
+    so building is free and a query costs ``O(documents x query terms)``.
+
+    The IDF is ``ln(1 + (N - n + 0.5) / (n + 0.5))`` (always positive, so a word present
+    in most of a user's records still counts a little, unlike the classic form).
+
+    Args:
+        docs: one token list per document.
+        k1: term-frequency saturation.
+        b: length normalisation.
+    """
+
+    __slots__ = ("_avgdl", "_b", "_docs", "_k1", "_norms")
+
+    def __init__(self, docs: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> None:
+        self._k1 = k1
+        self._b = b
+        self._docs = [d if isinstance(d, list) else list(d) for d in docs]
+        lengths = [len(d) for d in self._docs]
+        self._avgdl = (sum(lengths) / len(lengths)) if lengths else 0.0
+        avgdl = self._avgdl or 1.0
+        # the per-document part of the BM25 denominator, precomputed
+        self._norms = [k1 * (1.0 - b + b * n / avgdl) for n in lengths]
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def scores(self, query_tokens: Iterable[str]) -> dict[int, float]:
+        """BM25 score of every document sharing at least one query term (higher is better).
+
+        Args:
+            query_tokens: tokens of the query (duplicates are counted once).
+
+        Returns:
+            ``{doc_index: score}`` for matching documents only.
+        """
+        out: dict[int, float] = {}
+        total = len(self._docs)
+        if not total:
+            return out
+        k1p1, norms = self._k1 + 1.0, self._norms
+        for term in dict.fromkeys(query_tokens):
+            tfs = [d.count(term) for d in self._docs]
+            n = total - tfs.count(0)
+            if not n:
+                continue
+            idf = math.log(1.0 + (total - n + 0.5) / (n + 0.5))
+            for i, tf in enumerate(tfs):
+                if tf:
+                    out[i] = out.get(i, 0.0) + idf * tf * k1p1 / (tf + norms[i])
+        return out

@@ -1,0 +1,497 @@
+"""URL scheme -> storage backend.
+
+Every backend is named by the scheme of a URL and found in, in order: backends registered
+at run time with :func:`register_backend`, the built-in table :data:`BUILTIN_BACKENDS`
+(``"module:attr"`` strings, imported only when used), and the ``usermemory.backends``
+entry-point group of installed packages (entry-point name = scheme, value =
+``"module:factory"``).
+
+A factory is called as ``factory(url, *, config=..., clock=...)`` and returns either a
+complete :class:`Backends` or one component (a record store, vector index, session store,
+profile cache or event bus). :func:`open_backend` turns a record store into a full
+:class:`Backends` (sessions in process; vectors in an in-process index unless the
+scheme also provides vectors); :func:`open_component` opens one role, e.g. Redis sessions
+next to a PostgreSQL record store::
+
+    backends = open_backend("sqlite:///~/.local/share/usermemory/memory.db")
+    sessions = open_component("redis://localhost:6379/0", "sessions")
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from types import MappingProxyType
+from typing import Any, Literal, cast
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from ..clock import Clock, SystemClock
+from ..config import MemoryConfig
+from ..errors import ConfigError, MissingDependencyError, UnknownBackendError, UserMemoryError
+from .protocols import EventBus, ProfileCache, RecordStore, SessionStore, VectorIndex
+
+__all__ = [
+    "BUILTIN_BACKENDS",
+    "ENTRY_POINT_GROUP",
+    "BackendFactory",
+    "BackendSpec",
+    "Backends",
+    "Role",
+    "known_schemes",
+    "open_backend",
+    "open_component",
+    "open_sqlite",
+    "register_backend",
+    "sqlite_path_from_url",
+]
+
+logger = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "usermemory.backends"
+Role = Literal["backends", "records", "vectors", "sessions", "cache", "events"]
+BackendFactory = Callable[..., Any]
+_PROTOCOLS: dict[str, type] = {
+    "records": RecordStore,
+    "vectors": VectorIndex,
+    "sessions": SessionStore,
+    "cache": ProfileCache,
+    "events": EventBus,
+}
+
+
+@dataclass(slots=True)
+class Backends:
+    """The stores one memory instance runs on.
+
+    Attributes:
+        records: durable records, audit log, conflicts, user state, lexical search.
+        vectors: dense vectors of the records.
+        sessions: short-term session memory.
+        profile_cache: optional hot cache of profiles (e.g. Redis).
+        events: optional change feed (e.g. a Redis Stream).
+    """
+
+    records: RecordStore
+    vectors: VectorIndex
+    sessions: SessionStore
+    profile_cache: ProfileCache | None = None
+    events: EventBus | None = None
+
+    def close(self) -> None:
+        """Close every store (each exactly once, even if shared)."""
+        seen: set[int] = set()
+        errors: list[BaseException] = []
+        for part in (self.sessions, self.vectors, self.records, self.profile_cache, self.events):
+            if part is None or id(part) in seen:
+                continue
+            seen.add(id(part))
+            try:
+                part.close()
+            except Exception as exc:
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendSpec:
+    """How to open one scheme.
+
+    Attributes:
+        factories: role -> factory (a callable or a lazy ``"module:attr"`` string). Role
+            ``"backends"`` returns a complete :class:`Backends` (or one component).
+        extra: the ``pip install "usermemory[extra]"`` that provides the driver.
+        description: one line for error messages and docs.
+    """
+
+    factories: Mapping[str, str | BackendFactory]
+    extra: str | None = None
+    description: str = ""
+
+
+def _spec(extra: str | None, description: str, **factories: str) -> BackendSpec:
+    return BackendSpec(MappingProxyType(factories), extra, description)
+
+
+#: The built-in schemes. Add a line here for a new in-tree backend.
+BUILTIN_BACKENDS: Mapping[str, BackendSpec] = MappingProxyType(
+    {
+        "sqlite": _spec(
+            None,
+            "embedded SQLite file (records, vectors) + in-process sessions",
+            backends="shared_core.storage.registry:open_sqlite",
+            records="shared_core.storage.registry:_open_sqlite_records",
+            vectors="shared_core.storage.registry:_open_sqlite_vectors",
+        ),
+        "postgresql": _spec(
+            "postgres",
+            "PostgreSQL record store",
+            records="shared_core.storage.postgres:open_postgres",
+        ),
+        "postgres": _spec(
+            "postgres",
+            "PostgreSQL record store",
+            records="shared_core.storage.postgres:open_postgres",
+        ),
+        "redis": _spec(
+            "redis",
+            "Redis sessions, profile cache and event stream",
+            sessions="shared_core.storage.redis:open_redis_sessions",
+            cache="shared_core.storage.redis_events:open_redis_cache",
+            events="shared_core.storage.redis_events:open_redis_events",
+        ),
+        "rediss": _spec(
+            "redis",
+            "Redis over TLS",
+            sessions="shared_core.storage.redis:open_redis_sessions",
+            cache="shared_core.storage.redis_events:open_redis_cache",
+            events="shared_core.storage.redis_events:open_redis_events",
+        ),
+        "redis+cluster": _spec(
+            "redis",
+            "Redis Cluster sessions, profile cache and event stream",
+            sessions="shared_core.storage.redis:open_redis_sessions",
+            cache="shared_core.storage.redis_events:open_redis_cache",
+            events="shared_core.storage.redis_events:open_redis_events",
+        ),
+        "rediss+cluster": _spec(
+            "redis",
+            "Redis Cluster over TLS",
+            sessions="shared_core.storage.redis:open_redis_sessions",
+            cache="shared_core.storage.redis_events:open_redis_cache",
+            events="shared_core.storage.redis_events:open_redis_events",
+        ),
+        "pinecone": _spec(
+            "pinecone",
+            "Pinecone vector index",
+            vectors="shared_core.storage.pinecone:open_pinecone",
+        ),
+    }
+)
+
+_registered: dict[str, BackendSpec] = {}
+_lock = threading.Lock()
+
+
+def register_backend(
+    scheme: str,
+    factory: str | BackendFactory,
+    *,
+    role: Role = "backends",
+    extra: str | None = None,
+    description: str = "",
+) -> None:
+    """Register (or replace) the factory of ``scheme`` for one role.
+
+    Args:
+        scheme: URL scheme, case-insensitive (``"mydb"`` for ``mydb://...``).
+        factory: ``factory(url, *, config, clock)`` or a ``"module:attr"`` string.
+        role: what the factory returns; ``"backends"`` (default) may return a full
+            :class:`Backends` or a single component.
+        extra: install hint used when its import fails.
+        description: shown in error messages.
+
+    Raises:
+        ConfigError: the scheme or role is malformed.
+    """
+    name = _norm_scheme(scheme)
+    if role not in ("backends", *_PROTOCOLS):
+        raise ConfigError(f"unknown backend role {role!r}")
+    if not (callable(factory) or (isinstance(factory, str) and ":" in factory)):
+        raise ConfigError("factory must be callable or a 'module:attr' string")
+    with _lock:
+        old = _registered.get(name)
+        factories = dict(old.factories) if old else {}
+        factories[role] = factory
+        _registered[name] = BackendSpec(
+            MappingProxyType(factories), extra or (old.extra if old else None), description
+        )
+
+
+def _norm_scheme(scheme: str) -> str:
+    name = scheme.strip().lower()
+    if not name or not all(c.isalnum() or c in "+-." for c in name):
+        raise ConfigError(f"invalid URL scheme {scheme!r}")
+    return name
+
+
+def _entry_point_specs() -> dict[str, BackendSpec]:
+    out: dict[str, BackendSpec] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(ep, "dist", None)
+        extra = getattr(dist, "name", None) if dist is not None else None
+        out[ep.name.lower()] = BackendSpec(
+            MappingProxyType({"backends": ep.value}), extra, f"entry point {ep.value}"
+        )
+    return out
+
+
+def known_schemes() -> list[str]:
+    """Every scheme that can be opened (registered, built-in and entry points), sorted."""
+    with _lock:
+        names = set(_registered) | set(BUILTIN_BACKENDS)
+    return sorted(names | set(_entry_point_specs()))
+
+
+def _lookup(url: str) -> tuple[str, BackendSpec]:
+    if not isinstance(url, str) or "://" not in url:
+        raise ConfigError(f"backend URL must look like 'scheme://...', got {url!r}")
+    scheme = _norm_scheme(url.split("://", 1)[0])
+    with _lock:
+        spec = _registered.get(scheme) or BUILTIN_BACKENDS.get(scheme)
+    if spec is None:
+        spec = _entry_point_specs().get(scheme)
+    if spec is None:
+        raise UnknownBackendError(
+            f"no storage backend for {scheme!r}:// URLs;"
+            f" known schemes: {', '.join(known_schemes())}"
+        )
+    return scheme, spec
+
+
+def _resolve(target: str | BackendFactory, scheme: str, extra: str | None) -> BackendFactory:
+    if callable(target):
+        return target
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        if missing.split(".")[0] == "shared_core":
+            raise ConfigError(
+                f"backend {scheme!r} points at missing module {module_name!r}"
+            ) from exc
+        raise MissingDependencyError(missing, extra or scheme) from exc
+    try:
+        return cast(BackendFactory, getattr(module, attr))
+    except AttributeError as exc:
+        raise ConfigError(f"backend {scheme!r}: {module_name!r} has no {attr!r}") from exc
+
+
+def _role_of(obj: object) -> str | None:
+    for role, proto in _PROTOCOLS.items():
+        if isinstance(obj, proto):
+            return role
+    return None
+
+
+def _call(
+    target: str | BackendFactory,
+    scheme: str,
+    spec: BackendSpec,
+    url: str,
+    config: MemoryConfig,
+    clock: Clock,
+) -> Any:
+    factory = _resolve(target, scheme, spec.extra)
+    try:
+        return factory(url, config=config, clock=clock)
+    except UserMemoryError:
+        raise
+    except ImportError as exc:
+        raise MissingDependencyError(exc.name or scheme, spec.extra or scheme) from exc
+
+
+def open_backend(
+    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
+) -> Backends:
+    """Open the stores named by ``url``.
+
+    Args:
+        url: e.g. ``"sqlite:///memory.db"``, ``"sqlite:///:memory:"``,
+            ``"postgresql://localhost/app"``.
+        config: memory configuration (session TTL, ...).
+        clock: time source handed to every store.
+
+    Returns:
+        A :class:`Backends`; parts the scheme does not provide run in process.
+
+    Raises:
+        ConfigError: malformed URL or the scheme has no record store.
+        UnknownBackendError: no backend for the scheme (the message lists the known ones).
+        MissingDependencyError: the driver is not installed (names the extra).
+    """
+    cfg = config or MemoryConfig()
+    clk = clock or SystemClock()
+    scheme, spec = _lookup(url)
+    parts: dict[str, Any] = {}
+    if "backends" in spec.factories:
+        result = _call(spec.factories["backends"], scheme, spec, url, cfg, clk)
+        if isinstance(result, Backends):
+            return result
+        role = _role_of(result)
+        if role is None:
+            raise ConfigError(f"backend {scheme!r} returned {type(result).__name__}, not a store")
+        parts[role] = result
+    else:
+        for role in ("records", "vectors", "sessions"):
+            if role in spec.factories:
+                parts[role] = _call(spec.factories[role], scheme, spec, url, cfg, clk)
+    if "records" not in parts:
+        for part in parts.values():
+            part.close()
+        raise ConfigError(
+            f"{scheme}:// provides {', '.join(sorted(spec.factories))}, not a record store; "
+            f"pass it as that component (open_component(url, role)) next to a record store URL"
+        )
+    return _complete(parts, cfg, clk, scheme)
+
+
+def _complete(parts: dict[str, Any], cfg: MemoryConfig, clk: Clock, scheme: str) -> Backends:
+    from .session import InMemorySessionStore
+    from .vectors import SqliteVectorIndex
+
+    if "vectors" not in parts:
+        logger.warning(
+            "%s:// has no vector index; using an in-process one (vectors are not persisted)",
+            scheme,
+        )
+        parts["vectors"] = SqliteVectorIndex(":memory:", clock=clk)
+    if "sessions" not in parts:
+        parts["sessions"] = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
+    return Backends(
+        records=parts["records"],
+        vectors=parts["vectors"],
+        sessions=parts["sessions"],
+        profile_cache=parts.get("cache"),
+        events=parts.get("events"),
+    )
+
+
+def open_component(
+    url: str, role: Role, *, config: MemoryConfig | None = None, clock: Clock | None = None
+) -> Any:
+    """Open one store of ``url`` for one role.
+
+    Args:
+        url: the backend URL.
+        role: ``records``, ``vectors``, ``sessions``, ``cache`` or ``events``.
+        config: memory configuration.
+        clock: time source.
+
+    Raises:
+        ConfigError: the scheme cannot serve that role.
+        UnknownBackendError: no backend for the scheme.
+        MissingDependencyError: the driver is not installed.
+    """
+    cfg = config or MemoryConfig()
+    clk = clock or SystemClock()
+    scheme, spec = _lookup(url)
+    if role in spec.factories and role != "backends":
+        obj = _call(spec.factories[role], scheme, spec, url, cfg, clk)
+    elif "backends" in spec.factories and role in ("records", "vectors", "sessions"):
+        full = open_backend(url, config=cfg, clock=clk)
+        obj = getattr(full, role)
+        for other in ("records", "vectors", "sessions"):
+            if other != role:
+                getattr(full, other).close()
+        return obj
+    else:
+        raise ConfigError(
+            f"{scheme}:// cannot serve as {role!r}; it provides {sorted(spec.factories)}"
+        )
+    proto = _PROTOCOLS.get(role)
+    if proto is not None and not isinstance(obj, proto):
+        raise ConfigError(f"{scheme}:// factory for {role!r} returned {type(obj).__name__}")
+    return obj
+
+
+# --------------------------------------------------------------------------- sqlite
+_SQLITE_OPTIONS = {"lexical_cache_size", "max_cached_users", "max_cached_vectors", "timeout"}
+
+
+def sqlite_path_from_url(url: str) -> tuple[str, dict[str, int | float]]:
+    """The file path (or ``":memory:"``) and options of a ``sqlite://`` URL.
+
+    ``sqlite:///relative.db``, ``sqlite:////absolute/path.db``, ``sqlite:///~/memory.db``,
+    ``sqlite:///:memory:`` and ``sqlite://`` (in memory) are accepted; percent-escapes are
+    decoded. Options: ``?timeout=30&lexical_cache_size=1024&max_cached_users=1024``.
+
+    Raises:
+        ConfigError: not a sqlite URL, a host is given, or an unknown option.
+    """
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "sqlite":
+        raise ConfigError(f"not a sqlite URL: {url!r}")
+    if parts.netloc:
+        raise ConfigError(f"sqlite URLs have no host; use sqlite:///path.db, got {url!r}")
+    raw = unquote(parts.path)
+    path = raw[1:] if raw.startswith("/") else raw
+    path = ":memory:" if path in ("", ":memory:") else os.path.expanduser(path)
+    opts: dict[str, int | float] = {}
+    for k, v in parse_qsl(parts.query, keep_blank_values=True):
+        if k not in _SQLITE_OPTIONS:
+            raise ConfigError(f"unknown sqlite URL option {k!r}; known: {sorted(_SQLITE_OPTIONS)}")
+        try:
+            opts[k] = float(v) if k == "timeout" else int(v)
+        except ValueError as exc:
+            raise ConfigError(f"sqlite URL option {k}={v!r} is not a number") from exc
+    return path, opts
+
+
+def open_sqlite(
+    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
+) -> Backends:
+    """Registry factory: one SQLite file for records and vectors, sessions in process.
+
+    Args:
+        url: a ``sqlite://`` URL (see :func:`sqlite_path_from_url`).
+        config: memory configuration (the session TTL).
+        clock: time source for every store.
+
+    Returns:
+        :class:`Backends` whose record store and vector index share one connection.
+    """
+    from .session import InMemorySessionStore
+    from .sqlite import SqliteRecordStore
+    from .sqlite_base import SqliteDatabase
+    from .vectors import SqliteVectorIndex
+
+    cfg = config or MemoryConfig()
+    clk = clock or SystemClock()
+    path, opts = sqlite_path_from_url(url)
+    db = SqliteDatabase(path, clock=clk, timeout=float(opts.get("timeout", 30.0)))
+    try:
+        records = SqliteRecordStore(
+            database=db, lexical_cache_size=int(opts.get("lexical_cache_size", 1024))
+        )
+        vectors = SqliteVectorIndex(
+            database=db,
+            max_cached_users=int(opts.get("max_cached_users", 1024)),
+            max_cached_vectors=int(opts.get("max_cached_vectors", 250_000)),
+        )
+    except BaseException:
+        db.close()
+        raise
+    sessions = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
+    return Backends(records=records, vectors=vectors, sessions=sessions)
+
+
+def _open_sqlite_records(
+    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
+) -> Any:
+    from .sqlite import SqliteRecordStore
+
+    path, opts = sqlite_path_from_url(url)
+    return SqliteRecordStore(
+        path, clock=clock, lexical_cache_size=int(opts.get("lexical_cache_size", 1024))
+    )
+
+
+def _open_sqlite_vectors(
+    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
+) -> Any:
+    from .vectors import SqliteVectorIndex
+
+    path, opts = sqlite_path_from_url(url)
+    return SqliteVectorIndex(
+        path,
+        clock=clock,
+        max_cached_users=int(opts.get("max_cached_users", 1024)),
+        max_cached_vectors=int(opts.get("max_cached_vectors", 250_000)),
+    )
