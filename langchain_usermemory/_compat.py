@@ -18,7 +18,7 @@ from langchain_core.runnables.config import run_in_executor
 
 from shared_core.errors import InvalidIdError, InvalidInputError
 
-__all__ = ["acall", "call", "input_text", "lookup", "message_text", "require_id"]
+__all__ = ["acall", "call", "first_given", "input_text", "lookup", "message_text", "require_id"]
 
 
 def _is_async(fn: Any) -> bool:
@@ -87,6 +87,21 @@ def lookup(source: Any, name: str) -> Any:
     return getattr(source, name, None)
 
 
+def first_given(*values: Any) -> Any:
+    """The first value that is not ``None`` (``""`` counts as given).
+
+    Ids are resolved with this rather than ``a or b``: an explicit but empty or
+    wrong id must be rejected, not silently replaced by a default user's id.
+
+    Args:
+        *values: candidates, most specific first.
+
+    Returns:
+        The first non-``None`` value, or ``None``.
+    """
+    return next((v for v in values if v is not None), None)
+
+
 def require_id(value: Any, what: str) -> str:
     """Check that an id is a non-empty string and return it.
 
@@ -139,4 +154,9 @@ def input_text(inputs: Mapping[str, Any], key: str | None, exclude: list[str]) -
     value = inputs[key]
     if isinstance(value, BaseMessage):
         return message_text(value)
-    return str(value)
+    if not isinstance(value, str):
+        # str(None) / str(b"...") / str({...}) would be observed as if the user said it
+        raise InvalidInputError(
+            f"chain input {key!r} must be a str or a message, got {type(value).__name__}"
+        )
+    return value

@@ -18,7 +18,7 @@ from typing import Any
 
 from langchain_classic.base_memory import BaseMemory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from shared_core.entities import SessionTurn
 from shared_core.errors import InvalidInputError
@@ -84,6 +84,13 @@ class UserMemoryBuffer(BaseMemory):
     human_prefix: str = "Human"
     ai_prefix: str = "AI"
     return_messages: bool = False
+
+    def __init__(self, **data: Any) -> None:
+        """Build the memory; bad arguments raise ``InvalidInputError`` (a ``ValueError``)."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise InvalidInputError(f"invalid UserMemoryBuffer arguments: {exc}") from exc
 
     @property
     def memory_variables(self) -> list[str]:

@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 
 from shared_core.errors import InvalidIdError, InvalidInputError, UserMemoryError
 
-from ._compat import acall, call, lookup, message_text, require_id
+from ._compat import acall, call, first_given, lookup, message_text, require_id
 
 __all__ = ["UserMemoryMiddleware", "UserMemoryState"]
 
@@ -146,7 +146,10 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
     def _ids(self, runtime: Runtime[Any] | None) -> tuple[str, str | None, str | None]:
         context = runtime.context if runtime is not None else None
         configurable = _config_section("configurable")
-        user_id = lookup(context, "user_id") or configurable.get("user_id") or self.user_id
+        # the first user id given wins even if invalid: never fall back to another user
+        user_id = first_given(
+            lookup(context, "user_id"), configurable.get("user_id"), self.user_id
+        )
         session_id = (
             lookup(context, "session_id")
             or configurable.get("session_id")

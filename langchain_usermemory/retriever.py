@@ -11,12 +11,12 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from shared_core.entities import ScoredMemory
 from shared_core.errors import InvalidInputError
 
-from ._compat import acall, call, require_id
+from ._compat import acall, call, first_given, require_id
 
 __all__ = ["UserMemoryRetriever", "scored_to_document"]
 
@@ -88,8 +88,16 @@ class UserMemoryRetriever(BaseRetriever):
     device_id: str | None = None
     kinds: Sequence[str] | None = None
 
+    def __init__(self, **data: Any) -> None:
+        """Build the retriever; bad arguments raise ``InvalidInputError`` (a ``ValueError``)."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise InvalidInputError(f"invalid UserMemoryRetriever arguments: {exc}") from exc
+
     def _user_id(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> str:
-        user_id = kwargs.pop("user_id", None) or metadata.get("user_id") or self.user_id
+        # an explicit (even empty) id wins: never fall back to another user's default
+        user_id = first_given(kwargs.pop("user_id", None), metadata.get("user_id"), self.user_id)
         return require_id(user_id, "user_id")
 
     def _recall_kwargs(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -26,8 +26,11 @@ puts are applied (the last put per item wins). TTLs are not supported.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -86,8 +89,14 @@ def user_label(user_id: str) -> str:
     return user_id.replace("%", "%25").replace(".", "%2E")
 
 
+_LABEL_ESCAPE = re.compile(r"%(25|2E)")
+
+
 def label_user(label: str) -> str:
-    """Inverse of :func:`user_label`.
+    """Inverse of :func:`user_label` (only its two escapes, ``%25`` and ``%2E``, decode).
+
+    Every user id has exactly one label, so a raw label such as ``"%61lice"`` stays the
+    user ``"%61lice"`` and can never address the user ``"alice"``.
 
     Args:
         label: a namespace label.
@@ -95,7 +104,18 @@ def label_user(label: str) -> str:
     Returns:
         The core user id.
     """
-    return unquote(label)
+    return _LABEL_ESCAPE.sub(lambda m: "%" if m.group(1) == "25" else ".", label)
+
+
+def _label_to_user(label: str) -> str:
+    """The user a label addresses; a label :func:`user_label` cannot produce is refused."""
+    user_id = label_user(label)
+    if user_label(user_id) != label:
+        raise StoreNamespaceError(
+            f"namespace label {label!r} is not a user label (a '%' must be escaped as "
+            f"'%25'); build namespaces with user_namespace(user_id, ...)"
+        )
+    return user_id
 
 
 def user_namespace(user_id: str, *rest: str, prefix: Sequence[str] = ("users",)) -> tuple[str, ...]:
@@ -189,7 +209,7 @@ class UserMemoryStore(BaseStore):
                 f"use user_namespace(user_id, ...)"
             )
         rest = namespace[: self.user_index] + namespace[self.user_index + 1 :]
-        return label_user(namespace[self.user_index]), rest
+        return _label_to_user(namespace[self.user_index]), rest
 
     def _core_key(self, namespace: tuple[str, ...], key: str) -> tuple[str, str]:
         """(core user id, core key ``<prefix>[.<label>...]:<key>``), every part %-escaped.
@@ -271,7 +291,7 @@ class UserMemoryStore(BaseStore):
     def _users_for_prefix(self, prefix: Sequence[str]) -> str | None:
         """The one user a namespace prefix addresses, or ``None`` for "any user"."""
         if len(prefix) > self.user_index and prefix[self.user_index] != "*":
-            return label_user(prefix[self.user_index])
+            return _label_to_user(prefix[self.user_index])
         return None
 
     def _needs(self, ops: Sequence[Op]) -> tuple[set[str], bool]:
@@ -502,6 +522,43 @@ class UserMemoryStore(BaseStore):
         await acall(
             self.memory, "forget_key", user_id, core_key, system_context=self.system_context
         )
+
+
+def _typed_namespace_errors(name: str) -> None:
+    """Make ``UserMemoryStore.<name>`` raise ``StoreNamespaceError`` for bad labels.
+
+    ``BaseStore``'s convenience methods check the labels themselves before ``batch``
+    and raise LangGraph's bare ``InvalidNamespaceError``; this re-raises it as
+    :class:`StoreNamespaceError` (still an ``InvalidNamespaceError``).
+    """
+    base = getattr(BaseStore, name)
+    wrapper: Any
+    if inspect.iscoroutinefunction(base):
+
+        async def wrapper(self: UserMemoryStore, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await base(self, *args, **kwargs)
+            except StoreNamespaceError:
+                raise
+            except InvalidNamespaceError as exc:
+                raise StoreNamespaceError(str(exc)) from exc
+
+    else:
+
+        def wrapper(self: UserMemoryStore, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return base(self, *args, **kwargs)
+            except StoreNamespaceError:
+                raise
+            except InvalidNamespaceError as exc:
+                raise StoreNamespaceError(str(exc)) from exc
+
+    setattr(UserMemoryStore, name, functools.wraps(base)(wrapper))
+
+
+for _name in ("get", "search", "put", "delete", "list_namespaces"):
+    _typed_namespace_errors(_name)
+    _typed_namespace_errors("a" + _name)
 
 
 def _sync_core(memory: Any) -> Any:

@@ -103,6 +103,22 @@ class MemoryBase:
                 session_store = session_store or backends.sessions
                 profile_cache = profile_cache or backends.profile_cache
                 event_bus = event_bus or backends.events
+                used = {
+                    id(record_store),
+                    id(vector_index),
+                    id(session_store),
+                    id(profile_cache),
+                    id(event_bus),
+                }
+                for part in (
+                    backends.records,
+                    backends.vectors,
+                    backends.sessions,
+                    backends.profile_cache,
+                    backends.events,
+                ):
+                    if part is not None and id(part) not in used:
+                        part.close()  # opened by the URL but replaced by an explicit store
         except BaseException:
             for obj in opened:
                 obj.close()
