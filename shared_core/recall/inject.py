@@ -156,7 +156,10 @@ def render_context(
         if rec.id in hard_ids:
             continue
         if rec.kind is Kind.EPISODE:
-            episodes.append(_episode_item(rec))
+            item = _episode_item(rec)
+            # a turn already quoted inside a session summary (or the reverse) is said once
+            if not any(item["text"] in e["text"] or e["text"] in item["text"] for e in episodes):
+                episodes.append(item)
         else:
             soft.append(_item(rec))
     parts = _Parts(

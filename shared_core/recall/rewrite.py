@@ -22,7 +22,8 @@ _FILLERS_EN = re.compile(
 )
 _FILLERS_ZH = re.compile(r"(?:嗯+|呃+|那个|就是|请问|请|麻烦你?|帮我|一下|吧|呢|啊|呀)")
 _EPISODIC = re.compile(
-    r"\b(?:last time|previous(?:ly)?|before|earlier|when did i|did i (?:say|tell|mention)|"
+    r"\b(?:(?:like |same as |as )?last time|previous(?:ly)?|before|earlier|when did i|"
+    r"did i (?:say|tell|mention)|"
     r"what did i (?:say|tell)|i told you|like i said|as i said|remember when)\b"
     r"|上次|之前|以前|上回|什么时候|我说过|我告诉过你|我提过",
     re.IGNORECASE,
@@ -63,11 +64,14 @@ def _contains_word(text: str, word: str) -> bool:
 def rewrite(query: str) -> RewrittenQuery:
     """Rewrite ``query`` for hybrid retrieval; never raises on odd text."""
     episodic = _EPISODIC.search(query) is not None
-    text = _FILLERS_EN.sub(" ", query)
+    # the episodic cue became a flag; its words ("last", "time", "上次") would only match
+    # unrelated turns that happen to say "last month"
+    text = _EPISODIC.sub(" ", query) if episodic else query
+    text = _FILLERS_EN.sub(" ", text)
     text = _FILLERS_ZH.sub(" ", text)
     text = _SPACES.sub(" ", text).strip(" ,.;:!?，。；：！？")
     if not text:
         text = query.strip()
     return RewrittenQuery(
-        original=query, text=text, key_prefixes=_key_prefixes(query), episodic=episodic
+        original=query, text=text, key_prefixes=_key_prefixes(text), episodic=episodic
     )
