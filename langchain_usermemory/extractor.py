@@ -26,14 +26,16 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shared_core.clock import as_utc
 from shared_core.entities import Candidate, Intent, Kind, Scope, Turn
-from shared_core.errors import ConfigError
+from shared_core.errors import ConfigError, InvalidInputError
 from shared_core.llm import Extractor
+from shared_core.validate import check_text
 
 __all__ = ["ExtractedMemories", "LangChainExtractor", "MemoryCandidate"]
 
 logger = logging.getLogger(__name__)
 
 _KEY = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+){0,4}$")
+_MAX_VALUE_CHARS = 1000  # a value may exceed its (short) turn a little, never by much
 _FLAGS = Literal["joke", "hypothetical", "question", "third_party", "negated"]
 
 
@@ -260,6 +262,8 @@ class LangChainExtractor:
             return None
         if data.intent == "assert" and not value:
             return None
+        if value and not _clean_value(value, turn):
+            return None  # NUL bytes, lone surrogates or a value far longer than the turn
         if not evidence or _squash(evidence) not in _squash(turn.text):
             return None  # the evidence must come from this turn
         if data.confidence is not None and data.confidence < self.min_confidence:
@@ -284,6 +288,15 @@ class LangChainExtractor:
             signals=frozenset(signals),
             extractor=self.name,
         )
+
+
+def _clean_value(value: str, turn: Turn) -> bool:
+    """Whether the model's value can be stored as is (the core's own text checks)."""
+    try:
+        check_text(value, "value", max_chars=max(_MAX_VALUE_CHARS, len(turn.text)))
+    except InvalidInputError:
+        return False
+    return True
 
 
 def _rule_extractor() -> Extractor:

@@ -147,9 +147,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         context = runtime.context if runtime is not None else None
         configurable = _config_section("configurable")
         # the first user id given wins even if invalid: never fall back to another user
-        user_id = first_given(
-            lookup(context, "user_id"), configurable.get("user_id"), self.user_id
-        )
+        user_id = first_given(lookup(context, "user_id"), configurable.get("user_id"), self.user_id)
         session_id = (
             lookup(context, "session_id")
             or configurable.get("session_id")
@@ -166,6 +164,17 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         if isinstance(exc, InvalidIdError) or not self.fail_open:
             raise exc
         logger.warning("usermemory %s failed, continuing without memory: %s", what, exc)
+
+    @staticmethod
+    def _skip(exc: InvalidInputError, role: str) -> None:
+        """A turn the core cannot store (too large, NUL bytes) is skipped, not fatal.
+
+        The model has already answered; failing the run now would lose the answer and
+        the other turns. A bad user id is still an error.
+        """
+        if isinstance(exc, InvalidIdError):
+            raise exc
+        logger.warning("usermemory did not store a %s turn: %s", role, exc)
 
     # -- model calls ---------------------------------------------------------------
 
@@ -253,6 +262,9 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
     def after_agent(self, state: UserMemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Observe the user and AI turns this run added.
 
+        A turn the core rejects as invalid (too large, NUL bytes) is logged and
+        skipped; the other turns are still observed.
+
         Args:
             state: the final agent state.
             runtime: the run's runtime (context).
@@ -266,7 +278,10 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         user_id = kwargs.pop("user_id")
         try:
             for role, text in turns:
-                call(self.memory, "observe", user_id, text, role=role, **kwargs)
+                try:
+                    call(self.memory, "observe", user_id, text, role=role, **kwargs)
+                except InvalidInputError as exc:
+                    self._skip(exc, role)
         except UserMemoryError as exc:
             self._handle(exc, "observe")
         return {"usermemory_observed": last}
@@ -289,7 +304,10 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         user_id = kwargs.pop("user_id")
         try:
             for role, text in turns:
-                await acall(self.memory, "observe", user_id, text, role=role, **kwargs)
+                try:
+                    await acall(self.memory, "observe", user_id, text, role=role, **kwargs)
+                except InvalidInputError as exc:
+                    self._skip(exc, role)
         except UserMemoryError as exc:
             self._handle(exc, "observe")
         return {"usermemory_observed": last}

@@ -18,7 +18,9 @@ LangGraph agents (and LangMem's memory tools) read and write long-term memory th
 
 LangGraph forbids "." inside namespace labels, so user ids such as e-mail addresses
 are written with :func:`user_label` (``"a.b@x.org"`` -> ``"a%2Eb@x%2Eorg"``) and read
-back with :func:`label_user`; :func:`user_namespace` builds the whole namespace.
+back with :func:`label_user`; :func:`user_namespace` builds the whole namespace. A
+label :func:`user_label` cannot produce (a bare "%", as in ``"%61lice"``) is refused
+with :class:`StoreNamespaceError`, so no label can address another user's items.
 
 Batches follow ``InMemoryStore``: reads see the state before the batch, then the
 puts are applied (the last put per item wins). TTLs are not supported.

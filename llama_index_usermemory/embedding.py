@@ -64,9 +64,11 @@ class LlamaIndexEmbedder:
             (an all-zero vector stays zero).
 
         Raises:
-            InvalidInputError: a text is not a string, or the model returned vectors of
-                the wrong size.
+            InvalidInputError: ``texts`` is a single string, a text is not a string, or
+                the model returned vectors of the wrong size or non-finite values.
         """
+        if isinstance(texts, str | bytes):
+            raise InvalidInputError("texts must be a sequence of strings, not a single string")
         items = list(texts)
         for text in items:
             if not isinstance(text, str):
@@ -79,6 +81,10 @@ class LlamaIndexEmbedder:
             raise InvalidInputError(
                 f"embedding model returned shape {matrix.shape}, "
                 f"expected {(len(items), self.dimension)}"
+            )
+        if not np.isfinite(matrix).all():
+            raise InvalidInputError(
+                f"embedding model {self.name!r} returned NaN or infinite values"
             )
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         norms[norms == 0.0] = 1.0

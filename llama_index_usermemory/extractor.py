@@ -23,6 +23,7 @@ from shared_core.clock import as_utc
 from shared_core.entities import Candidate, Intent, Kind, Scope, Turn
 from shared_core.errors import ExtractionError, InvalidInputError
 from shared_core.llm import Extractor
+from shared_core.validate import check_text
 
 __all__ = [
     "DEFAULT_EXTRACTION_PROMPT",
@@ -33,6 +34,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+_MAX_VALUE_CHARS = 1000  # a value may exceed its (short) turn a little, never by much
 _KEY_RE = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+)*$")
 
 DEFAULT_EXTRACTION_PROMPT = PromptTemplate(
@@ -167,6 +169,11 @@ class LlamaIndexExtractor:
             intent = Intent(item.intent)
             if intent is Intent.ASSERT and not value:
                 raise ExtractionError(f"memory {item.key!r} has no value")
+            if value:
+                try:  # NUL bytes, lone surrogates, a value far longer than the turn
+                    check_text(value, "value", max_chars=max(_MAX_VALUE_CHARS, len(turn.text)))
+                except InvalidInputError as exc:
+                    raise ExtractionError(f"memory {item.key!r}: {exc}") from exc
             span = item.span.strip()
             if span and span not in turn.text:
                 span = ""  # never keep text the user did not say

@@ -7,7 +7,7 @@ from typing import Any
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 
 from shared_core.entities import ScoredMemory
 from shared_core.errors import InvalidInputError
@@ -64,6 +64,13 @@ def scored_to_node(hit: ScoredMemory) -> NodeWithScore:
         excluded_embed_metadata_keys=list(metadata),
     )
     return NodeWithScore(node=node, score=hit.score)
+
+
+def _check_query(query: Any) -> QueryType:
+    # LlamaIndex's instrumentation would fail on a non-string with a bare pydantic error
+    if not isinstance(query, str | QueryBundle):
+        raise InvalidInputError(f"query must be a str or QueryBundle, got {type(query).__name__}")
+    return query
 
 
 class UserMemoryRetriever(BaseRetriever):
@@ -126,6 +133,19 @@ class UserMemoryRetriever(BaseRetriever):
         if self.kinds is not None:
             kwargs["kinds"] = self.kinds
         return kwargs
+
+    def retrieve(self, str_or_query_bundle: QueryType) -> list[NodeWithScore]:
+        """Retrieve the user's memories for a query (a ``str`` or ``QueryBundle``).
+
+        Raises:
+            InvalidInputError: the query is not a string / ``QueryBundle``, or the core
+                rejects it (empty, too large, NUL bytes).
+        """
+        return super().retrieve(_check_query(str_or_query_bundle))
+
+    async def aretrieve(self, str_or_query_bundle: QueryType) -> list[NodeWithScore]:
+        """Async :meth:`retrieve`."""
+        return await super().aretrieve(_check_query(str_or_query_bundle))
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         hits = self._bridge.call(

@@ -329,6 +329,23 @@ class WritePath(MemoryBase):
         return record
 
     def _extract(self, turn: Turn) -> list[Candidate]:
+        return [c for c in self._extract_raw(turn) if self._usable(c)]
+
+    def _usable(self, cand: Candidate) -> bool:
+        """Extractor output is untrusted: drop candidates the stores could not hold."""
+        try:
+            if cand.key or cand.intent.value == "assert":
+                check_key(cand.key)
+            for text in (cand.value, cand.normalized, cand.span):
+                if text:
+                    check_text(text, "candidate text", max_chars=self.config.max_text_chars)
+        except InvalidInputError as exc:
+            log.warning("dropping a candidate from extractor %s: %s", cand.extractor, exc)
+            self.metrics.inc("gated_out", reason="malformed candidate")
+            return False
+        return True
+
+    def _extract_raw(self, turn: Turn) -> list[Candidate]:
         try:
             return list(self.extractor.extract(turn))
         except (UserMemoryError, ValueError, TypeError, KeyError, RuntimeError) as exc:

@@ -44,6 +44,8 @@ def _make_embedder(name: str) -> Any:
 def _memory(url: str | None, embedder: str = "auto") -> Iterator[Any]:
     from .pipeline import UserMemory
 
+    if url is not None and not url.strip():
+        raise click.ClickException("--url must not be empty (omit it for the default store)")
     try:
         mem = UserMemory(url, embedder=_make_embedder(embedder) if embedder != "auto" else None)
     except UserMemoryError as exc:
@@ -220,7 +222,10 @@ def export(user_id: str, mask_pii: bool, output: str | None, url: str | None) ->
         data = mem.export(user_id, mask_pii=mask_pii)
         text = json.dumps(data, indent=2, ensure_ascii=False)
         if output:
-            Path(output).write_text(text + "\n", encoding="utf-8")
+            try:
+                Path(output).write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {output}: {exc}") from exc
             click.echo(f"exported {len(data['records'])} records to {output}", err=True)
         else:
             click.echo(text)
@@ -255,12 +260,18 @@ def import_(file: str, url: str | None, embedder: str) -> None:
 
     from tqdm import tqdm
 
-    stream = sys.stdin if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
-    with stream, _memory(url, embedder) as mem:
-        text = stream.read()
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {file}: {exc}") from exc
+    with _memory(url, embedder) as mem:
         stripped = text.lstrip()
         if stripped.startswith("{") and '"format"' in stripped[:200] and "\n{" not in stripped:
-            n = mem.import_user(json.loads(text))
+            try:
+                dump = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise click.ClickException(f"{file} is not a valid export: {exc}") from exc
+            n = mem.import_user(dump)
             click.echo(f"restored {n} records")
             return
         lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -272,6 +283,8 @@ def import_(file: str, url: str | None, embedder: str) -> None:
                 if not isinstance(row, dict):
                     raise ValueError("each line must be a JSON object")
                 at = row.get("at")
+                if at is not None and not isinstance(at, str):
+                    raise ValueError("'at' must be an ISO 8601 string")
                 changes = mem.observe(
                     row.get("user_id"),
                     row.get("text"),
@@ -280,12 +293,13 @@ def import_(file: str, url: str | None, embedder: str) -> None:
                     turn_id=row.get("turn_id"),
                     device_id=row.get("device_id"),
                     system_context=row.get("system_context", "default"),
-                    at=datetime.fromisoformat(at) if isinstance(at, str) else None,
+                    at=datetime.fromisoformat(at) if at is not None else None,
                 )
                 changed += sum(1 for c in changes if c.action.value in ("added", "updated"))
-            except (UserMemoryError, ValueError) as exc:
+            except (UserMemoryError, ValueError, RecursionError) as exc:
                 errors += 1
-                click.echo(f"line {lineno}: {type(exc).__name__}: {exc}", err=True)
+                msg = "JSON nested too deeply" if isinstance(exc, RecursionError) else exc
+                click.echo(f"line {lineno}: {type(exc).__name__}: {msg}", err=True)
         click.echo(
             f"{len(lines) - errors} turns imported, {changed} memories written, "
             f"{errors} lines rejected"

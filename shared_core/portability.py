@@ -70,7 +70,9 @@ def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
         raise InvalidInputError(f"not a UserMemory export (expected format {EXPORT_FORMAT!r})")
     if data.get("pii_masked"):
         raise InvalidInputError("a PII-masked export cannot be imported: export without mask_pii")
-    user_id = data["user_id"]
+    user_id = data.get("user_id")
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidInputError("malformed export: 'user_id' is missing or not a string")
     try:
         records = [MemoryRecord.from_dict(d) for d in data.get("records", [])]
         audit = [

@@ -150,3 +150,28 @@ def test_vector_failure_after_sql_write_is_repaired(seeded, monkeypatch):
     fixed = seeded.reindex("u")
     assert fixed >= 1
     assert seeded.recall("u", "where do I live, Berlin?", k=3)
+
+
+class _HostileExtractor:
+    name = "hostile"
+
+    def extract(self, turn):
+        from shared_core import Candidate, Kind
+
+        return [
+            Candidate(kind=Kind.FACT, key="bad.nul", value="a\x00b", explicit=True),
+            Candidate(kind=Kind.FACT, key="bad.surrogate", value="x\udcffy", explicit=True),
+            Candidate(kind=Kind.FACT, key="bad.huge", value="v" * 100_000, explicit=True),
+            Candidate(kind=Kind.FACT, key="bad\nkey", value="v", explicit=True),
+            Candidate(kind=Kind.FACT, key="good.one", value="fine", explicit=True),
+        ]
+
+
+def test_untrusted_extractor_output_is_filtered(clock):
+    from shared_core import UserMemory
+    from shared_core.embed import HashingEmbedder
+
+    mem = UserMemory.from_url("sqlite:///:memory:", clock=clock, embedder=HashingEmbedder(),
+                              extractor=_HostileExtractor())
+    mem.observe("u", "anything at all")
+    assert mem.profile("u") == {"good.one": "fine"}
