@@ -36,10 +36,20 @@ def test_readme_has_examples():
 def test_readme_python_block_runs(where, code, why, tmp_path):
     if why:
         pytest.skip(f"{where} not run: {why}")
-    env = {**os.environ, "USERMEMORY_EMBEDDER": "hashing", "PYTHONPATH": str(ROOT),
-           "USERMEMORY_URL": f"sqlite:///{tmp_path / 'readme.db'}"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "USERMEMORY_EMBEDDER": "hashing",
+        "PYTHONPATH": str(ROOT),
+        "USERMEMORY_URL": f"sqlite:///{tmp_path / 'readme.db'}",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, f"{where} failed:\n{proc.stderr[-3000:]}"
 
 

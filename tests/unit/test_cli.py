@@ -48,10 +48,18 @@ def test_demo_json_is_machine_readable(runner):
 def test_import_inspect_history_export_forget_round_trip(runner, db, tmp_path):
     turns = tmp_path / "turns.jsonl"
     rows = [
-        {"user_id": "u1", "text": "My budget is 5000.", "session_id": "s1",
-         "at": "2026-04-12T09:30:00+00:00"},
-        {"user_id": "u1", "text": "Actually, my budget is at most 20000 now.", "session_id": "s2",
-         "at": "2026-05-12T09:30:00+00:00"},
+        {
+            "user_id": "u1",
+            "text": "My budget is 5000.",
+            "session_id": "s1",
+            "at": "2026-04-12T09:30:00+00:00",
+        },
+        {
+            "user_id": "u1",
+            "text": "Actually, my budget is at most 20000 now.",
+            "session_id": "s2",
+            "at": "2026-05-12T09:30:00+00:00",
+        },
         {"user_id": "u2", "text": "I live in Berlin."},
     ]
     turns.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
@@ -87,8 +95,11 @@ def test_import_inspect_history_export_forget_round_trip(runner, db, tmp_path):
 
 def test_import_reports_bad_lines_and_exits_1(runner, db, tmp_path):
     f = tmp_path / "bad.jsonl"
-    f.write_text('{"user_id": "u", "text": "I live in Oslo."}\nnot json\n{"user_id": "", "text": "x"}\n'
-                 '{"user_id": "u", "text": ""}\n[1, 2]\n', encoding="utf-8")
+    f.write_text(
+        '{"user_id": "u", "text": "I live in Oslo."}\nnot json\n{"user_id": "", "text": "x"}\n'
+        '{"user_id": "u", "text": ""}\n[1, 2]\n',
+        encoding="utf-8",
+    )
     res = runner.invoke(main, ["import", str(f), "--url", db, "--embedder", "hashing"])
     assert res.exit_code == 1
     assert "line 2" in res.output and "line 3" in res.output and "line 4" in res.output
@@ -104,19 +115,28 @@ def test_errors_and_usage_exit_codes(runner, db):
     assert res.exit_code == 1  # aborted at the confirmation
 
 
-@pytest.mark.parametrize("cmd", [[], ["demo"], ["inspect"], ["history"], ["export"], ["forget"],
-                                 ["import"]])
+@pytest.mark.parametrize(
+    "cmd", [[], ["demo"], ["inspect"], ["history"], ["export"], ["forget"], ["import"]]
+)
 def test_help_everywhere(runner, cmd):
     res = runner.invoke(main, [*cmd, "--help"])
     assert res.exit_code == 0 and "Usage:" in res.output
 
 
 def test_console_script_starts_without_heavy_imports():
-    code = ("import sys; from shared_core.cli import main; "
-            "sys.argv=['usermemory','--help']\n"
-            "try:\n main()\nexcept SystemExit as e:\n assert e.code == 0\n"
-            "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import sys; from shared_core.cli import main; "
+        "sys.argv=['usermemory','--help']\n"
+        "try:\n main()\nexcept SystemExit as e:\n assert e.code == 0\n"
+        "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert "demo" in proc.stdout

@@ -193,12 +193,10 @@ def test_usage_errors_exit_2(runner: CliRunner, db: str, tmp_path: Path) -> None
 # -- known gaps in shared_core/cli.py / import_user (reported, not fixed here) ---------
 
 
-
 def test_import_non_utf8_file_is_a_clean_error(runner: CliRunner, db: str, tmp_path: Path) -> None:
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(b'{"user_id": "u", "text": "caf\xe9"}\n')
     clean_failure(runner.invoke(main, ["import", str(path), "--url", db]))
-
 
 
 def test_import_truncated_export_is_a_clean_error(
@@ -209,7 +207,6 @@ def test_import_truncated_export_is_a_clean_error(
     clean_failure(runner.invoke(main, ["import", str(path), "--url", db]))
 
 
-
 def test_import_export_without_user_id_is_a_clean_error(
     runner: CliRunner, db: str, tmp_path: Path
 ) -> None:
@@ -218,13 +215,11 @@ def test_import_export_without_user_id_is_a_clean_error(
     clean_failure(runner.invoke(main, ["import", str(path), "--url", db]))
 
 
-
 def test_import_deeply_nested_line_is_rejected(runner: CliRunner, db: str, tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "deep.jsonl", ["[" * 100_000 + "]" * 100_000])
     res = runner.invoke(main, ["import", str(path), "--url", db, "--embedder", "hashing"])
     clean_failure(res)
     assert "line 1" in res.output
-
 
 
 def test_import_wrong_type_timestamp_is_rejected(
@@ -236,7 +231,6 @@ def test_import_wrong_type_timestamp_is_rejected(
     res = runner.invoke(main, ["import", str(path), "--url", db, "--embedder", "hashing"])
     clean_failure(res)
     assert profile(db, "z") == {}
-
 
 
 def test_export_to_missing_directory_is_a_clean_error(

@@ -12,8 +12,16 @@ import shared_core
 ROOT = Path(__file__).resolve().parents[2]
 
 EXPECTED_METHODS = {
-    "observe": ["user_id", "text", "role", "session_id", "turn_id", "device_id",
-                "system_context", "at"],
+    "observe": [
+        "user_id",
+        "text",
+        "role",
+        "session_id",
+        "turn_id",
+        "device_id",
+        "system_context",
+        "at",
+    ],
     "remember": ["user_id", "key", "value", "kind", "source"],
     "recall": ["user_id", "query", "k", "system_context", "device_id", "at"],
     "context": ["user_id", "query", "token_budget"],
@@ -28,8 +36,15 @@ EXPECTED_METHODS = {
 def test_all_exports_resolve():
     for name in shared_core.__all__:
         assert hasattr(shared_core, name), name
-    assert {"UserMemory", "AsyncUserMemory", "MemoryRecord", "MemoryConfig",
-            "ScoredMemory", "Change", "UserMemoryError"} <= set(shared_core.__all__)
+    assert {
+        "UserMemory",
+        "AsyncUserMemory",
+        "MemoryRecord",
+        "MemoryConfig",
+        "ScoredMemory",
+        "Change",
+        "UserMemoryError",
+    } <= set(shared_core.__all__)
 
 
 def test_sync_and_async_twins_have_the_contract():
@@ -43,8 +58,11 @@ def test_sync_and_async_twins_have_the_contract():
 
 
 def test_async_twin_covers_every_public_sync_method():
-    sync = {n for n, v in vars(shared_core.UserMemory).items()
-            if callable(v) and not n.startswith("_") and n not in {"from_url", "close"}}
+    sync = {
+        n
+        for n, v in vars(shared_core.UserMemory).items()
+        if callable(v) and not n.startswith("_") and n not in {"from_url", "close"}
+    }
     missing = {n for n in sync if not hasattr(shared_core.AsyncUserMemory, n)}
     assert not missing
 
@@ -58,8 +76,9 @@ def test_importing_the_core_loads_no_framework_driver_or_torch():
         "'psycopg_pool','pinecone','pgvector','prometheus_client'}];"
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -74,7 +93,8 @@ def test_shared_api_contract_check_passes():
         import pytest
 
         pytest.skip("../shared/checks/api_contract.py is not present beside this checkout")
-    proc = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "api contract: ok" in proc.stdout

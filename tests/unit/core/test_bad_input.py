@@ -171,7 +171,8 @@ def test_untrusted_extractor_output_is_filtered(clock):
     from shared_core import UserMemory
     from shared_core.embed import HashingEmbedder
 
-    mem = UserMemory.from_url("sqlite:///:memory:", clock=clock, embedder=HashingEmbedder(),
-                              extractor=_HostileExtractor())
+    mem = UserMemory.from_url(
+        "sqlite:///:memory:", clock=clock, embedder=HashingEmbedder(), extractor=_HostileExtractor()
+    )
     mem.observe("u", "anything at all")
     assert mem.profile("u") == {"good.one": "fine"}

@@ -359,7 +359,8 @@ def test_merge_anonymous_moves_memory_and_sessions(mem, clock):
     assert prof["contact.channel"] == "email"  # the business rule still wins
     assert any(c.action is ChangeAction.IGNORED and "business rule" in c.reason for c in changes)
     assert [t.text for t in mem.session_turns("u", "web")][:1] == [
-        "I only accept SMS notifications, never call me."]
+        "I only accept SMS notifications, never call me."
+    ]
     assert any(a.action == "merge" for a in mem.audit_log("u"))
     assert mem.profile("anon-1") == {} and "anon-1" not in mem.users()
 
