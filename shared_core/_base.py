@@ -92,17 +92,21 @@ class MemoryBase:
             return obj
 
         try:
-            vector_index = vector_index or component(vectors_url, "vectors")
-            session_store = session_store or component(sessions_url, "sessions")
-            profile_cache = profile_cache or component(cache_url, "cache")
-            event_bus = event_bus or component(events_url, "events")
+            if vector_index is None:
+                vector_index = component(vectors_url, "vectors")
+            if session_store is None:
+                session_store = component(sessions_url, "sessions")
+            if profile_cache is None:
+                profile_cache = component(cache_url, "cache")
+            if event_bus is None:
+                event_bus = component(events_url, "events")
             if record_store is None or vector_index is None or session_store is None:
                 backends = open_backend(self.url, config=self.config, clock=self.clock)
-                record_store = record_store or backends.records
-                vector_index = vector_index or backends.vectors
-                session_store = session_store or backends.sessions
-                profile_cache = profile_cache or backends.profile_cache
-                event_bus = event_bus or backends.events
+                record_store = backends.records if record_store is None else record_store
+                vector_index = backends.vectors if vector_index is None else vector_index
+                session_store = backends.sessions if session_store is None else session_store
+                profile_cache = backends.profile_cache if profile_cache is None else profile_cache
+                event_bus = backends.events if event_bus is None else event_bus
                 used = {
                     id(record_store),
                     id(vector_index),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +20,7 @@ from .entities import (
     Status,
     UserState,
 )
-from .errors import InvalidInputError
+from .errors import BackendError, InvalidInputError, UserMemoryError
 from .ingest.gate import GateDecision, Verdict
 from .ingest.resolve import Resolver, WriteContext
 from .storage.protocols import (
@@ -133,15 +133,33 @@ class Management(MemoryBase):
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
         now = self.clock.now()
         report: dict[str, int] = {}
-        for name, count in self.records.erase_user(user_id, at=now).items():
-            report[f"records.{name}"] = count
-        report["vectors"] = self.vectors.delete_user(user_id)
-        report["sessions"] = self.sessions.delete_user(user_id)
+        failed: dict[str, str] = {}
+
+        def attempt(name: str, fn: Callable[[], Any]) -> None:
+            # every store is tried even when one fails: a partial erase is retried, not skipped
+            try:
+                result = fn()
+            except UserMemoryError as exc:
+                failed[name] = f"{type(exc).__name__}: {exc}"
+                return
+            if isinstance(result, dict):
+                report.update({f"{name}.{k}": v for k, v in result.items()})
+            else:
+                report[name] = int(result)
+
+        attempt("records", lambda: self.records.erase_user(user_id, at=now))
+        attempt("vectors", lambda: self.vectors.delete_user(user_id))
+        attempt("sessions", lambda: self.sessions.delete_user(user_id))
         if self.cache is not None:
-            report["cache"] = self.cache.delete_user(user_id)
+            attempt("cache", lambda: self.cache.delete_user(user_id) if self.cache else 0)
         if self.events is not None:
-            report["events"] = self.events.delete_user(user_id)
-        self._unindexed = {rid for rid in self._unindexed if not rid.startswith(user_id)}
+            attempt("events", lambda: self.events.delete_user(user_id) if self.events else 0)
+        if failed:
+            raise BackendError(
+                f"forget({user_id!r}) erased {sorted(report)} but failed on "
+                + "; ".join(f"{k} ({v})" for k, v in failed.items())
+                + ": call forget() again when the store is back"
+            )
         return report
 
     def forget_key(

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from . import tokens
 from ._base import MemoryBase
-from .decay import effective_confidence, is_expired
+from .decay import decay_class, effective_confidence, is_expired
 from .entities import (
     AuditEntry,
     Kind,
@@ -152,6 +152,8 @@ class ReadPath(MemoryBase):
             kinds=kinds,
         )
         loaded = got.loaded
+        if got.degraded:
+            self.metrics.inc("backend_degraded", backend="vectors")
         fused = calibrated_fusion(got.channels, self.fusion)
         hard = self._hard_records(user_id, system_context, refs, now)
         allowed: dict[str, MemoryRecord] = {}
@@ -269,11 +271,15 @@ class ReadPath(MemoryBase):
         )
         threshold = cfg.threshold_for(system_context)
         out: dict[str, str] = {}
+        # a profile that depends on the clock (an expiry, a fading inferred value) must not
+        # be cached: the cache's TTL runs on wall time, the memory's clock may not
+        time_bound = False
         for rec in sorted(recs, key=lambda r: (r.scope_ref != "", r.updated_at)):
+            time_bound = time_bound or rec.valid_until is not None or decay_class(rec) == "soft"
             if is_expired(rec, now) or effective_confidence(rec, now, cfg) < threshold:
                 continue
             out[rec.key] = rec.value
-        if self.cache is not None:
+        if self.cache is not None and not time_bound:
             try:
                 self.cache.set(user_id, system_context, out, scope_key)
             except UserMemoryError as exc:

@@ -91,8 +91,11 @@ def merge_anonymous(mem: UserMemory, anon_id: str, user_id: str, *, at: datetime
     mem._commit(batch, user_id)
     for sid in mem.sessions.sessions(anon_id):
         for turn in mem.sessions.turns(anon_id, sid):
-            mem.sessions.append(user_id, sid, turn.__class__(
-                role=turn.role, text=turn.text, turn_id=turn.turn_id, at=turn.at))
+            mem.sessions.append(
+                user_id,
+                sid,
+                turn.__class__(role=turn.role, text=turn.text, turn_id=turn.turn_id, at=turn.at),
+            )
     mem.forget(anon_id)
     return changes
 

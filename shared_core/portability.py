@@ -112,8 +112,8 @@ def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
         raise InvalidInputError("export mixes users: every record must belong to user_id")
     # superseded/revoked first so the one-active-per-slot rule holds while inserting
     records.sort(key=lambda r: r.status.value == "active")
-    mem.records.apply(
-        WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state)
+    # the commit path invalidates the profile cache, publishes events and indexes vectors
+    mem._commit(
+        WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state), user_id
     )
-    mem.reindex(user_id)
     return len(records)

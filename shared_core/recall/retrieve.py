@@ -12,12 +12,14 @@ Three channels, each a ranked list of record ids with a raw score:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..entities import Kind, MemoryRecord
+from ..errors import BackendError
 from ..llm import Embedder
 from ..storage.lexical import tokenize
 from ..storage.protocols import RecordFilter, RecordStore, VectorIndex
@@ -26,11 +28,14 @@ from .rewrite import RewrittenQuery
 
 __all__ = ["Retrieved", "coverage", "record_text", "retrieve"]
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(slots=True)
 class Retrieved:
     channels: list[ChannelHits]
     loaded: dict[str, MemoryRecord] = field(default_factory=dict)
+    degraded: bool = False  # the dense channel failed and was skipped
 
 
 def record_text(rec: MemoryRecord) -> str:
@@ -92,8 +97,14 @@ def retrieve(
         )
     )
 
-    qvec = np.asarray(embedder.embed([query.text])[0], dtype=np.float32)
-    dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
+    try:
+        qvec = np.asarray(embedder.embed([query.text])[0], dtype=np.float32)
+        dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
+    except BackendError as exc:
+        # the key and lexical channels still answer from the durable store
+        log.warning("dense retrieval unavailable, recalling without it: %s", exc)
+        out.degraded = True
+        dense = []
     out.channels.append(ChannelHits("dense", [(h.record_id, h.similarity) for h in dense]))
     need = [h.record_id for h in dense if h.record_id not in out.loaded]
     out.loaded.update((r.id, r) for r in records.get(need))

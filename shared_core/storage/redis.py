@@ -455,6 +455,8 @@ class RedisSessionStore:
                 [session_id, device_id or "", data, turn.turn_id, self._ttl_ms],
                 device_id,
             )
+        if turn.written:  # the append script stores the text; written ids go in w:<idx>
+            self.mark_written(user_id, session_id, turn.turn_id, turn.written)
 
     def turns(
         self, user_id: str, session_id: str, *, limit: int | None = None

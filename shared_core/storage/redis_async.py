@@ -162,6 +162,8 @@ class AsyncRedisSessionStore(_Owned):
         args = [session_id, device_id or "", data, turn.turn_id, self._ttl_ms]
         with redis_errors():
             await self._run(self._append, user_id, session_id, args, device_id)
+        if turn.written:  # the append script stores the text; written ids go in w:<idx>
+            await self.mark_written(user_id, session_id, turn.turn_id, turn.written)
 
     async def turns(
         self, user_id: str, session_id: str, *, limit: int | None = None

@@ -176,3 +176,45 @@ def test_untrusted_extractor_output_is_filtered(clock):
     )
     mem.observe("u", "anything at all")
     assert mem.profile("u") == {"good.one": "fine"}
+
+
+def test_vector_index_down_at_recall_degrades_to_key_and_lexical(seeded, monkeypatch):
+    from shared_core import BackendUnavailableError
+
+    def down(*a, **k):
+        raise BackendUnavailableError("vector index down (injected)")
+
+    monkeypatch.setattr(seeded.vectors, "search", down)
+    res = seeded.recall("u", "what is my budget?", k=3)
+    assert any(r.record.key == "budget.max" for r in res)
+    assert "dense" not in res[0].matched_by
+
+
+def test_forget_tries_every_store_and_names_the_failure(seeded, monkeypatch):
+    from shared_core import BackendError, BackendUnavailableError
+
+    def down(user_id):
+        raise BackendUnavailableError("vectors down (injected)")
+
+    monkeypatch.setattr(seeded.vectors, "delete_user", down)
+    with pytest.raises(BackendError, match="vectors"):
+        seeded.forget("u")
+    assert seeded.profile("u") == {}  # the record store was still erased
+    monkeypatch.undo()
+    assert seeded.forget("u")["vectors"] >= 0
+
+
+def test_explicit_empty_components_are_kept(clock):
+    from shared_core import UserMemory
+    from shared_core.embed import HashingEmbedder
+    from shared_core.storage.session import InMemorySessionStore
+
+    class EmptyButReal(InMemorySessionStore):
+        def __len__(self) -> int:
+            return 0
+
+    store = EmptyButReal(60, clock=clock)
+    mem = UserMemory.from_url(
+        "sqlite:///:memory:", clock=clock, embedder=HashingEmbedder(), session_store=store
+    )
+    assert mem.sessions is store
