@@ -13,15 +13,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-_BLOCK = re.compile(r"(<!-- not-run: (?P<why>[^>]*) -->\s*)?```python\n(?P<code>.*?)```", re.S)
+_BLOCK = re.compile(
+    r"(<!-- not-run: (?P<why>[^>]*) -->\s*)?(<!-- needs: (?P<needs>[^>]*) -->\s*)?"
+    r"```python\n(?P<code>.*?)```",
+    re.S,
+)
+_SERVERS = {"postgres": ("127.0.0.1", 5432), "redis": ("127.0.0.1", 6379)}
 
 
-def _blocks() -> list[tuple[str, str, str | None]]:
+def _reachable(host: str, port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def _blocks() -> list[tuple[str, str, str | None, str]]:
     out = []
-    for i, m in enumerate(_BLOCK.finditer(README)):
+    for m in _BLOCK.finditer(README):
         line = README[: m.start()].count("\n") + 1
-        out.append((f"README.md:{line}", m.group("code"), m.group("why")))
-        del i
+        out.append((f"README.md:{line}", m.group("code"), m.group("why"), m.group("needs") or ""))
     return out
 
 
@@ -32,10 +46,16 @@ def test_readme_has_examples():
     assert len(BLOCKS) >= 5
 
 
-@pytest.mark.parametrize(("where", "code", "why"), BLOCKS, ids=[b[0] for b in BLOCKS])
-def test_readme_python_block_runs(where, code, why, tmp_path):
+@pytest.mark.parametrize(("where", "code", "why", "needs"), BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_readme_python_block_runs(where, code, why, needs, tmp_path):
     if why:
         pytest.skip(f"{where} not run: {why}")
+    for server in needs.split():
+        if not _reachable(*_SERVERS[server]):
+            msg = f"{where} needs {server} on {_SERVERS[server]}"
+            if os.environ.get("CI") == "true":
+                pytest.fail(msg)
+            pytest.skip(msg)
     env = {
         **os.environ,
         "USERMEMORY_EMBEDDER": "hashing",
