@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
@@ -14,6 +15,7 @@ from . import privacy
 from .clock import Clock, SystemClock
 from .config import MemoryConfig, PiiMode
 from .entities import (
+    AuditEntry,
     Kind,
     MemoryRecord,
     Provenance,
@@ -138,7 +140,9 @@ class MemoryBase:
         self.templates = templates or ContextTemplates()
         self.metrics = metrics or Metrics()
         self.fusion = FusionWeights()
-        self._unindexed: set[str] = set()  # outbox: records whose vectors failed to write
+        self._unindexed: set[str] = set()
+        self._pending_reads: list[AuditEntry] = []
+        self._reads_lock = threading.Lock()  # outbox: records whose vectors failed to write
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -155,7 +159,13 @@ class MemoryBase:
         return self._embedder
 
     def close(self) -> None:
-        """Close every store (idempotent)."""
+        """Flush buffered read-audit entries and close every store (idempotent)."""
+        try:
+            self.flush_audit()
+        except UserMemoryError as exc:
+            log.warning(
+                "could not flush %d read-audit entries on close: %s", len(self._pending_reads), exc
+            )
         for part in (self.records, self.vectors, self.sessions, self.cache, self.events):
             if part is not None:
                 part.close()
@@ -166,12 +176,53 @@ class MemoryBase:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def flush_audit(self) -> None:
+        """Write buffered read-audit entries now (they are also flushed by every write,
+        by ``audit_log``/``export``, on ``close`` and when the buffer is full or old)."""
+        with self._reads_lock:
+            pending, self._pending_reads = self._pending_reads, []
+        if pending:
+            try:
+                self.records.apply(WriteBatch(audit=pending))
+            except UserMemoryError:
+                with self._reads_lock:  # keep them for the next flush
+                    self._pending_reads[:0] = pending
+                raise
+
+    def _audit_read(self, entry: AuditEntry) -> None:
+        """Buffer a read entry: a write per recall costs more than the recall itself."""
+        limit = self.config.audit_read_batch
+        with self._reads_lock:
+            self._pending_reads.append(entry)
+            due = (
+                len(self._pending_reads) >= limit
+                or (entry.at - self._pending_reads[0].at).total_seconds() > 2.0
+                or limit <= 1
+            )
+        if due:
+            self.flush_audit()
+
+    def _drop_pending_reads(self, user_id: str) -> None:
+        with self._reads_lock:
+            self._pending_reads = [a for a in self._pending_reads if a.user_id != user_id]
+
     def _commit(self, batch: WriteBatch, user_id: str, *, invalidate: bool = True) -> None:
         if self.config.pii_mode is PiiMode.MASK_ALL and batch.records:
             batch.records = [_mask_record(r) for r in batch.records]
         if not batch:
             return
-        self.records.apply(batch)
+        with self._reads_lock:  # buffered reads ride along with the next write
+            pending, self._pending_reads = self._pending_reads, []
+        if pending:
+            batch.audit = [*pending, *batch.audit]
+        try:
+            self.records.apply(batch)
+        except BaseException:
+            with self._reads_lock:
+                self._pending_reads[:0] = pending
+            if pending:
+                batch.audit = batch.audit[len(pending) :]
+            raise
         if not invalidate:
             return
         to_index = [r for r in batch.records if r.status in (Status.ACTIVE, Status.PENDING)]

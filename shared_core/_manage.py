@@ -132,6 +132,7 @@ class Management(MemoryBase):
         """Erase everything about the user in every store; return counts per store."""
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
         now = self.clock.now()
+        self._drop_pending_reads(user_id)
         report: dict[str, int] = {}
         failed: dict[str, str] = {}
 
@@ -254,6 +255,7 @@ class Management(MemoryBase):
 
     def audit_log(self, user_id: str) -> list[AuditEntry]:
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        self.flush_audit()
         return self.records.audit_log(user_id)
 
     def reindex(self, user_id: str | None = None) -> int:

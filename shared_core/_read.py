@@ -29,7 +29,6 @@ from .recall.rewrite import rewrite
 from .recall.score import score_hits
 from .storage.protocols import (
     RecordFilter,
-    WriteBatch,
 )
 from .validate import (
     check_datetime,
@@ -94,24 +93,18 @@ class ReadPath(MemoryBase):
             self.metrics.inc("recall_hits")
         if cfg.audit_reads and results:  # reading nothing reveals nothing (and must not
             # re-create a forgotten user through an audit row)
-            self._commit(
-                WriteBatch(
-                    audit=[
-                        AuditEntry(
-                            user_id=user_id,
-                            action="read",
-                            at=now,
-                            actor="recall",
-                            session_id=session_id,
-                            detail={
-                                "record_ids": [r.record.id for r in results],
-                                "query_sha256": hashlib.sha256(query.encode()).hexdigest()[:16],
-                            },
-                        )
-                    ]
-                ),
-                user_id,
-                invalidate=False,
+            self._audit_read(
+                AuditEntry(
+                    user_id=user_id,
+                    action="read",
+                    at=now,
+                    actor="recall",
+                    session_id=session_id,
+                    detail={
+                        "record_ids": [r.record.id for r in results],
+                        "query_sha256": hashlib.sha256(query.encode()).hexdigest()[:16],
+                    },
+                )
             )
         self.metrics.observe_latency("recall", time.perf_counter() - started)
         return results

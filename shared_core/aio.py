@@ -195,5 +195,8 @@ class AsyncUserMemory:
     async def audit_log(self, user_id: str) -> list[AuditEntry]:
         return await asyncio.to_thread(self.sync.audit_log, user_id)
 
+    async def flush_audit(self) -> None:
+        await asyncio.to_thread(self.sync.flush_audit)
+
     async def reindex(self, user_id: str | None = None) -> int:
         return await asyncio.to_thread(self.sync.reindex, user_id)

@@ -94,6 +94,8 @@ class MemoryConfig:
         store_turns: keep every observed turn as episodic memory.
         min_relevance: recall abstains from results whose fused relevance is lower.
         audit_reads: write a "read" audit entry for every recall (who read what, when).
+        audit_read_batch: read entries are buffered and written with the next write, or
+            when this many are waiting (or the oldest is 2 s old); 1 writes each at once.
         episode_query_boost: relevance multiplier for episodes when the query refers to
             a past conversation ("last time", "上次").
     """
@@ -121,6 +123,7 @@ class MemoryConfig:
     store_turns: bool = True
     min_relevance: float = 0.15
     audit_reads: bool = True
+    audit_read_batch: int = 64
     episode_query_boost: float = 1.25
 
     def __post_init__(self) -> None:
@@ -152,6 +155,7 @@ class MemoryConfig:
             "max_id_chars",
             "fusion_k",
             "candidate_pool",
+            "audit_read_batch",
         ):
             if int(getattr(self, name)) < 1:
                 raise ConfigError(f"{name} must be >= 1")
@@ -197,6 +201,7 @@ class MemoryConfig:
 
 
 _INT_FIELDS = {
+    "audit_read_batch",
     "implicit_consensus",
     "default_k",
     "token_budget",

@@ -24,6 +24,7 @@ def _mask_text(value: str | None) -> str | None:
 
 def export_user(mem: UserMemory, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
     """Everything held about ``user_id`` in every store, as JSON-serialisable data."""
+    mem.flush_audit()
     records = mem.records.find(RecordFilter(user_id=user_id, system_context=None, statuses=None))
     records.sort(key=lambda r: (r.created_at, r.version))
     state = mem.records.user_state(user_id)

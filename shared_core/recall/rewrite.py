@@ -41,24 +41,29 @@ class RewrittenQuery:
     episodic: bool  # the user refers to a past conversation
 
 
+def _synonym_pattern() -> re.Pattern[str]:
+    """One alternation over every synonym, longest first (ASCII words need word bounds)."""
+    words = sorted({w.lower() for w in KEY_SYNONYMS if w}, key=len, reverse=True)
+    parts = [
+        rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])" if w.isascii() else re.escape(w) for w in words
+    ]
+    return re.compile("|".join(parts))
+
+
+_PREFIXES: dict[str, tuple[str, ...]] = {}
+for _word, _prefixes in KEY_SYNONYMS.items():
+    _PREFIXES.setdefault(_word.lower(), ())
+    _PREFIXES[_word.lower()] += tuple(p for p in _prefixes if p not in _PREFIXES[_word.lower()])
+_SYNONYMS = _synonym_pattern()
+
+
 def _key_prefixes(text: str) -> tuple[str, ...]:
-    low = text.lower()
     found: list[str] = []
-    for word, prefixes in KEY_SYNONYMS.items():
-        w = word.lower()
-        if _contains_word(low, w):
-            for p in prefixes:
-                if p not in found:
-                    found.append(p)
+    for m in _SYNONYMS.finditer(text.lower()):
+        for p in _PREFIXES.get(m.group(0), ()):
+            if p not in found:
+                found.append(p)
     return tuple(found)
-
-
-def _contains_word(text: str, word: str) -> bool:
-    if not word:
-        return False
-    if not word.isascii():
-        return word in text  # CJK: no word boundaries
-    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
 
 
 def rewrite(query: str) -> RewrittenQuery:

@@ -28,7 +28,16 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from types import ModuleType
 
-__all__ = ["LEXICAL_VERSION", "BM25Index", "s_stem", "tokenize", "tokenize_key"]
+__all__ = [
+    "LEXICAL_VERSION",
+    "BM25Index",
+    "LexDocs",
+    "jieba_loaded",
+    "s_stem",
+    "tokenize",
+    "tokenize_key",
+    "warm_up",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -110,6 +119,22 @@ def _get_jieba() -> ModuleType:
             jieba.initialize()
             _jieba = jieba
     return _jieba
+
+
+def warm_up() -> None:
+    """Load jieba's dictionary now, so the first Chinese text does not pay for it.
+
+    jieba is otherwise loaded lazily on the first text with CJK ideographs, which costs
+    1-5 s inside whichever ``observe``/``recall`` meets it. Nothing calls this by default:
+    call it at start-up (or in a background thread) in processes that serve Chinese
+    users. Safe to call from several threads and more than once (loads once).
+    """
+    _get_jieba()
+
+
+def jieba_loaded() -> bool:
+    """Whether this process has loaded jieba (an English-only process never does)."""
+    return _jieba is not None
 
 
 def s_stem(word: str) -> str:
@@ -246,3 +271,32 @@ class BM25Index:
                 if tf:
                     out[i] = out.get(i, 0.0) + idf * tf * k1p1 / (tf + norms[i])
         return out
+
+
+class LexDocs:
+    """One user's records in one context, tokenized, with a BM25 index per status set.
+
+    Args:
+        rows: ``(record_id, status, lex)`` triples; ``lex`` is the space-joined tokens.
+    """
+
+    __slots__ = ("_indexes", "ids", "statuses", "tokens")
+
+    def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        self.ids: list[str] = []
+        self.statuses: list[str] = []
+        self.tokens: list[list[str]] = []
+        for rid, status, lex in rows:
+            self.ids.append(rid)
+            self.statuses.append(status)
+            self.tokens.append(lex.split())
+        self._indexes: dict[frozenset[str], tuple[list[str], BM25Index]] = {}
+
+    def index(self, statuses: frozenset[str]) -> tuple[list[str], BM25Index]:
+        """Record ids and the BM25 index over the records whose status is in ``statuses``."""
+        got = self._indexes.get(statuses)
+        if got is None:
+            keep = [i for i, st in enumerate(self.statuses) if st in statuses]
+            got = ([self.ids[i] for i in keep], BM25Index([self.tokens[i] for i in keep]))
+            self._indexes[statuses] = got
+        return got

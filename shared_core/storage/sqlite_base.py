@@ -16,7 +16,8 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,8 @@ from ..errors import (
 from .migrations import SQLITE, SQLITE_MIGRATIONS, run_migrations
 
 __all__ = [
+    "RECORD_COLUMNS",
+    "Row",
     "SqliteDatabase",
     "format_time",
     "must_time",
@@ -41,6 +44,15 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+#: Columns of a record row, in the order every ``SELECT`` and cached row uses.
+RECORD_COLUMNS = (
+    "id, user_id, system_context, kind, key, value, normalized, source, confidence, version, "
+    "status, created_at, updated_at, valid_until, permanent, hard, explicit, scope, scope_ref, "
+    "provenance, evidence, supersedes, metadata"
+)
+#: One record row: the :data:`RECORD_COLUMNS` values, then the ``lex`` text.
+Row = tuple[Any, ...]
 
 
 def user_hash(user_id: str) -> bytes:
@@ -117,6 +129,9 @@ class SqliteDatabase:
         self._refs = 0
         self._closed = False
         self._erase_listeners: list[Callable[[str], None]] = []
+        self._change_listeners: list[Callable[[], None]] = []
+        self._write_listeners: list[Callable[[Sequence[Row], set[str]], None]] = []
+        self._data_version: int | None = None
         self.in_memory = self.path == ":memory:" or self.path == ""
         if not self.in_memory:
             try:
@@ -142,6 +157,7 @@ class SqliteDatabase:
                 self.applied = run_migrations(
                     self.conn, SQLITE_MIGRATIONS, dialect=SQLITE, clock=self.clock
                 )
+                self._data_version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
         except BaseException:
             self.conn.close()
             raise
@@ -200,6 +216,55 @@ class SqliteDatabase:
         """Tell every ``on_erase`` listener that ``user_id`` was erased."""
         for cb in self._erase_listeners:
             cb(user_id)
+
+    def on_external_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` when another connection is found to have written the file."""
+        self._change_listeners.append(callback)
+
+    def on_records_written(self, callback: Callable[[Sequence[Row], set[str]], None]) -> None:
+        """Call ``callback(rows, old_owners)`` after records are committed on this connection.
+
+        ``rows`` are the committed record rows (:data:`RECORD_COLUMNS` plus ``lex``);
+        ``old_owners`` the users that held any of those ids before the write.
+        """
+        self._write_listeners.append(callback)
+
+    def remove_listener(self, callback: Callable[..., None]) -> None:
+        """Forget ``callback`` (registered with any ``on_*`` method)."""
+        for group in (self._erase_listeners, self._change_listeners, self._write_listeners):
+            while callback in group:
+                group.remove(callback)
+
+    def notify_records_written(self, rows: Sequence[Row], old_owners: set[str]) -> None:
+        """Tell every ``on_records_written`` listener about a committed record write."""
+        for cb in self._write_listeners:
+            cb(rows, old_owners)
+
+    def notify_external_change(self) -> None:
+        """Tell every ``on_external_change`` listener to drop what it cached."""
+        for cb in self._change_listeners:
+            cb()
+
+    def check_external_changes(self) -> bool:
+        """Drop the caches if another connection (or process) committed since last checked.
+
+        ``PRAGMA data_version`` changes only on commits by *other* connections, so the
+        caches stay valid across this connection's own writes (which update them in
+        place) and are dropped wholesale after anyone else's. Costs one pragma (~2 us).
+        Call it under :attr:`lock` before answering from a cache.
+
+        Returns:
+            Whether a change was found (and the caches dropped).
+        """
+        if self.in_memory:
+            return False
+        with self.read() as conn:
+            version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if version == self._data_version:
+            return False
+        self._data_version = version
+        self.notify_external_change()
+        return True
 
     def scrub_files(self) -> None:
         """Checkpoint the WAL into the main file and truncate it (erased bytes leave the WAL)."""

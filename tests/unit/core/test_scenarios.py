@@ -401,3 +401,18 @@ def test_echoed_memory_block_is_not_stored_again(mem):
     mem.observe("u", f"Sure. {block} Anything else?", role="assistant", session_id="s1")
     texts = [t.text for t in mem.session_turns("u", "s1")]
     assert texts[-1] == "Sure.  Anything else?" or "User memory" not in texts[-1]
+
+
+def test_read_audit_is_batched_but_never_lost_or_resurrecting(mem, clock):
+    mem.observe("u", "My budget is 5000.")
+    for _ in range(5):
+        mem.recall("u", "budget")
+    reads = [a for a in mem.audit_log("u") if a.action == "read"]
+    assert len(reads) == 5  # audit_log flushes the buffer first
+    mem.recall("u", "budget")
+    mem.forget("u")  # the buffered read of the erased user is dropped, not written later
+    mem.flush_audit()
+    assert "u" not in mem.users()
+    mem.observe("v", "I live in Oslo.")
+    mem.recall("v", "where do I live?")
+    mem.close()
