@@ -9,7 +9,7 @@ from datetime import datetime
 
 from . import tokens
 from ._base import MemoryBase
-from .decay import decay_class, effective_confidence, is_expired
+from .decay import decay_class, is_expired, is_recallable
 from .entities import (
     AuditEntry,
     Kind,
@@ -262,14 +262,13 @@ class ReadPath(MemoryBase):
                 scope_refs=refs,
             )
         )
-        threshold = cfg.threshold_for(system_context)
         out: dict[str, str] = {}
         # a profile that depends on the clock (an expiry, a fading inferred value) must not
         # be cached: the cache's TTL runs on wall time, the memory's clock may not
         time_bound = False
         for rec in sorted(recs, key=lambda r: (r.scope_ref != "", r.updated_at)):
             time_bound = time_bound or rec.valid_until is not None or decay_class(rec) == "soft"
-            if is_expired(rec, now) or effective_confidence(rec, now, cfg) < threshold:
+            if is_expired(rec, now) or not is_recallable(rec, now, cfg, system_context):
                 continue
             out[rec.key] = rec.value
         if self.cache is not None and not time_bound:

@@ -93,6 +93,9 @@ class MemoryConfig:
         embedding_cache_size: LRU entries of the text -> vector cache.
         store_turns: keep every observed turn as episodic memory.
         min_relevance: recall abstains from results whose fused relevance is lower.
+        fade_threshold: a soft (inferred / non-critical) memory that meets the confidence
+            threshold on its stated confidence drops out once confidence x decay falls
+            under this (about 6 days after its last reinforcement at the defaults).
         audit_reads: write a "read" audit entry for every recall (who read what, when).
         audit_read_batch: read entries are buffered and written with the next write, or
             when this many are waiting (or the oldest is 2 s old); 1 writes each at once.
@@ -122,6 +125,7 @@ class MemoryConfig:
     embedding_cache_size: int = 4096
     store_turns: bool = True
     min_relevance: float = 0.15
+    fade_threshold: float = 0.1
     audit_reads: bool = True
     audit_read_batch: int = 64
     episode_query_boost: float = 1.25
@@ -139,7 +143,12 @@ class MemoryConfig:
             object.__setattr__(self, "decay", _frozen({**_DEFAULT_DECAY, **self.decay}))
         if self.implicit_consensus < 1:
             raise ConfigError("implicit_consensus must be >= 1")
-        for name in ("confidence_threshold", "implicit_confidence_cap", "min_relevance"):
+        for name in (
+            "confidence_threshold",
+            "implicit_confidence_cap",
+            "min_relevance",
+            "fade_threshold",
+        ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ConfigError(f"{name} must be in [0, 1], got {v}")
@@ -218,6 +227,7 @@ _FLOAT_FIELDS = {
     "confirm_window_days",
     "confidence_threshold",
     "min_relevance",
+    "fade_threshold",
     "episode_query_boost",
 }
 

@@ -2,9 +2,11 @@
 
 The rule (README, "Conflicts and decay"):
 
-* soft (inferred / non-critical) memories fade: ``exp(-age / 72 h)``; their *effective*
-  confidence is ``confidence x decay`` and they drop out of recall once it falls under
-  the threshold, unless reinforced.
+* soft (inferred / non-critical) memories fade: ``exp(-age / 72 h)``; they must meet the
+  threshold on their stated confidence (an inferred value reaches it through consensus),
+  rank lower as they age, and drop out once their *effective* confidence
+  (``confidence x decay``) falls under ``fade_threshold`` (0.1: about six days after the
+  last reinforcement), unless reinforced.
 * explicit, unrevoked user declarations order by recency but never fade out: their
   decay has a floor (0.8) and their effective confidence is their stated confidence,
   so a preference declared in session 3 is still recalled at session 50.
@@ -21,7 +23,7 @@ from datetime import datetime
 from .config import MemoryConfig
 from .entities import Kind, MemoryRecord, Source
 
-__all__ = ["decay", "decay_class", "effective_confidence", "is_expired"]
+__all__ = ["decay", "decay_class", "effective_confidence", "is_expired", "is_recallable"]
 
 
 def decay_class(record: MemoryRecord) -> str:
@@ -58,3 +60,21 @@ def effective_confidence(record: MemoryRecord, now: datetime, config: MemoryConf
 def is_expired(record: MemoryRecord, now: datetime) -> bool:
     """True once ``valid_until`` has passed."""
     return record.valid_until is not None and record.valid_until <= now
+
+
+def is_recallable(
+    record: MemoryRecord, now: datetime, config: MemoryConfig, system_context: str
+) -> bool:
+    """Whether the record passes the confidence filter of ``system_context`` at ``now``.
+
+    Episodes always pass (recency only ranks them); every other record needs its stated
+    confidence at the context's threshold; a soft record also needs its effective
+    confidence at ``fade_threshold`` (it fades out when not reinforced).
+    """
+    if record.kind is Kind.EPISODE:
+        return True
+    if record.confidence < config.threshold_for(system_context):
+        return False
+    if decay_class(record) == "soft":
+        return effective_confidence(record, now, config) >= config.fade_threshold
+    return True

@@ -172,7 +172,8 @@ MARKER_ONLY_RE = re.compile(
     _I,
 )
 _SENT_END_RE = re.compile(r"[。！？!?；;\n]+|\.+(?=\s|$)")
-_CLAUSE_SEP_RE = re.compile(r"[,，:：]+|\s+-{1,2}\s+|——")
+# a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
+_CLAUSE_SEP_RE = re.compile(r"(?<!\d)[,，:：]+|[,，:：]+(?!\d)|\s+-{1,2}\s+|——")
 
 
 def has_explicit_marker(text: str) -> bool:
@@ -374,8 +375,35 @@ _CORR_ZH_BARE = re.compile(
 )
 
 
+#: "Y, not X" / "I meant Y, not X" / "是Y，不是X": the new value first.
+_CORR_EN_NEW_FIRST = re.compile(
+    r"(?P<new>[^\W_][\w' -]{0,60}?)\s*[,;]?\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|in\s+)?"
+    r"(?P<old>[^\W_][\w -]{0,40}?)\s*(?=$|[,;:.!?])",
+    _I,
+)
+_CORR_ZH_NEW_FIRST = re.compile(
+    r"是(?P<new>[^，,。！？!?；;是]{1,20}?)\s*[，,]?\s*(?:而)?不是(?P<old>[^，,。！？!?；;]{1,20})"
+)
+
+
+def _classified_tail(text: str) -> tuple[str, tuple[str, Kind, str]] | None:
+    """The longest vocabulary term (1-3 words) that ends ``text`` and its classification."""
+    words = phrase(text, 12).split()
+    for n in (3, 2, 1):
+        if len(words) >= n:
+            term = " ".join(words[-n:])
+            found = classify(term)
+            if found is not None:
+                return term, found
+    return None
+
+
 def h_correction(cl: Clause) -> Iterator[Hit]:
-    """ "not X, Y" / "不是X，是Y" / "不对，是Y": Y replaces X (key from the vocabulary)."""
+    """ "not X, Y" / "Y, not X" / "不是X，是Y" / "是Y，不是X" / "不对，是Y": Y replaces X.
+
+    The key comes from the vocabulary of Y (or of X); the candidate is a correction, so
+    the resolver supersedes the slot (version 2, version 1 kept).
+    """
     for rx in (_CORR_EN, _CORR_ZH, _CORR_ZH_BARE):
         for m in rx.finditer(cl.text):
             new, old = phrase(m.group("new"), 3), phrase(m.groupdict().get("old") or "", 3)
@@ -385,6 +413,26 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
             key, kind, _canon = found
             c = cand(kind, key, new)
             yield m.start(), m.end(), dataclasses.replace(c, correction=True)
+    for m in _CORR_EN_NEW_FIRST.finditer(cl.text):
+        tail = _classified_tail(m.group("new"))
+        if tail is None:
+            continue
+        term, (key, kind, _canon) = tail
+        old = classify(phrase(m.group("old"), 3))
+        if old is not None and old[0] != key:
+            continue
+        c = cand(kind, key, term)
+        yield m.start("new") + m.group("new").rfind(term), m.end(), dataclasses.replace(
+            c, correction=True
+        )
+    for m in _CORR_ZH_NEW_FIRST.finditer(cl.text):
+        new = CUT_ZH.sub("", m.group("new")).strip()
+        found = classify(new) or classify(CUT_ZH.sub("", m.group("old")).strip())
+        if found is None or not new:
+            continue
+        key, kind, _canon = found
+        c = cand(kind, key, new)
+        yield m.start(), m.end(), dataclasses.replace(c, correction=True)
 
 
 _ADDR_EN = re.compile(

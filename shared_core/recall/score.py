@@ -1,8 +1,9 @@
 """Read-path step 3: score fused hits as confidence x decay x relevance, filter, rank.
 
-Pure. A record is dropped when it is expired (``valid_until`` passed), when its
-*effective* confidence is under the context's threshold (episodes are exempt: recency
-only ranks them), or when its relevance is under ``min_relevance`` (abstention).
+Pure. A record is dropped when it is expired (``valid_until`` passed), when it fails the
+confidence filter (``decay.is_recallable``: stated confidence under the context's
+threshold, or a soft memory faded under ``fade_threshold``; episodes are exempt), or when
+its relevance is under ``min_relevance`` (abstention).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from ..config import MemoryConfig
-from ..decay import decay, effective_confidence, is_expired
+from ..decay import decay, effective_confidence, is_expired, is_recallable
 from ..entities import Kind, MemoryRecord, ScoredMemory
 from .fuse import FusedHit
 
@@ -28,15 +29,14 @@ def score_hits(
     episodic: bool = False,
 ) -> list[ScoredMemory]:
     """Turn fused hits into ranked :class:`ScoredMemory`, best first."""
-    threshold = config.threshold_for(system_context)
     out: list[ScoredMemory] = []
     for hit in hits:
         rec = records.get(hit.record_id)
         if rec is None or is_expired(rec, now):
             continue
-        eff = effective_confidence(rec, now, config)
-        if rec.kind is not Kind.EPISODE and eff < threshold:
+        if not is_recallable(rec, now, config, system_context):
             continue
+        eff = effective_confidence(rec, now, config)
         relevance = hit.relevance
         if episodic and rec.kind is Kind.EPISODE:
             relevance = min(1.0, relevance * config.episode_query_boost)

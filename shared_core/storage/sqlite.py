@@ -31,25 +31,33 @@ from ..entities import (
     Conflict,
     Kind,
     MemoryRecord,
-    Scope,
-    Source,
     Status,
     UserState,
 )
 from ..errors import InvalidInputError
-from .lexical import LEXICAL_VERSION, BM25Index, tokenize
+from .lexical import LEXICAL_VERSION, LexDocs, tokenize
 from .protocols import LexicalHit, RecordFilter, WriteBatch
-from .sqlite_base import SqliteDatabase, format_time, must_time, parse_time, user_hash
+from .sqlite_base import (
+    RECORD_COLUMNS,
+    RecordCache,
+    Row,
+    SqliteDatabase,
+    UserRows,
+    _json,
+    _lex_text,
+    _record_row,
+    decode_record,
+    format_time,
+    must_time,
+    parse_time,
+    user_hash,
+)
 
 __all__ = ["SqliteDatabase", "SqliteRecordStore", "format_time", "parse_time", "user_hash"]
 
 logger = logging.getLogger(__name__)
 
-_RECORD_COLS = (
-    "id, user_id, system_context, kind, key, value, normalized, source, confidence, version, "
-    "status, created_at, updated_at, valid_until, permanent, hard, explicit, scope, scope_ref, "
-    "provenance, evidence, supersedes, metadata"
-)
+_RECORD_COLS = RECORD_COLUMNS
 _UPDATABLE = [*(c.strip() for c in _RECORD_COLS.split(",")[1:]), "uid", "lex"]
 _AUDIT_COLS = (
     "id",
@@ -76,98 +84,11 @@ _CONFLICT_COLS = (
 )
 
 
-def _json(data: Any, what: str) -> str:
-    try:
-        return json.dumps(data, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{what} is not JSON-serialisable: {exc}") from exc
-
-
-def _lex_text(rec: MemoryRecord) -> str:
-    parts = [rec.key, rec.value]
-    if rec.normalized and rec.normalized != rec.value:
-        parts.append(rec.normalized)
-    if rec.provenance.span:
-        parts.append(rec.provenance.span)
-    return " ".join(tokenize(" \n ".join(parts)))
-
-
-_REC_NAMES = tuple(c.strip() for c in _RECORD_COLS.split(","))
-_TEXT_FIELDS = ("id", "user_id", "key", "value", "normalized", "scope_ref", "system_context")
-
-
-def _record_row(rec: MemoryRecord) -> list[Any]:
-    """Convert (and validate) a record into a row, before any transaction starts."""
-    if not isinstance(rec, MemoryRecord):
-        raise InvalidInputError(f"expected MemoryRecord, got {type(rec).__name__}")
-    try:
-        for name in _TEXT_FIELDS:
-            if not isinstance(getattr(rec, name), str):
-                raise InvalidInputError(f"record.{name} must be a string")
-            getattr(rec, name).encode("utf-8")
-        if not (
-            type(rec.kind) is Kind
-            and type(rec.source) is Source
-            and type(rec.status) is Status
-            and type(rec.scope) is Scope
-        ):
-            rec = rec.replace(
-                kind=Kind(rec.kind),
-                source=Source(rec.source),
-                status=Status(rec.status),
-                scope=Scope(rec.scope),
-            )
-        d = rec.to_dict()
-        d.update(
-            created_at=format_time(rec.created_at),
-            updated_at=format_time(rec.updated_at),
-            valid_until=format_time(rec.valid_until) if rec.valid_until is not None else None,
-            confidence=float(rec.confidence),
-            version=int(rec.version),
-            evidence=int(rec.evidence),
-            permanent=int(bool(rec.permanent)),
-            hard=int(bool(rec.hard)),
-            explicit=int(bool(rec.explicit)),
-            provenance=_json(d["provenance"], "provenance"),
-            metadata=_json(d["metadata"], "metadata"),
-        )
-        return [*(d[c] for c in _REC_NAMES), user_hash(rec.user_id), _lex_text(rec)]
-    except InvalidInputError:
-        raise
-    except (ValueError, TypeError, AttributeError, UnicodeEncodeError) as exc:
-        raise InvalidInputError(f"invalid record {getattr(rec, 'id', '?')!r}: {exc}") from exc
-
-
-def _row_record(r: Sequence[Any]) -> MemoryRecord:
-    d = dict(zip(_REC_NAMES, r, strict=True))
-    d["provenance"] = json.loads(d["provenance"])
-    d["metadata"] = json.loads(d["metadata"])
-    return MemoryRecord.from_dict(d)
+_row_record = decode_record
 
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-class _LexDocs:
-    """One user's records in one context, tokenized, with a BM25 index per status set."""
-
-    __slots__ = ("_indexes", "ids", "statuses", "tokens")
-
-    def __init__(self, rows: Sequence[tuple[str, str, str]]) -> None:
-        self.ids = [r[0] for r in rows]
-        self.statuses = [r[1] for r in rows]
-        self.tokens = [r[2].split() for r in rows]
-        self._indexes: dict[frozenset[str], tuple[list[str], BM25Index]] = {}
-
-    def index(self, statuses: frozenset[str]) -> tuple[list[str], BM25Index]:
-        """Record ids and the BM25 index over the records whose status is in ``statuses``."""
-        got = self._indexes.get(statuses)
-        if got is None:
-            keep = [i for i, st in enumerate(self.statuses) if st in statuses]
-            got = ([self.ids[i] for i in keep], BM25Index([self.tokens[i] for i in keep]))
-            self._indexes[statuses] = got
-        return got
 
 
 class SqliteRecordStore:
@@ -177,7 +98,16 @@ class SqliteRecordStore:
         path: database file or ``":memory:"`` (ignored when ``database`` is given).
         database: share an open :class:`SqliteDatabase` (e.g. with the vector index).
         clock: time source (migrations bookkeeping) when opening ``path``.
-        lexical_cache_size: (user, context) corpora kept tokenized in memory.
+        lexical_cache_size: users whose records (decoded rows and tokenized corpora) are
+            kept in memory (LRU).
+        max_cached_records: bound on record rows held in memory across users (LRU; ~1 KB
+            each); ``0`` turns the record cache off (every read queries SQLite).
+
+    The cache holds every row of a cached user (one indexed query fills it on the user's
+    first read) and answers ``get``, ``find`` and ``lexical_search``. This store's own
+    writes update it in place (every store sharing the :class:`SqliteDatabase` too);
+    writes by other connections or processes are detected with ``PRAGMA data_version``
+    on each read, which drops the whole cache.
     """
 
     def __init__(
@@ -187,11 +117,16 @@ class SqliteRecordStore:
         database: SqliteDatabase | None = None,
         clock: Clock | None = None,
         lexical_cache_size: int = 1024,
+        max_cached_records: int = 100_000,
     ) -> None:
         self.db = (database or SqliteDatabase(path, clock=clock)).acquire()
-        self._lex_cache: OrderedDict[tuple[str, str], _LexDocs] = OrderedDict()
+        self._lex_cache: OrderedDict[tuple[str, str], LexDocs] = OrderedDict()
         self._lex_cache_size = max(1, lexical_cache_size)
+        self._cache = RecordCache(lexical_cache_size, max_cached_records)
         self._closed = False
+        self.db.on_records_written(self._cache_written)
+        self.db.on_erase(self._invalidate_user)
+        self.db.on_external_change(self._drop_caches)
         self._retokenize_if_stale()
 
     # ------------------------------------------------------------------ writes
@@ -218,35 +153,40 @@ class SqliteRecordStore:
         cols = _RECORD_COLS + ", uid, lex"
         marks = ", ".join("?" * (len(_UPDATABLE) + 1))
         sets = ", ".join(f"{c} = excluded.{c}" for c in _UPDATABLE)
-        with self.db.transaction() as conn:
-            old_slots = self._existing_slots(conn, [r.id for r in records])
-            conn.executemany(
-                f"INSERT INTO records ({cols}) VALUES ({marks})"
-                f" ON CONFLICT(id) DO UPDATE SET {sets}",
-                rows,
-            )
-            conn.executemany(
-                "INSERT OR REPLACE INTO audit (id, uid, user_id, action, record_id, key, actor, at,"
-                " session_id, turn_id, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                audit_rows,
-            )
-            conn.executemany(
-                "INSERT OR REPLACE INTO conflicts (id, uid, user_id, system_context, key,"
-                " record_ids, reason, question, detected_at, resolved_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                conflict_rows,
-            )
-            conn.executemany(
-                "UPDATE conflicts SET resolved_at = ? WHERE id = ?",
-                [(format_time(when), cid) for cid, when in batch.resolved_conflicts],
-            )
-            conn.executemany(
-                "INSERT OR IGNORE INTO users (uid, user_id) VALUES (?, ?)",
-                [(user_hash(u), u) for u in touched_users],
-            )
-            if state is not None:
-                self._upsert_state(conn, state)
-        self._invalidate({(r.user_id, r.system_context) for r in records} | old_slots)
+        # the lock spans the commit and the cache update: no reader sees one without the other
+        with self.db.lock:
+            with self.db.transaction() as conn:
+                old_slots = self._existing_slots(conn, [r.id for r in records])
+                conn.executemany(
+                    f"INSERT INTO records ({cols}) VALUES ({marks})"
+                    f" ON CONFLICT(id) DO UPDATE SET {sets}",
+                    rows,
+                )
+                conn.executemany(
+                    "INSERT OR REPLACE INTO audit (id, uid, user_id, action, record_id, key, actor,"
+                    " at, session_id, turn_id, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    audit_rows,
+                )
+                conn.executemany(
+                    "INSERT OR REPLACE INTO conflicts (id, uid, user_id, system_context, key,"
+                    " record_ids, reason, question, detected_at, resolved_at)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    conflict_rows,
+                )
+                conn.executemany(
+                    "UPDATE conflicts SET resolved_at = ? WHERE id = ?",
+                    [(format_time(when), cid) for cid, when in batch.resolved_conflicts],
+                )
+                conn.executemany(
+                    "INSERT OR IGNORE INTO users (uid, user_id) VALUES (?, ?)",
+                    [(user_hash(u), u) for u in touched_users],
+                )
+                if state is not None:
+                    self._upsert_state(conn, state)
+            # after the commit, still under the lock
+            self._invalidate({(r.user_id, r.system_context) for r in records} | old_slots)
+            if rows:
+                self.db.notify_records_written([(*row[:23], row[24]) for row in rows])
 
     @staticmethod
     def _existing_slots(conn: sqlite3.Connection, ids: Sequence[str]) -> set[tuple[str, str]]:
@@ -304,15 +244,88 @@ class SqliteRecordStore:
         """The records with these ids (any status); unknown ids are skipped."""
         ids = list(dict.fromkeys(record_ids))
         out: list[MemoryRecord] = []
-        with self.db.read() as conn:
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                q = f"SELECT {_RECORD_COLS} FROM records WHERE id IN ({','.join('?' * len(chunk))})"
-                out.extend(_row_record(r) for r in conn.execute(q, chunk))
+        with self.db.lock:
+            self._sync()
+            if self._cache.enabled:
+                missing = []
+                for rid in ids:
+                    row = self._cache.row(rid)
+                    if row is None:
+                        missing.append(rid)
+                    else:
+                        out.append(decode_record(row))
+                ids = missing
+            with self.db.read() as conn:
+                for start in range(0, len(ids), 500):
+                    chunk = ids[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    q = f"SELECT {_RECORD_COLS} FROM records WHERE id IN ({marks})"
+                    out.extend(decode_record(r) for r in conn.execute(q, chunk))
         return out
 
     def find(self, flt: RecordFilter) -> list[MemoryRecord]:
         """Records of one user matching ``flt``, newest ``updated_at`` first."""
+        for values in (flt.statuses, flt.kinds, flt.keys, flt.key_prefixes, flt.scope_refs):
+            if values is not None and len(values) == 0:
+                return []
+        try:
+            statuses = None if flt.statuses is None else [Status(x).value for x in flt.statuses]
+            kinds = None if flt.kinds is None else [Kind(x).value for x in flt.kinds]
+            excluded = [Kind(x).value for x in flt.exclude_kinds]
+        except ValueError as exc:
+            raise InvalidInputError(f"invalid record filter: {exc}") from exc
+        limit = None if flt.limit is None else max(0, int(flt.limit))
+        with self.db.lock:
+            self._sync()
+            entry = self._user_rows(flt.user_id)
+            if entry is not None:
+                return self._find_cached(entry, flt, statuses, kinds, excluded, limit)
+            return self._find_sql(flt, statuses, kinds, excluded, limit)
+
+    @staticmethod
+    def _find_cached(
+        entry: UserRows,
+        flt: RecordFilter,
+        statuses: list[str] | None,
+        kinds: list[str] | None,
+        excluded: list[str],
+        limit: int | None,
+    ) -> list[MemoryRecord]:
+        """:meth:`find` over a cached user's rows (the same predicates as the SQL)."""
+        if limit == 0:
+            return []
+        st = None if statuses is None else set(statuses)
+        kd = None if kinds is None else set(kinds)
+        ex = set(excluded)
+        keys = None if flt.keys is None else set(flt.keys)
+        prefixes = None if flt.key_prefixes is None else tuple(flt.key_prefixes)
+        refs = None if flt.scope_refs is None else set(flt.scope_refs)
+        norm = flt.value_normalized
+        out: list[MemoryRecord] = []
+        for r in entry.newest_first(flt.system_context):
+            if (
+                (st is not None and r[10] not in st)
+                or (kd is not None and r[3] not in kd)
+                or (ex and r[3] in ex)
+                or (keys is not None and r[4] not in keys)
+                or (prefixes is not None and not r[4].startswith(prefixes))
+                or (refs is not None and r[18] not in refs)
+                or (norm is not None and r[6] != norm)
+            ):
+                continue
+            out.append(decode_record(r))
+            if limit is not None and len(out) >= limit:
+                break
+        return out
+
+    def _find_sql(
+        self,
+        flt: RecordFilter,
+        statuses: list[str] | None,
+        kinds: list[str] | None,
+        excluded: list[str],
+        limit: int | None,
+    ) -> list[MemoryRecord]:
         where = ["uid = ?", "user_id = ?"]
         params: list[Any] = [user_hash(flt.user_id), flt.user_id]
 
@@ -320,21 +333,15 @@ class SqliteRecordStore:
             where.append(f"{column} {'NOT ' if negate else ''}IN ({','.join('?' * len(values))})")
             params.extend(values)
 
-        for values in (flt.statuses, flt.kinds, flt.keys, flt.key_prefixes, flt.scope_refs):
-            if values is not None and len(values) == 0:
-                return []
         if flt.system_context is not None:
             where.append("system_context = ?")
             params.append(flt.system_context)
-        try:
-            if flt.statuses is not None:
-                among("status", [Status(s).value for s in flt.statuses])
-            if flt.kinds is not None:
-                among("kind", [Kind(k).value for k in flt.kinds])
-            if flt.exclude_kinds:
-                among("kind", [Kind(k).value for k in flt.exclude_kinds], negate=True)
-        except ValueError as exc:
-            raise InvalidInputError(f"invalid record filter: {exc}") from exc
+        if statuses is not None:
+            among("status", statuses)
+        if kinds is not None:
+            among("kind", kinds)
+        if excluded:
+            among("kind", excluded, negate=True)
         if flt.keys is not None:
             among("key", list(flt.keys))
         if flt.key_prefixes is not None:
@@ -353,11 +360,67 @@ class SqliteRecordStore:
             f"SELECT {_RECORD_COLS} FROM records WHERE {' AND '.join(where)}"
             " ORDER BY updated_at DESC, version DESC, id DESC"
         )
-        if flt.limit is not None:
+        if limit is not None:
             sql += " LIMIT ?"
-            params.append(max(0, int(flt.limit)))
+            params.append(limit)
         with self.db.read() as conn:
-            return [_row_record(r) for r in conn.execute(sql, params)]
+            return [decode_record(r) for r in conn.execute(sql, params)]
+
+    def _sync(self) -> None:
+        """Drop the caches if another connection wrote the file (call under the lock)."""
+        self.db.check_external_changes()
+
+    def _user_rows(self, user_id: str) -> UserRows | None:
+        """The user's cached rows, loaded with one indexed query on first use.
+
+        ``None`` when the cache is off or the user has more rows than it may hold.
+        Call under the database lock.
+        """
+        cache = self._cache
+        if not cache.enabled or cache.too_big(user_id):
+            return None
+        entry = cache.user(user_id)
+        if entry is None:
+            with self.db.read() as conn:
+                rows = conn.execute(
+                    f"SELECT {_RECORD_COLS}, lex FROM records WHERE uid = ? AND user_id = ?"
+                    " LIMIT ?",
+                    (user_hash(user_id), user_id, cache.max_rows + 1),
+                ).fetchall()
+            entry = cache.add(user_id, rows)
+            if cache.too_big(user_id):
+                return None
+        return entry
+
+    def _cache_written(self, rows: Sequence[Row]) -> None:
+        """Committed rows (from any store on this connection) -> update the caches."""
+        self._cache.written(rows)
+        for r in rows:
+            self._lex_cache.pop((r[1], r[2]), None)
+
+    def _drop_caches(self) -> None:
+        with self.db.lock:
+            self._cache.clear()
+            self._lex_cache.clear()
+
+    def warm(self, user_id: str) -> bool:
+        """Load the user's records into the cache now (e.g. at session start).
+
+        The first ``recall`` of a conversation then answers from memory. Optional: reads
+        fill the cache anyway.
+
+        Returns:
+            Whether the user is cached (``False`` if the cache is off or the user is too big).
+        """
+        with self.db.lock:
+            self._sync()
+            return self._user_rows(user_id) is not None
+
+    @property
+    def cache_stats(self) -> dict[str, int]:
+        """Record cache counters: ``users``, ``rows`` held, ``hits`` and ``loads`` so far."""
+        c = self._cache
+        return {"users": c.users, "rows": c.rows, "hits": c.hits, "loads": c.loads}
 
     def history(
         self, user_id: str, key: str, *, system_context: str | None = None
@@ -393,12 +456,16 @@ class SqliteRecordStore:
         except ValueError as exc:
             raise InvalidInputError(f"invalid status filter: {exc}") from exc
         with self.db.lock:
-            ids, index = self._lex_docs(user_id, system_context).index(wanted)
+            self._sync()
+            entry = self._user_rows(user_id)
+            docs = self._lex_docs(user_id, system_context) if entry is None else None
+            ids, index = (docs or entry.lex_docs(system_context)).index(wanted)  # type: ignore[union-attr]
         scores = index.scores(q_tokens)
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], ids[kv[0]]))
         return [LexicalHit(ids[i], s) for i, s in ranked[:limit]]
 
-    def _lex_docs(self, user_id: str, system_context: str) -> _LexDocs:
+    def _lex_docs(self, user_id: str, system_context: str) -> LexDocs:
+        """The corpus of a user the record cache does not hold (loaded with ``lex`` only)."""
         ck = (user_id, system_context)
         with self.db.lock:
             docs = self._lex_cache.get(ck)
@@ -411,7 +478,7 @@ class SqliteRecordStore:
                     " AND user_id = ?",
                     (user_hash(user_id), system_context, user_id),
                 ).fetchall()
-            docs = _LexDocs(rows)
+            docs = LexDocs(rows)
             self._lex_cache[ck] = docs
             while len(self._lex_cache) > self._lex_cache_size:
                 self._lex_cache.popitem(last=False)
@@ -424,6 +491,7 @@ class SqliteRecordStore:
 
     def _invalidate_user(self, user_id: str) -> None:
         with self.db.lock:
+            self._cache.drop_user(user_id)
             for k in [k for k in self._lex_cache if k[0] == user_id]:
                 del self._lex_cache[k]
 
@@ -517,18 +585,18 @@ class SqliteRecordStore:
         """
         uid = user_hash(user_id)
         counts: dict[str, int] = {}
-        with self.db.transaction() as conn:
-            for table in ("records", "audit", "conflicts", "vectors", "users"):
-                cur = conn.execute(
-                    f"DELETE FROM {table} WHERE uid = ? AND user_id = ?", (uid, user_id)
+        with self.db.lock:  # commit and cache drop together
+            with self.db.transaction() as conn:
+                for table in ("records", "audit", "conflicts", "vectors", "users"):
+                    cur = conn.execute(
+                        f"DELETE FROM {table} WHERE uid = ? AND user_id = ?", (uid, user_id)
+                    )
+                    counts[table] = cur.rowcount
+                conn.execute(
+                    "INSERT INTO tombstones (subject, erased_at) VALUES (?, ?)",
+                    (hashlib.sha256(user_id.encode("utf-8")).hexdigest(), format_time(at)),
                 )
-                counts[table] = cur.rowcount
-            conn.execute(
-                "INSERT INTO tombstones (subject, erased_at) VALUES (?, ?)",
-                (hashlib.sha256(user_id.encode("utf-8")).hexdigest(), format_time(at)),
-            )
-        self._invalidate_user(user_id)
-        self.db.notify_erase(user_id)
+            self.db.notify_erase(user_id)
         self.db.scrub_files()
         return counts
 
@@ -553,6 +621,7 @@ class SqliteRecordStore:
                 " VALUES ('lexical_version', ?)",
                 (str(LEXICAL_VERSION),),
             )
+        self.db.notify_external_change()  # drop every cached corpus of this file
         if ids:
             logger.info("re-tokenized %d records for lexical version %d", len(ids), LEXICAL_VERSION)
 
@@ -566,7 +635,11 @@ class SqliteRecordStore:
         if self._closed:
             return
         self._closed = True
-        self._lex_cache.clear()
+        with self.db.lock:
+            self._lex_cache.clear()
+            self._cache.clear()
+        for cb in (self._cache_written, self._invalidate_user, self._drop_caches):
+            self.db.remove_listener(cb)
         self.db.release()
 
     def __enter__(self) -> SqliteRecordStore:

@@ -82,6 +82,7 @@ class SqliteVectorIndex:
         self._max_rows = max(1, max_cached_vectors)
         self._closed = False
         self.db.on_erase(self._drop)
+        self.db.on_external_change(self._drop_all)
         with self.db.read() as conn:
             row = conn.execute("SELECT dim FROM vectors LIMIT 1").fetchone()
         self.dimension: int | None = int(row[0]) if row else None
@@ -214,27 +215,38 @@ class SqliteVectorIndex:
             top = np.argsort(-sims, kind="stable")
         return [VectorHit(ids[int(index[i])], float(sims[i])) for i in top]
 
+    def warm(self, user_id: str) -> int:
+        """Load the user's vectors into memory now (e.g. at session start).
+
+        Returns:
+            How many vectors the user has (all contexts).
+        """
+        return sum(len(b.ids) for b in self._blocks(user_id).values())
+
     def _blocks(self, user_id: str) -> dict[str, _Block]:
         with self.db.lock:
+            self.db.check_external_changes()  # another connection wrote: drop the cache
             blocks = self._cache.get(user_id)
             if blocks is not None:
                 self._cache.move_to_end(user_id)
                 return blocks
             with self.db.read() as conn:
+                # no ORDER BY: sorting ~100 rows here is cheaper than SQLite's temp b-tree
                 rows = conn.execute(
                     "SELECT system_context, record_id, kind, vector FROM vectors"
-                    " WHERE uid = ? AND user_id = ? ORDER BY system_context, record_id",
+                    " WHERE uid = ? AND user_id = ?",
                     (user_hash(user_id), user_id),
                 ).fetchall()
-            grouped: dict[str, list[tuple[str, str, bytes]]] = {}
-            for ctx, rid, kind, blob in rows:
-                grouped.setdefault(ctx, []).append((rid, kind, blob))
+            rows.sort(key=lambda r: (r[0], r[1]))
+            grouped: dict[str, list[tuple[str, str, str, bytes]]] = {}
+            for row in rows:
+                grouped.setdefault(row[0], []).append(row)
             blocks = {}
             for ctx, items in grouped.items():
-                mat = np.frombuffer(b"".join(b for _, _, b in items), dtype=np.float32)
+                mat = np.frombuffer(b"".join([r[3] for r in items]), dtype=np.float32)
                 blocks[ctx] = _Block(
-                    ids=[rid for rid, _, _ in items],
-                    kinds=np.array([kind for _, kind, _ in items]),
+                    ids=[r[1] for r in items],
+                    kinds=np.array([r[2] for r in items]),
                     matrix=mat.reshape(len(items), -1),
                 )
             self._cache[user_id] = blocks
@@ -249,6 +261,11 @@ class SqliteVectorIndex:
                 break  # always keep the user being searched
             user, _ = self._cache.popitem(last=False)
             total -= self._cache_rows.pop(user, 0)
+
+    def _drop_all(self) -> None:
+        with self.db.lock:
+            self._cache.clear()
+            self._cache_rows.clear()
 
     def _drop(self, user_id: str) -> None:
         with self.db.lock:
@@ -268,6 +285,8 @@ class SqliteVectorIndex:
         with self.db.lock:
             self._cache.clear()
             self._cache_rows.clear()
+        for cb in (self._drop, self._drop_all):
+            self.db.remove_listener(cb)
         self.db.release()
 
     def __enter__(self) -> SqliteVectorIndex:

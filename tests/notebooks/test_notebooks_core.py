@@ -242,16 +242,16 @@ def test_memory_dynamics_plots_decay_timeline_and_scores(
             )
             assert float(shown) == pytest.approx(want, abs=6e-4), (name, age)
 
-    # when an inferred memory at the implicit cap falls under the threshold
+    # when an inferred memory at the implicit cap fades under the fade threshold
     soft = config.decay["soft"]
     assert soft.tau_hours is not None
     hours = (
         math.floor(
-            soft.tau_hours * math.log(config.implicit_confidence_cap / config.confidence_threshold)
+            soft.tau_hours * math.log(config.implicit_confidence_cap / config.fade_threshold)
         )
         + 1
     )
-    assert f"drops under the threshold ({config.confidence_threshold}) after {hours} h" in out
+    assert f"fades under the fade threshold ({config.fade_threshold}) after {hours} h" in out
 
     # the timeline is drawn from history() and the recorded conflicts
     timeline = re.findall(r"^TIMELINE (\S+) \[(\w+)\]\s+v(\d+) '([^']*)'\s+(\w+)", out, re.M)

@@ -80,10 +80,11 @@ def test_score_is_product_and_threshold_filters_soft_items():
     explicit = rec(id="c")
     now = T0 + timedelta(hours=1)
     hits = calibrated_fusion([ChannelHits("key", [("a", 1.0), ("b", 1.0), ("c", 1.0)])])
-    records = {"a": fresh, "b": old.replace(updated_at=T0 - timedelta(days=5)), "c": explicit}
+    records = {"a": fresh, "b": old.replace(updated_at=T0 - timedelta(days=7)), "c": explicit}
     scored = score_hits(hits, records, now=now, config=cfg, system_context="default")
     ids = [s.record.id for s in scored]
-    assert "b" not in ids  # 0.75 * exp(-121/72) < 0.7
+    assert "b" not in ids  # faded: 0.75 * exp(-169/72) = 0.07 < fade_threshold 0.1
+    assert "a" in ids  # fresh inferred value above the threshold on its stated confidence
     assert ids[0] == "c"
     for s in scored:
         assert s.score == pytest.approx(s.confidence * s.decay * s.relevance)

@@ -416,3 +416,15 @@ def test_read_audit_is_batched_but_never_lost_or_resurrecting(mem, clock):
     mem.observe("v", "I live in Oslo.")
     mem.recall("v", "where do I live?")
     mem.close()
+
+
+def test_inferred_preference_stays_recallable_then_fades_without_reinforcement(mem, clock):
+    for i in range(3):
+        clock.advance(hours=1)
+        mem.observe("u", "Can you text me the code this time?", session_id=f"s{i}")
+    clock.advance(days=1)
+    assert mem.profile("u").get("contact.channel")
+    assert any(r.record.key == "contact.channel" for r in mem.recall("u", "text or call?"))
+    clock.advance(days=7)  # no reinforcement for a week: it fades out
+    assert "contact.channel" not in mem.profile("u")
+    assert mem.history("u", "contact.channel")[-1].status is Status.ACTIVE  # kept, not deleted
