@@ -38,26 +38,7 @@ def scored_to_document(hit: ScoredMemory) -> Document:
     return Document(
         id=record.id,
         page_content=record.value,
-        metadata={
-            "id": record.id,
-            "user_id": record.user_id,
-            "key": record.key,
-            "kind": record.kind.value,
-            "source": record.source.value,
-            "score": hit.score,
-            "confidence": hit.confidence,
-            "decay": hit.decay,
-            "relevance": hit.relevance,
-            "matched_by": list(hit.matched_by),
-            "version": record.version,
-            "scope": record.scope.value,
-            "hard": record.hard,
-            "permanent": record.permanent,
-            "system_context": record.system_context,
-            "updated_at": record.updated_at.isoformat(),
-            "valid_until": record.valid_until.isoformat() if record.valid_until else None,
-            "provenance": record.provenance.to_dict(),
-        },
+        metadata=hit.metadata(),
     )
 
 

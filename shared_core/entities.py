@@ -377,6 +377,30 @@ class ScoredMemory:
     def source(self) -> Source:
         return self.record.source
 
+    def metadata(self) -> dict[str, Any]:
+        """Flat, JSON-friendly metadata for framework documents/nodes (one shape everywhere)."""
+        r = self.record
+        return {
+            "id": r.id,
+            "user_id": r.user_id,
+            "key": r.key,
+            "kind": r.kind.value,
+            "source": r.source.value,
+            "score": self.score,
+            "confidence": self.confidence,
+            "decay": self.decay,
+            "relevance": self.relevance,
+            "matched_by": list(self.matched_by),
+            "version": r.version,
+            "scope": r.scope.value,
+            "hard": r.hard,
+            "permanent": r.permanent,
+            "system_context": r.system_context,
+            "updated_at": r.updated_at.isoformat(),
+            "valid_until": r.valid_until.isoformat() if r.valid_until else None,
+            "provenance": r.provenance.to_dict(),
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "record": self.record.to_dict(),
