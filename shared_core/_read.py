@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from .errors import InvalidInputError, UserMemoryError
 from .ingest.resolve import polarity
 from .recall.fuse import calibrated_fusion
 from .recall.inject import render_context
-from .recall.retrieve import retrieve
+from .recall.retrieve import no_archive_message, retrieve, supports_archive
 from .recall.rewrite import rewrite
 from .recall.score import score_hits
 from .storage.protocols import (
@@ -59,6 +60,7 @@ class ReadPath(MemoryBase):
         session_id: str | None = None,
         at: datetime | None = None,
         kinds: Sequence[str] | None = None,
+        include_archive: bool = False,
     ) -> list[ScoredMemory]:
         """Find what is known about the user that is relevant to ``query``.
 
@@ -66,6 +68,13 @@ class ReadPath(MemoryBase):
         filtered by ``user_id`` and ``system_context`` (and device/session scope), scored
         as confidence x decay x relevance. Returns at most ``k`` results, best first; an
         empty list when nothing relevant is known (abstention).
+
+        With ``include_archive=True`` the key and lexical channels and the record loads
+        also read the store's archive (rows moved by ``archive_older_than``; PostgreSQL).
+        Archived active records compete like live ones, keep their stored status, and
+        are marked ``record.metadata["archived"] is True`` and
+        ``components["archived"] == 1.0``. A store without an archive (the embedded
+        SQLite one) raises :class:`~shared_core.errors.InvalidInputError`.
         """
         started = time.perf_counter()
         cfg = self.config
@@ -77,6 +86,7 @@ class ReadPath(MemoryBase):
         if not isinstance(k, int) or isinstance(k, bool) or k < 1 or k > 1000:
             raise InvalidInputError("k must be an int between 1 and 1000")
         kind_set = tuple(check_enum(x, Kind, "kinds") for x in kinds) if kinds else None
+        self._check_archive(include_archive)
         now = check_datetime(at) or self.clock.now()
         results = self._recall(
             user_id,
@@ -87,6 +97,7 @@ class ReadPath(MemoryBase):
             session_id=session_id,
             now=now,
             kinds=kind_set,
+            include_archive=include_archive,
         )
         self.metrics.inc("recall")
         if results:
@@ -109,6 +120,13 @@ class ReadPath(MemoryBase):
         self.metrics.observe_latency("recall", time.perf_counter() - started)
         return results
 
+    def _check_archive(self, include_archive: object) -> None:
+        """Validate ``include_archive``: a bool, and True only on a store with an archive."""
+        if not isinstance(include_archive, bool):
+            raise InvalidInputError("include_archive must be a bool")
+        if include_archive and not supports_archive(self.records):
+            raise InvalidInputError(no_archive_message(self.records))
+
     def _scope_refs(self, device_id: str | None, session_id: str | None) -> tuple[str, ...]:
         refs = [""]
         if device_id:
@@ -128,6 +146,7 @@ class ReadPath(MemoryBase):
         session_id: str | None,
         now: datetime,
         kinds: tuple[Kind, ...] | None,
+        include_archive: bool = False,
     ) -> list[ScoredMemory]:
         cfg = self.config
         rq = rewrite(query)
@@ -143,6 +162,7 @@ class ReadPath(MemoryBase):
             scope_refs=refs,
             pool=pool,
             kinds=kinds,
+            include_archive=include_archive,
         )
         loaded = got.loaded
         if got.degraded:
@@ -165,6 +185,8 @@ class ReadPath(MemoryBase):
         scored = score_hits(
             fused, allowed, now=now, config=cfg, system_context=system_context, episodic=rq.episodic
         )
+        if got.archived:
+            scored = [_mark_archived(s) if s.record.id in got.archived else s for s in scored]
         return _most_specific(scored)[:k]
 
     def _hard_records(
@@ -191,13 +213,15 @@ class ReadPath(MemoryBase):
         session_id: str | None = None,
         at: datetime | None = None,
         k: int | None = None,
+        include_archive: bool = False,
     ) -> str:
         """The prompt block to inject for this user and query, within ``token_budget`` tokens.
 
         Identity (sessions, last seen), hard constraints first (with source and date, and
         their exceptions), confirmation questions for open contradictions, relevant soft
         preferences and facts, relevant past conversations with dates. Stored text is
-        rendered as quoted data, never as instructions.
+        rendered as quoted data, never as instructions. ``include_archive`` is passed to
+        :meth:`recall` (archived past conversations can be injected).
         """
         cfg = self.config
         if not isinstance(token_budget, int) or isinstance(token_budget, bool) or token_budget < 20:
@@ -210,6 +234,7 @@ class ReadPath(MemoryBase):
             device_id=device_id,
             session_id=session_id,
             at=at,
+            include_archive=include_archive,
         )
         now = check_datetime(at) or self.clock.now()
         refs = self._scope_refs(device_id, session_id)
@@ -309,6 +334,12 @@ def _suppressed(rec: MemoryRecord, hard: Sequence[MemoryRecord]) -> bool:
     return any(
         h.key.split(".", 1)[-1] == topic and polarity(h.normalized) < 0 and h.hard for h in hard
     )
+
+
+def _mark_archived(hit: ScoredMemory) -> ScoredMemory:
+    """Flag a recall hit that was read from the archive (record metadata and components)."""
+    rec = hit.record.replace(metadata={**hit.record.metadata, "archived": True})
+    return dataclasses.replace(hit, record=rec, components={**hit.components, "archived": 1.0})
 
 
 def _most_specific(scored: list[ScoredMemory]) -> list[ScoredMemory]:

@@ -108,6 +108,7 @@ class AsyncUserMemory:
         session_id: str | None = None,
         at: datetime | None = None,
         kinds: Sequence[str] | None = None,
+        include_archive: bool = False,
     ) -> list[ScoredMemory]:
         return await asyncio.to_thread(
             self.sync.recall,
@@ -119,6 +120,7 @@ class AsyncUserMemory:
             session_id=session_id,
             at=at,
             kinds=kinds,
+            include_archive=include_archive,
         )
 
     async def context(
@@ -132,6 +134,7 @@ class AsyncUserMemory:
         session_id: str | None = None,
         at: datetime | None = None,
         k: int | None = None,
+        include_archive: bool = False,
     ) -> str:
         return await asyncio.to_thread(
             self.sync.context,
@@ -143,6 +146,7 @@ class AsyncUserMemory:
             session_id=session_id,
             at=at,
             k=k,
+            include_archive=include_archive,
         )
 
     async def profile(

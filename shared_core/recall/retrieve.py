@@ -8,6 +8,10 @@ Three channels, each a ranked list of record ids with a raw score:
   depends on the size of one user's corpus; coverage does not, so it can be calibrated
   and compared across users and channels (and lets recall abstain);
 * ``dense``   - cosine similarity of embeddings.
+
+With ``include_archive=True`` (a store with ``supports_archive``, see
+:class:`ArchiveRecordStore`) the key, lexical and load steps also read the store's archive
+and :attr:`Retrieved.archived` holds the ids that came from it.
 """
 
 from __future__ import annotations
@@ -15,20 +19,69 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
 from ..entities import Kind, MemoryRecord
-from ..errors import BackendError
+from ..errors import BackendError, InvalidInputError
 from ..llm import Embedder
 from ..storage.lexical import tokenize
-from ..storage.protocols import RecordFilter, RecordStore, VectorIndex
+from ..storage.protocols import LexicalHit, RecordFilter, RecordStore, VectorIndex
 from .fuse import ChannelHits
 from .rewrite import RewrittenQuery
 
-__all__ = ["Retrieved", "coverage", "record_text", "retrieve"]
+__all__ = [
+    "ArchiveRecordStore",
+    "Retrieved",
+    "coverage",
+    "no_archive_message",
+    "record_text",
+    "retrieve",
+    "supports_archive",
+]
 
 log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class ArchiveRecordStore(Protocol):
+    """The reads of a record store with an archive (e.g. ``PostgresRecordStore``)."""
+
+    supports_archive: bool
+
+    def get(
+        self, record_ids: Sequence[str], *, include_archive: bool = False
+    ) -> list[MemoryRecord]: ...
+
+    def find(self, flt: RecordFilter, *, include_archive: bool = False) -> list[MemoryRecord]: ...
+
+    def lexical_search(
+        self,
+        user_id: str,
+        system_context: str,
+        query: str,
+        *,
+        limit: int,
+        include_archive: bool = False,
+    ) -> list[LexicalHit]: ...
+
+    def archived_ids(self, record_ids: Sequence[str]) -> set[str]: ...
+
+
+def supports_archive(records: object) -> bool:
+    """Whether ``records`` declares an archive reads can opt into (``supports_archive``)."""
+    return getattr(records, "supports_archive", False) is True and isinstance(
+        records, ArchiveRecordStore
+    )
+
+
+def no_archive_message(records: object) -> str:
+    """The error text for ``include_archive=True`` on a store without an archive."""
+    return (
+        f"this record store has no archive ({type(records).__name__}); include_archive=True "
+        "needs one that supports it, e.g. PostgreSQL (postgresql://...)"
+    )
 
 
 @dataclass(slots=True)
@@ -36,6 +89,7 @@ class Retrieved:
     channels: list[ChannelHits]
     loaded: dict[str, MemoryRecord] = field(default_factory=dict)
     degraded: bool = False  # the dense channel failed and was skipped
+    archived: set[str] = field(default_factory=set)  # loaded ids read from the archive
 
 
 def record_text(rec: MemoryRecord) -> str:
@@ -66,11 +120,30 @@ def retrieve(
     scope_refs: tuple[str, ...],
     pool: int,
     kinds: tuple[Kind, ...] | None = None,
+    include_archive: bool = False,
 ) -> Retrieved:
-    """Run the three retrievers and load every hit's record."""
+    """Run the three retrievers and load every hit's record.
+
+    Args:
+        include_archive: also read the store's archive. The caller checks
+            :func:`supports_archive` first; the flag is passed to the store only when True,
+            so stores without an archive never see it.
+    """
     out = Retrieved(channels=[])
+    archive: ArchiveRecordStore | None = None
+    if include_archive:
+        if not supports_archive(records):
+            raise InvalidInputError(no_archive_message(records))
+        archive = cast(ArchiveRecordStore, records)
+
+    def find(flt: RecordFilter) -> list[MemoryRecord]:
+        return records.find(flt) if archive is None else archive.find(flt, include_archive=True)
+
+    def get(ids: Sequence[str]) -> list[MemoryRecord]:
+        return records.get(ids) if archive is None else archive.get(ids, include_archive=True)
+
     if query.key_prefixes:
-        keyed = records.find(
+        keyed = find(
             RecordFilter(
                 user_id=user_id,
                 system_context=system_context,
@@ -82,9 +155,14 @@ def retrieve(
         out.loaded.update((r.id, r) for r in keyed)
         out.channels.append(ChannelHits("key", [(r.id, 1.0) for r in keyed]))
 
-    lex = records.lexical_search(user_id, system_context, query.text, limit=pool)
+    if archive is None:
+        lex = records.lexical_search(user_id, system_context, query.text, limit=pool)
+    else:
+        lex = archive.lexical_search(
+            user_id, system_context, query.text, limit=pool, include_archive=True
+        )
     need = [h.record_id for h in lex if h.record_id not in out.loaded]
-    out.loaded.update((r.id, r) for r in records.get(need))
+    out.loaded.update((r.id, r) for r in get(need))
     q_tokens = tokenize(query.text)
     out.channels.append(
         ChannelHits(
@@ -107,5 +185,7 @@ def retrieve(
         dense = []
     out.channels.append(ChannelHits("dense", [(h.record_id, h.similarity) for h in dense]))
     need = [h.record_id for h in dense if h.record_id not in out.loaded]
-    out.loaded.update((r.id, r) for r in records.get(need))
+    out.loaded.update((r.id, r) for r in get(need))
+    if archive is not None and out.loaded:
+        out.archived = archive.archived_ids(list(out.loaded))
     return out

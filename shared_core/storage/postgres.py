@@ -165,6 +165,9 @@ class PostgresRecordStore:
         ConfigError: the schema name is invalid.
     """
 
+    #: ``get``/``find``/``lexical_search`` accept ``include_archive=True`` (recall opts in).
+    supports_archive = True
+
     def __init__(
         self,
         conninfo: str,
@@ -333,6 +336,22 @@ class PostgresRecordStore:
         if include_archive:
             sql_text += f" UNION ALL SELECT {COLS} FROM records_archive WHERE id = ANY(%(ids)s)"
         return self._records(sql_text, {"ids": ids})
+
+    def archived_ids(self, record_ids: Sequence[str]) -> set[str]:
+        """Which of ``record_ids`` are in ``records_archive`` (moved by the archive job).
+
+        Args:
+            record_ids: ids to check (unknown ids are ignored).
+
+        Returns:
+            The subset of the ids that is archived.
+        """
+        ids = [enc(i) for i in dict.fromkeys(record_ids)]
+        if not ids:
+            return set()
+        with self.transaction() as conn:
+            rows = conn.execute("SELECT id FROM records_archive WHERE id = ANY(%s)", (ids,))
+            return {dec(r[0]) for r in rows}
 
     def find(self, flt: RecordFilter, *, include_archive: bool = False) -> list[MemoryRecord]:
         """Records of one user matching the filter, newest ``updated_at`` first.

@@ -85,6 +85,9 @@ class AsyncPostgresRecordStore:
         application_name: shown in ``pg_stat_activity``.
     """
 
+    #: ``get``/``find``/``lexical_search`` accept ``include_archive=True``.
+    supports_archive = True
+
     def __init__(
         self,
         conninfo: str,
@@ -237,6 +240,14 @@ class AsyncPostgresRecordStore:
         if include_archive:
             sql_text += f" UNION ALL SELECT {COLS} FROM records_archive WHERE id = ANY(%(ids)s)"
         return [row_to_record(r) for r in await self._rows(sql_text, {"ids": ids})]
+
+    async def archived_ids(self, record_ids: Sequence[str]) -> set[str]:
+        """Which of ``record_ids`` are in ``records_archive`` (see the sync store)."""
+        ids = [enc(i) for i in dict.fromkeys(record_ids)]
+        if not ids:
+            return set()
+        rows = await self._rows("SELECT id FROM records_archive WHERE id = ANY(%s)", (ids,))
+        return {dec(r[0]) for r in rows}
 
     async def find(self, flt: RecordFilter, *, include_archive: bool = False) -> list[MemoryRecord]:
         """Records of one user matching the filter, newest ``updated_at`` first."""

@@ -402,7 +402,13 @@ def open_component(
 
 
 # --------------------------------------------------------------------------- sqlite
-_SQLITE_OPTIONS = {"lexical_cache_size", "max_cached_users", "max_cached_vectors", "timeout"}
+_SQLITE_OPTIONS = {
+    "lexical_cache_size",
+    "max_cached_records",
+    "max_cached_users",
+    "max_cached_vectors",
+    "timeout",
+}
 
 
 def sqlite_path_from_url(url: str) -> tuple[str, dict[str, int | float]]:
@@ -410,7 +416,7 @@ def sqlite_path_from_url(url: str) -> tuple[str, dict[str, int | float]]:
 
     ``sqlite:///relative.db``, ``sqlite:////absolute/path.db``, ``sqlite:///~/memory.db``,
     ``sqlite:///:memory:`` and ``sqlite://`` (in memory) are accepted; percent-escapes are
-    decoded. Options: ``?timeout=30&lexical_cache_size=1024&max_cached_users=1024``.
+    decoded. Options: ``?timeout=30&lexical_cache_size=1024&max_cached_records=100000&max_cached_users=1024``.
 
     Raises:
         ConfigError: not a sqlite URL, a host is given, or an unknown option.
@@ -458,7 +464,9 @@ def open_sqlite(
     db = SqliteDatabase(path, clock=clk, timeout=float(opts.get("timeout", 30.0)))
     try:
         records = SqliteRecordStore(
-            database=db, lexical_cache_size=int(opts.get("lexical_cache_size", 1024))
+            database=db,
+            lexical_cache_size=int(opts.get("lexical_cache_size", 1024)),
+            max_cached_records=int(opts.get("max_cached_records", 100_000)),
         )
         vectors = SqliteVectorIndex(
             database=db,
@@ -479,7 +487,10 @@ def _open_sqlite_records(
 
     path, opts = sqlite_path_from_url(url)
     return SqliteRecordStore(
-        path, clock=clock, lexical_cache_size=int(opts.get("lexical_cache_size", 1024))
+        path,
+        clock=clock,
+        lexical_cache_size=int(opts.get("lexical_cache_size", 1024)),
+        max_cached_records=int(opts.get("max_cached_records", 100_000)),
     )
 
 

@@ -458,8 +458,11 @@ class SqliteRecordStore:
         with self.db.lock:
             self._sync()
             entry = self._user_rows(user_id)
-            docs = self._lex_docs(user_id, system_context) if entry is None else None
-            ids, index = (docs or entry.lex_docs(system_context)).index(wanted)  # type: ignore[union-attr]
+            if entry is None:  # cache off, or a user too big for it
+                docs = self._lex_docs(user_id, system_context)
+            else:
+                docs = entry.lex_docs(system_context)
+            ids, index = docs.index(wanted)
         scores = index.scores(q_tokens)
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], ids[kv[0]]))
         return [LexicalHit(ids[i], s) for i, s in ranked[:limit]]

@@ -17,7 +17,7 @@ import logging
 from typing import Any
 
 import pytest
-from conftest import Deployment, redis_value
+from contract_env import Deployment, redis_value
 from unit.core import test_scenarios as core
 
 from shared_core import ChangeAction, Kind
@@ -196,7 +196,7 @@ def test_open_production_assembles_and_falls_back(
 ) -> None:
     import uuid
 
-    from conftest import _drop_schema
+    from contract_env import _drop_schema
 
     from shared_core import UserMemory
     from shared_core.embed import HashingEmbedder

@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 import pytest
 import redis
-from conftest import START, Env, Shared, _drop_schema, build_memory, unavailable
+from contract_env import START, Env, Shared, _drop_schema, build_memory, unavailable
 
 from shared_core import FakeClock, Status, UserMemory
 from shared_core.embed import HashingEmbedder
@@ -229,7 +229,7 @@ def pinecone_env(pg_env: Env, pinecone_emulator: Any) -> Iterator[Env]:
 
 
 def _pinecone(e: Env) -> Any:
-    from conftest import EMULATOR_API_KEY
+    from contract_env import EMULATOR_API_KEY
 
     from shared_core.storage.pinecone import PineconeVectorIndex
 
