@@ -377,8 +377,10 @@ _CORR_ZH_BARE = re.compile(
 
 #: "Y, not X" / "I meant Y, not X" / "是Y，不是X": the new value first.
 _CORR_EN_NEW_FIRST = re.compile(
-    r"(?P<new>[^\W_][\w' -]{0,60}?)\s*[,;]?\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|in\s+)?"
-    r"(?P<old>[^\W_][\w -]{0,40}?)\s*(?=$|[,;:.!?])",
+    r"(?P<new>[$€£¥]?[^\W_](?:[\w' -]|(?<=\d),(?=\d{3})){0,60}?)\s*[,;]?\s*(?:and\s+|but\s+)?"
+    r"not\s+(?:the\s+|a\s+|an\s+|in\s+)?"
+    r"(?P<old>[$€£¥]?[^\W_](?:[\w -]|(?<=\d),(?=\d{3})){0,40}?)\s*"
+    r"(?=$|[;:!?]|,(?!\d{3})|\.(?!\d))",
     _I,
 )
 _CORR_ZH_NEW_FIRST = re.compile(
@@ -396,6 +398,29 @@ def _classified_tail(text: str) -> tuple[str, tuple[str, Kind, str]] | None:
             if found is not None:
                 return term, found
     return None
+
+
+_ZH_WRAP = re.compile(r"^(?:我)?(?:也)?(?:对|吃|用|是)?|(?:也)?(?:过敏|的)$")
+_AMOUNT_TAIL = re.compile(r"(?P<n>[$€£¥]?\d{1,3}(?:,\d{3})+|[$€£¥]?\d+(?:\.\d+)?\s?[kK]?)\s*$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _zh_term(text: str) -> str:
+    """The bare term of a Chinese correction side ("对阿司匹林过敏" -> "阿司匹林")."""
+    return _ZH_WRAP.sub("", CUT_ZH.sub("", text).strip()).strip()
+
+
+def _corrected_amount(new: str, old: str) -> str | None:
+    """ "I meant 3,000, not 30000": both sides are amounts (not years) -> the new amount."""
+    mn, mo = _AMOUNT_TAIL.search(new), _AMOUNT_TAIL.match(old.strip())
+    if mn is None or mo is None:
+        return None
+    a, b = L.parse_number(mn.group("n")), L.parse_number(mo.group("n"))
+    if a is None or b is None or a == b or min(a, b) < 100:
+        return None
+    if _YEAR.match(mn.group("n")) and _YEAR.match(mo.group("n")):
+        return None
+    return str(a)
 
 
 def h_correction(cl: Clause) -> Iterator[Hit]:
@@ -416,18 +441,23 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
     for m in _CORR_EN_NEW_FIRST.finditer(cl.text):
         tail = _classified_tail(m.group("new"))
         if tail is None:
+            if (amount := _corrected_amount(m.group("new"), m.group("old"))) is not None:
+                c = cand(Kind.PREFERENCE, "budget.max", amount, normalized=amount)
+                yield m.start(), m.end(), dataclasses.replace(c, correction=True)
             continue
         term, (key, kind, _canon) = tail
-        old = classify(phrase(m.group("old"), 3))
-        if old is not None and old[0] != key:
+        was = classify(phrase(m.group("old"), 3))
+        if was is not None and was[0] != key:
             continue
         c = cand(kind, key, term)
-        yield m.start("new") + m.group("new").rfind(term), m.end(), dataclasses.replace(
-            c, correction=True
+        yield (
+            m.start("new") + m.group("new").rfind(term),
+            m.end(),
+            dataclasses.replace(c, correction=True),
         )
     for m in _CORR_ZH_NEW_FIRST.finditer(cl.text):
-        new = CUT_ZH.sub("", m.group("new")).strip()
-        found = classify(new) or classify(CUT_ZH.sub("", m.group("old")).strip())
+        new = _zh_term(m.group("new"))
+        found = classify(new) or classify(_zh_term(m.group("old")))
         if found is None or not new:
             continue
         key, kind, _canon = found

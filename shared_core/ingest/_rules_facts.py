@@ -56,6 +56,11 @@ _ALLERGY_ZH2 = re.compile(
     r"我(?P<neg3>不再|已经不)?(?:有)?(?!对)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
 )
 _ITEM_TRIM = re.compile(r"\b(?:too|as\s+well|either|also)\b|也|都", _I)
+#: "also" / "too" / "another" / "也" / "还": one more allergy that coexists with the earlier ones.
+_ADDITIVE = re.compile(
+    r"\b(?:also|too|as\s+well|another|in\s+addition)\b|(?:也|还|另外)(?:对|有)?[^，,。；;]{0,12}过敏",
+    _I,
+)
 
 
 def h_allergy(cl: Clause) -> Iterator[Hit]:
@@ -83,7 +88,14 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
                     else "allergy"
                 )
                 groups.setdefault(key, []).append(item)
+            additive = not neg and _ADDITIVE.search(cl.text) is not None
             for key, vals in groups.items():
+                if additive:  # a sibling slot per substance: allergy.medication.<slug>
+                    for v in vals:
+                        canon = L.canonical_value(key, v)
+                        sub = f"{key}.{slugify(canon)}"
+                        yield m.start(), m.end(), cand(Kind.FACT, sub, v, normalized=canon)
+                    continue
                 c = cand(Kind.FACT, key, ", ".join(vals))
                 yield m.start(), m.end(), _negate(c) if neg else c
 
@@ -91,9 +103,8 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
 # ---- health, diet ----------------------------------------------------------------------
 _COND_ALT = alt(k for k in L.CONDITIONS if k.isascii())
 _COND_EN = re.compile(
-    r"\bi\s+(?:have|'ve\s+got|have\s+got|suffer\s+from|live\s+with)\s+(?:an?\s+)?(?P<c>"
-    + _COND_ALT
-    + r")\b"
+    r"\bi\s+(?P<nh>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:have|'ve\s+got|have\s+got|suffer\s+from"
+    r"|live\s+with)\s+(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b"
     r"|\bi(?:'m|\s+am|'ve\s+been|\s+was)\s+(?:got\s+)?diagnosed\s+with\s+(?:an?\s+)?(?P<free>"
     + NOT_END
     + r"{2,40})|\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?"
@@ -101,7 +112,7 @@ _COND_EN = re.compile(
     _I,
 )
 _COND_ZH = re.compile(
-    r"我(?P<neg>没有|不再|已经没有)?(?:有|患有|得了|患了|确诊了?|被诊断出?)(?P<c>["
+    r"我(?:(?P<neg>已经没有|没有|不再有|不再|没)(?:患|得)?|有|患有|得了|患了|确诊了?|被诊断出?)(?P<c>["
     + CJK
     + r"A-Za-z]{1,8})"
     r"|我(?P<neg2>没有?|不再)?(?P<preg>怀孕)"
@@ -117,7 +128,7 @@ def h_condition(cl: Clause) -> Iterator[Hit]:
             c = cand(
                 Kind.FACT, "health.condition", value, normalized=L.CONDITIONS.get(value.lower())
             )
-            neg = bool(m.group("neg")) or _ANYMORE.search(cl.text) is not None
+            neg = bool(m.group("neg") or m.group("nh")) or _ANYMORE.search(cl.text) is not None
             yield m.start(), m.end(), _negate(c) if neg else c
     for m in _COND_ZH.finditer(cl.text):
         surface = m.group("preg") or CUT_ZH.sub("", m.group("c") or "")
@@ -134,7 +145,8 @@ _DIET_ALT = (
 _DIET_EN = re.compile(
     r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:a\s+|an\s+|strictly\s+|now\s+|fully\s+)*(?P<d>"
     + _DIET_ALT
-    + r")\b|\bi\s+(?:only\s+)?(?:eat|keep|follow|need|go)\s+(?:only\s+)?(?:a\s+)?(?P<d2>"
+    + r")\b|\bi\s+(?P<neg2>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|only\s+|strictly\s+)*"
+    r"(?:eat|keep|follow|need|go)\s+(?:only\s+)?(?:a\s+)?(?P<d2>"
     + _DIET_ALT
     + r")\b|\bi(?:'m|\s+am)\s+on\s+an?\s+(?P<d3>"
     + _DIET_ALT
@@ -145,7 +157,8 @@ _DIET_EN = re.compile(
     _I,
 )
 _DIET_ZH = re.compile(
-    r"我(?P<neg>不再|已经不)?(?:是|只吃|吃|要|一直)?(?:一[个名位])?(?P<d>素食主义者|素食者|纯素食?|素食|吃素|清真|无麸质|生酮)"
+    r"我(?:现在|已经|目前|如今|最近)?(?P<neg>不再|已经不|不)?(?:现在|已经|开始|目前|如今|最近|改成|改为|也)*"
+    r"(?:是|只吃|改吃|吃|要|一直)?(?:一[个名位])?(?P<d>素食主义者|素食者|纯素食?|素食|吃素|清真|无麸质|生酮)"
     r"|我(?:不|从不)吃肉(?P<meat>)"
 )
 
@@ -159,7 +172,7 @@ def h_diet(cl: Clause) -> Iterator[Hit]:
             if d is None:
                 d = "vegetarian" if rx is _DIET_EN else "吃素"
             c = cand(Kind.PREFERENCE, "diet", d, normalized=L.DIETS.get(d.lower(), d.lower()))
-            yield m.start(), m.end(), _negate(c) if g.get("neg") else c
+            yield m.start(), m.end(), _negate(c) if (g.get("neg") or g.get("neg2")) else c
 
 
 # ---- budget ----------------------------------------------------------------------------
@@ -172,7 +185,7 @@ _NOT_UNIT = (
 
 def _amt(name: str) -> str:
     number = (
-        r"[$€£¥￥]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|K|w|万|千|thousand|grand|million)?"
+        r"[$€£¥￥]?\s?(?:\d{1,3}(?:\s\d{3})+(?!\d)|\d[\d,]*)(?:\.\d+)?\s?(?:k|K|w|万|千|thousand|grand|million)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|元|块钱?|美元))?"
         r"|[零一二两三四五六七八九十百千万亿]{1,8}(?:元|块钱?|美元)?"
     )
@@ -196,7 +209,7 @@ _BUDGET_RX = (
         _I,
     ),
     re.compile(
-        r"预算(?:是|为|大概|大约|在|有|:|：)?\s*(?P<q>大概|大约|差不多|不超过|最多|控制在|至少)?\s*"
+        r"预算(?:是|为|大概|大约|在|有|:|：|改成|改为|调到|调整为|换成|变成)?\s*(?P<q>大概|大约|差不多|不超过|最多|控制在|至少)?\s*"
         + _AMT
     ),
     re.compile(
@@ -206,7 +219,8 @@ _BUDGET_RX = (
         _I,
     ),
     re.compile(
-        r"(?P<q>最多|最高|不超过|不要超过|别超过|至多|顶多|上限|至少|最少|不低于|起码)\s*" + _AMT
+        r"(?P<q>最多|最高|不超过|不要超过|别超过|至多|顶多|上限|至少|最少|不低于|起码)\s*"
+        r"(?:能|可以|只能)?(?:花|用|出|付|掏)?\s*" + _AMT
     ),
     re.compile(_AMT + r"\s*(?P<q>以内|以下|之内)"),
     re.compile(
@@ -219,6 +233,9 @@ _MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不�
 _MONEY = re.compile(
     r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|元|块", _I
 )
+
+
+_GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
 def h_budget(cl: Clause) -> Iterator[Hit]:
@@ -247,7 +264,7 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
         for m in rx.finditer(cl.text):
             if any(m.start() < e and s < m.end() for s, e in ranged):
                 continue
-            amount = parse_number(m.group("amt"))
+            amount = parse_number(_GROUPED_SPACE.sub("", m.group("amt")))
             if amount is None:
                 continue
             if not (i in (0, 1) or has_budget or _MONEY.search(m.group("amt")) or amount >= 100):
@@ -270,9 +287,31 @@ _LOC_EN = re.compile(
     + NOT_END
     + r"{2,60})"
     r"|\bwhat\s+if\s+i\s+moved\s+to\s+(?P<p5>" + NOT_END + r"{2,60})"
-    r"|\bi\s+(?:now\s+|currently\s+)?live\s+at\s+(?P<p6>[^;!?]{3,80})",
+    r"|\bi\s+(?:now\s+|currently\s+)?live\s+at\s+(?P<p6>[^;!?]{3,80})"
+    r"|\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+|right\s+now\s+)?in\s+(?P<p7>"
+    + NOT_END
+    + r"{2,60})",
     _I,
 )
+
+
+def _bare_in_place(place: str) -> bool:
+    """ "I'm in X": only a known city/country or a capitalised name (not an industry,
+    month, timezone or "a meeting")."""
+    low = place.lower()
+    if low in L.CITIES or low in L.COUNTRIES:
+        return True
+    words = place.split()
+    return (
+        0 < len(words) <= 3
+        and all(w[0].isupper() for w in words)
+        and low not in L.INDUSTRIES
+        and low not in L.LANGUAGES
+        and words[0].lower() not in L.NOT_PLACE
+        and not any(ch.isdigit() or ch in "/+" for ch in place)
+    )
+
+
 _LOC_ZH = re.compile(
     r"我(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还)?(?:住在|居住在|生活在|住)(?!过)(?P<p>[^，,。.!?！？；;]{1,20})"
     r"|我(?:已经|刚|最近|刚刚)?(?:搬到|搬去|搬家到|移居到?)了?(?P<p2>[^，,。.!?！？；;]{1,20})"
@@ -281,7 +320,7 @@ _LOC_ZH = re.compile(
 )
 _PLACE_CUT_EN = re.compile(
     r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"
-    r"|recently|already|too|anymore|any\s+more|with|near|where|which|when)\b.*$",
+    r"|recently|already|too|anymore|any\s+more|with|near|where|which|when|right\s+now|today)\b.*$",
     _I,
 )
 _ADDRESS_HINT = re.compile(
@@ -306,8 +345,10 @@ def h_location(cl: Clause) -> Iterator[Hit]:
         neg = (g.get("neg") or "").lower()
         if neg.startswith("used"):
             continue
-        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6") if g.get(k))
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7") if g.get(k))
         place = _PLACE_CUT_EN.sub("", raw.strip()).strip()
+        if g.get("p7") and not _bare_in_place(place):
+            continue
         place = (
             re.sub(r"^the\s+(?=[a-z]+$)", "", place, flags=_I)
             if place.lower() not in L.COUNTRIES
@@ -586,7 +627,10 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
     (h_budget, _hint(_DIGITS + "预算 零 一 二 两 三 四 五 六 七 八 九 十 百 千 万")),
     (
         h_location,
-        _hint("live stay reside moved relocated based located living home city 住 搬 移居 在 家"),
+        _hint(
+            "live stay reside moved relocated based located living home city i'm am"
+            " 住 搬 移居 在 家"
+        ),
     ),
     (h_language, None),
     (h_industry, _hint("in company business startup firm shop 做 搞 从事 干 行业 业 领域")),

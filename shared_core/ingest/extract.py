@@ -11,17 +11,21 @@ key                        kind          examples -> value (normalized)
 =========================  ============  ====================================================
 contact.channel            preference    "I only accept SMS", "只接受短信通知" -> sms
 contact.call               constraint    "never call me", "不要给我打电话" -> never (hard);
-                                         "you can call me" -> allowed
+                                         "I don't take phone calls" / "不接电话" -> never
+                                         (hard, permanent); "you can call me" -> allowed
 contact.call.emergency     constraint    "in an emergency you may call" -> allowed (soft)
 contact.quiet_hours        constraint    "don't contact me after 9pm" -> "after 21:00"
 allergy.medication         fact          "allergic to penicillin", "对青霉素过敏" -> penicillin
-allergy.food / allergy     fact          peanuts, 花生 / anything else
+allergy.medication.<slug>  fact          additive: "I'm also allergic to ibuprofen", "我对布洛芬也
+                                         过敏" -> ibuprofen (a sibling; the first one stays)
+allergy.food / allergy     fact          peanuts, 花生 / anything else (".<slug>" when additive)
 health.condition           fact          "I have diabetes", "我有高血压" -> diabetes / hypertension
 diet                       preference    vegetarian, vegan, halal, 吃素, 清真
 budget.max / budget.min    preference    "at most 20000", "最多两万", "5k" -> 20000 / 5000
-location.city/.country/    fact          "I live in Berlin", "我搬到北京了", "my address is ..."
-  .address
-name / name.preferred      fact          "my name is Alice Chen", "我叫张伟" / "call me Al"
+location.city/.country/    fact          "I live in Berlin", "I'm in Lisbon", "我搬到北京了",
+  .address                               "my address is ..."
+name / name.preferred      fact          "my name is Alice Chen", "我叫张伟", "你好，我是张伟"
+                                         / "call me Al"
 language                   preference    "please reply in Chinese", "用英文回复我" -> chinese
 industry                   fact          "I work in SaaS", "我们是做制造业的" -> manufacturing
 job.title                  fact          "I'm a nurse", "我是护士"
@@ -38,8 +42,12 @@ event.<slug>               event         "I had surgery last Friday" -> "surgery
 =========================  ============  ====================================================
 
 Signals: ``explicit_marker``, ``question``, ``hypothetical``, ``third_party``, ``joke``,
-``retraction``, ``negated``. "forget my X" and negations ("I no longer live in Berlin")
-give ``Intent.FORGET``; "never mind" / "算了" / a bare "just kidding" give ``Intent.RETRACT``.
+``retraction``, ``negated``. "forget my X" and negations ("I no longer live in Berlin",
+"I don't keep halal anymore", "我没有高血压了") give ``Intent.FORGET``; "forget my contact
+info" / "删除我的联系方式" targets ``contact.channel`` only (the ``contact.call`` rule stays);
+"never mind" / "算了" / a bare "just kidding" give ``Intent.RETRACT``. Corrections ("not X,
+Y", "Y, not X", "不是X，是Y", "是Y，不是X") set ``correction=True`` on the ``Y`` candidate,
+which replaces the base slot (an additive ``.<slug>`` sibling is not targeted by value).
 
 Layout: this module holds the driver and the contact/identity/forget handlers;
 ``_rulebase`` the markers, sentence/clause splitting and open-vocabulary handlers;
@@ -385,6 +393,11 @@ _NAME_IM = re.compile(
 _NAME_ZH = re.compile(
     r"我(?:的名字|名字)?(?:叫|是)(?P<pre>做)?(?P<n>[" + CJK + r"]{2,4}|[A-Za-z][A-Za-z ]{0,20})"
 )
+#: "我是张伟" as a whole clause (optionally after a greeting): a self-introduction when the
+#: two or three characters start with a common surname and are not a job/role word.
+_NAME_ZH_IS = re.compile(
+    r"^\W*(?:(?:你好|您好|嗨|哈喽|大家好)\W*)?我是(?P<n>[" + CJK + r"]{2,3})(?:啊|呀|哦)?\W*$"
+)
 _NAME_ZH_PREF = re.compile(
     r"叫我(?P<n>[" + CJK + r"A-Za-z]{1,6}?)(?:就行|就好|就可以|吧|$|[，,。.!！])"
 )
@@ -408,13 +421,25 @@ def _h_name(cl: Clause) -> Iterator[Hit]:
         if all(w.lower() not in L.NAME_STOP and L.lookup(L.LANGUAGES, w) is None for w in words):
             yield mi.start("n"), mi.end("n"), cand(Kind.FACT, "name", mi.group("n"))
     mz = _NAME_ZH.search(t)
-    if mz and not mz.group("pre") and "叫" in mz.group(0)[:4]:
+    if mz and not mz.group("pre") and "叫" in t[mz.start() : mz.start("n")]:
         raw = mz.group("n")
         name = raw if raw.isascii() else _NAME_CUT_ZH.sub("", raw)
         if len(name.strip()) >= 2 and not name.startswith(("了", "过")):
             yield mz.start(), mz.end(), cand(Kind.FACT, "name", name.strip())
+    if (mis := _NAME_ZH_IS.search(t)) and _zh_self_intro(mis.group("n")):
+        yield mis.start("n"), mis.end("n"), cand(Kind.FACT, "name", mis.group("n"))
     if mp := _NAME_ZH_PREF.search(t):
         yield mp.start(), mp.end(), cand(Kind.FACT, "name.preferred", mp.group("n"))
+
+
+def _zh_self_intro(name: str) -> bool:
+    """Whether "我是<name>" introduces a person ("张伟"), not a role ("护士", "新来的")."""
+    return (
+        name[0] in L.ZH_SURNAMES
+        and not name.endswith(L.ZH_JOB_SUFFIXES)
+        and not name.endswith(("人", "的", "了", "者", "生", "员", "家", "族"))
+        and name not in L.ZH_NOT_NAMES
+    )
 
 
 _EMERGENCY = re.compile(r"emergenc|urgent|紧急|急事|急情", _I)
@@ -439,12 +464,20 @@ _CALL_POS_ZH = re.compile(
 )
 
 
+#: Standing rules about oneself ("I don't take phone calls", "no phone calls", "我不接电话")
+#: are permanent; a request ("don't call me", "不要给我打电话") is hard but a later plain
+#: "you can call me" replaces it without a confirmation question.
+_CALL_STANDING = re.compile(r"\bcalls\b|不接电话", _I)
+
+
 def _h_call(cl: Clause) -> Iterator[Hit]:
     t = cl.text
     emergency = _EMERGENCY.search(cl.sentence.text) is not None
     for rx in (_CALL_NEG_EN, _CALL_NEG_ZH):
         for m in rx.finditer(t):
-            yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.call", "never", hard=True)
+            standing = _CALL_STANDING.search(m.group(0)) is not None
+            c = cand(Kind.CONSTRAINT, "contact.call", "never", hard=True, permanent=standing)
+            yield m.start(), m.end(), c
             if emergency and re.search(r"unless|except|除非|除了", cl.sentence.text, _I):
                 yield m.end(), m.end(), cand(Kind.CONSTRAINT, "contact.call.emergency", "allowed")
     for rx in (_CALL_POS_EN, _CALL_POS_ZH):
@@ -562,7 +595,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
         ),
     ),
     (_h_quiet, ("after", "past", "before", "quiet", "点")),
-    (_h_name, ("name", "call", "i'm", "am", "叫", "名字")),
+    (_h_name, ("name", "call", "i'm", "am", "叫", "名字", "我是")),
     (_h_call, ("call", "phone", "ring", "电话", "来电")),
     (_h_channel, None),
     (

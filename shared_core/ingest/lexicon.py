@@ -287,17 +287,23 @@ allergy.medication: drug | drugs | antibiotic | antibiotics | 抗生素
 allergy.food, diet, taste.: food
 diet, allergy.food, taste.: eat | 吃
 health., allergy: health | 健康
-health.: condition | 病
+health.: condition | conditions | illness | illnesses | sick | disease | 病 | 疾病 | 病史
+diet, allergy.food, taste.: meal | meals | 餐食 | 吃饭
+diet, allergy.food: 忌口 | dietary
 diet, allergy.food: 饮食
 diet: diet | vegetarian | 素食
-budget.: budget | price | afford | spend | cost | expensive | cheap
+budget.: budget | cost | expensive | cheap
+budget.: pay | afford | spend | price | prices | money | 钱 | 能花 | 花多少 | 花钱 | 可以花
 budget.: 预算 | 价格 | 多少钱 | 贵 | 便宜
+location.: 停电 | 天气 | 附近 | 本地 | weather | outage | outages | nearby | local
+contact.channel, contact.: 什么方式 | 哪种方式 | 怎么联系 | 怎么通知 | how to reach
+contact.channel, contact.: how should you contact
 location.: live | where | 住 | 哪里
 location.address, location.: address
 location.city: city | 城市
 location.address: ship | deliver | delivery | 地址 | 住址 | 送货 | 快递
 location.country: country
-name: name | called | 名字 | 叫
+name: name | called | 名字 | 叫 | 叫什么 | call you | call me by | address you | who am i | 我是谁
 language: language | reply | 语言 | 回复
 industry: industry | business | company | 行业 | 公司
 job.: job | occupation | profession | 职业
@@ -626,6 +632,79 @@ ZH_JOB_SUFFIXES: tuple[str, ...] = (
     "财务",
 )
 
+#: Common Chinese surnames (first character of "我是张伟"-style self-introductions).
+ZH_SURNAMES: frozenset[str] = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁"
+    "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃"
+    "武戴莫孔向汤欧常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申耿关兰焦俞左柳甘祝包宁尚符"
+    "舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农"
+    "司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商"
+    "刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝欧诸"
+)
+#: Two/three-character phrases after "我是" that start like a surname but are not names.
+ZH_NOT_NAMES: frozenset[str] = frozenset(
+    [
+        "高手",
+        "新手",
+        "高中",
+        "高兴",
+        "文盲",
+        "明星",
+        "华人",
+        "关键",
+        "全职",
+        "单身",
+        "安全",
+        "常客",
+        "老板",
+        "老师",
+        "老大",
+        "白领",
+        "金主",
+        "万能",
+        "和平",
+        "司机",
+        "路人",
+        "游客",
+        "成年",
+        "时候",
+        "应该",
+        "谁",
+        "方便",
+        "黄金",
+        "石头",
+        "房东",
+        "房客",
+        "向导",
+        "左撇子",
+        "师傅",
+        "管理",
+        "管家",
+        "康复",
+        "宁愿",
+        "江湖",
+        "武汉",
+        "温州",
+        "成都",
+        "常州",
+        "金华",
+        "高邮",
+        "包头",
+        "吉林",
+        "安徽",
+        "江西",
+        "江苏",
+        "海南",
+        "宁波",
+        "宁夏",
+        "贵州",
+        "云南",
+        "石家庄",
+        "苏州",
+        "杭州",
+    ]
+)
+
 #: "forget my <topic>" -> the key (or key prefix) to revoke.
 FORGET_TOPICS: Mapping[str, str] = _table(
     """
@@ -647,7 +726,10 @@ industry: industry | 行业
 language: language | language preference | 语言
 health: health | 健康
 health.condition: health.condition | health condition | condition | 病史
-contact: contact | contact preferences | contact preference | phone number | 联系方式 | 电话
+contact: contact preferences | contact preference | 联系偏好
+contact.channel: contact | contact info | contact information | contact details
+contact.channel: 联系方式 | 联系信息
+contact.channel: phone number | email address | 电话号码 | 电话 | 邮箱 | 邮箱地址
 contact.channel: contact.channel | notification preferences
 contact.quiet_hours: contact.quiet_hours | quiet hours
 family: family | 家人
@@ -664,6 +746,13 @@ TOPIC_STOP: frozenset[str] = _words(
     there here something anything everything nothing more one ones some any idea the_idea so
     lot a_lot way doing being to 你 他 她 它 这 那 这个 那个 这样 那样 什么 一下 你们 他们 她们
     自己 东西"""
+)
+
+#: After a bare "I'm in": first words that are not a place ("I'm in Finance", "in March").
+NOT_PLACE: frozenset[str] = _words(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday love charge bed school college
+    class church office hospital trouble town utc gmt sales marketing it hr english chinese"""
 )
 
 #: Capitalised words that are not a name after "I'm".

@@ -416,7 +416,8 @@ def sqlite_path_from_url(url: str) -> tuple[str, dict[str, int | float]]:
 
     ``sqlite:///relative.db``, ``sqlite:////absolute/path.db``, ``sqlite:///~/memory.db``,
     ``sqlite:///:memory:`` and ``sqlite://`` (in memory) are accepted; percent-escapes are
-    decoded. Options: ``?timeout=30&lexical_cache_size=1024&max_cached_records=100000&max_cached_users=1024``.
+    decoded. Options: ``?timeout=30&lexical_cache_size=1024&max_cached_records=100000``
+    ``&max_cached_users=1024&max_cached_vectors=250000``.
 
     Raises:
         ConfigError: not a sqlite URL, a host is given, or an unknown option.
