@@ -166,13 +166,18 @@ class Found:
     cited: bool = False  # a correct value came with a citation (session, date)
 
 
+def _same_slot(found: str, key: str) -> bool:
+    """Allergies are multi-valued: ``allergy.medication.<substance>`` sits beside the key."""
+    return found == key or (key.startswith("allergy") and found.startswith(key + "."))
+
+
 def _from_recall(
     results: Sequence[ScoredMemory], key: str, exp: dict[str, Any], expected: set[str]
 ) -> Found:
     f = Found()
     for r in results:
         rec = r.record
-        if rec.kind is Kind.EPISODE or rec.key != key:
+        if rec.kind is Kind.EPISODE or not _same_slot(rec.key, key):
             continue
         f.any_key = True
         vals = _canon(key, rec.normalized or rec.value) | _canon(key, rec.value)
@@ -189,7 +194,7 @@ def _from_context(text: str, key: str, exp: dict[str, Any], expected: set[str]) 
     f = Found()
     for line in text.splitlines():
         m = _LINE.match(line)
-        if not m or m.group("key") != key:
+        if not m or not _same_slot(m.group("key"), key):
             continue
         f.any_key = True
         try:
@@ -216,8 +221,8 @@ def _stored_ok(profile: dict[str, str], probe: dict[str, Any]) -> bool:
     """Whether the write path holds the right current value (``profile()``, no retrieval)."""
     key, exp = probe["key"], probe["expected"]
     if not exp["values"]:
-        return key not in profile
-    have = _canon(key, profile.get(key, ""))
+        return not any(_same_slot(k, key) for k in profile)
+    have = {s for k, v in profile.items() if _same_slot(k, key) for s in _canon(key, v)}
     want = {s for v in exp["values"] for s in _canon(key, v)}
     alt = {s for v in exp.get("also_acceptable", []) for s in _canon(key, v)}
     return want <= have or bool(alt and alt <= have)
