@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..entities import SessionTurn
 from ..errors import (
@@ -52,6 +52,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+S = TypeVar("S", ProfileCache, EventBus)
 
 
 class Breaker:
@@ -294,7 +295,45 @@ class ResilientSessionStore:
             self.fallback.close()
 
 
-class ResilientProfileCache:
+class _ErasingGuard(Generic[S]):
+    """Shared by the cache and event-bus wrappers: a breaker around ``inner`` plus the
+    user erasures that could not be delivered during an outage, delivered first."""
+
+    def __init__(
+        self,
+        inner: S,
+        name: str,
+        *,
+        probe_interval: float,
+        metrics: Metrics | None,
+        monotonic: Callable[[], float],
+    ) -> None:
+        self.inner: S = inner
+        self.breaker = Breaker(
+            name, probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
+        )
+        self._lock = threading.Lock()
+        self._pending: set[str] = set()
+
+    def _try(self, op: Callable[[S], T]) -> tuple[bool, T | None]:
+        if not self.breaker.should_try():
+            return False, None
+        try:
+            with self._lock:
+                pending = sorted(self._pending)
+            for user_id in pending:
+                self.inner.delete_user(user_id)
+                with self._lock:
+                    self._pending.discard(user_id)
+            result = op(self.inner)
+        except BackendUnavailableError as exc:
+            self.breaker.failed(exc)
+            return False, None
+        self.breaker.succeeded()
+        return True, result
+
+
+class ResilientProfileCache(_ErasingGuard[ProfileCache]):
     """A :class:`ProfileCache` that misses while its backend is down and never goes stale.
 
     Args:
@@ -316,34 +355,14 @@ class ResilientProfileCache:
         metrics: Metrics | None = None,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.inner = inner
-        self.breaker = Breaker(
-            "cache", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
+        super().__init__(
+            inner, "cache", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
         )
-        self._lock = threading.Lock()
-        self._pending: set[str] = set()
 
     @property
     def degraded(self) -> bool:
         """True while the cache backend is considered down."""
         return not self.breaker.healthy
-
-    def _try(self, op: Callable[[ProfileCache], T]) -> tuple[bool, T | None]:
-        if not self.breaker.should_try():
-            return False, None
-        try:
-            with self._lock:
-                pending = sorted(self._pending)
-            for user_id in pending:
-                self.inner.delete_user(user_id)
-                with self._lock:
-                    self._pending.discard(user_id)
-            result = op(self.inner)
-        except BackendUnavailableError as exc:
-            self.breaker.failed(exc)
-            return False, None
-        self.breaker.succeeded()
-        return True, result
 
     def get(self, user_id: str, system_context: str, scope_key: str = "") -> dict[str, str] | None:
         """The cached profile, or ``None`` (always ``None`` while degraded)."""
@@ -376,7 +395,7 @@ class ResilientProfileCache:
         self.inner.close()
 
 
-class ResilientEventBus:
+class ResilientEventBus(_ErasingGuard[EventBus]):
     """An :class:`EventBus` that skips (and counts) publishing while its backend is down.
 
     Args:
@@ -398,31 +417,11 @@ class ResilientEventBus:
         metrics: Metrics | None = None,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.inner = inner
-        self.metrics = metrics
-        self.breaker = Breaker(
-            "events", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
+        super().__init__(
+            inner, "events", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
         )
-        self._lock = threading.Lock()
-        self._pending_erase: set[str] = set()
+        self.metrics = metrics
         self.dropped = 0
-
-    def _try(self, op: Callable[[EventBus], T]) -> tuple[bool, T | None]:
-        if not self.breaker.should_try():
-            return False, None
-        try:
-            with self._lock:
-                pending = sorted(self._pending_erase)
-            for user_id in pending:
-                self.inner.delete_user(user_id)
-                with self._lock:
-                    self._pending_erase.discard(user_id)
-            result = op(self.inner)
-        except BackendUnavailableError as exc:
-            self.breaker.failed(exc)
-            return False, None
-        self.breaker.succeeded()
-        return True, result
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Publish one change, or drop it (counted) while the bus is down."""
@@ -437,7 +436,7 @@ class ResilientEventBus:
         ok, n = self._try(lambda b: b.delete_user(user_id))
         if not ok:
             with self._lock:
-                self._pending_erase.add(user_id)
+                self._pending.add(user_id)
         return int(n or 0)
 
     def close(self) -> None:
