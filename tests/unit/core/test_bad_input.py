@@ -218,3 +218,17 @@ def test_explicit_empty_components_are_kept(clock):
         "sqlite:///:memory:", clock=clock, embedder=HashingEmbedder(), session_store=store
     )
     assert mem.sessions is store
+
+
+def test_merge_anonymous_bad_input_is_typed_and_loses_nothing(seeded):
+    before = _snapshot(seeded)
+    for anon, user in (("u", "u"), ("", "u"), ("anon", None), ("a\x00", "u"), (7, "u")):
+        with pytest.raises(InvalidInputError):
+            seeded.merge_anonymous(anon, user)
+    assert _snapshot(seeded) == before
+
+
+def test_recall_include_archive_must_be_bool(seeded):
+    for bad in ("yes", 1, None):
+        with pytest.raises(InvalidInputError):
+            seeded.recall("u", "budget", include_archive=bad)
