@@ -498,7 +498,7 @@ ZH = Bank(
                 "diet",
                 "health",
                 ["vegetarian", "halal", "vegan"],
-                {"vegetarian": ["吃素"], "halal": ["清真"], "vegan": ["纯素"]},
+                {"vegetarian": ["吃素", "素食"], "halal": ["清真"], "vegan": ["纯素"]},
                 {
                     "declare": {
                         "vegetarian": ["我吃素。", "我是素食主义者。"],

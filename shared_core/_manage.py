@@ -78,7 +78,12 @@ class Management(MemoryBase):
         if not turns:
             return None
         written_ids = [rid for t in turns for rid in t.written]
-        written = self.records.get(written_ids)
+        # an implicit signal still waiting for consensus is not something the user stated
+        written = [
+            r
+            for r in self.records.get(written_ids)
+            if r.status is not Status.PENDING and not r.metadata.get("promoted")
+        ]
         summary = summarize_session(session_id, turns, written)
         started = turns[0].at
         rec = MemoryRecord(

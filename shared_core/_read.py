@@ -18,6 +18,7 @@ from .entities import (
     Scope,
     ScoredMemory,
     SessionTurn,
+    Source,
     Status,
     scope_ref,
 )
@@ -245,17 +246,75 @@ class ReadPath(MemoryBase):
         ]
         conflicts = [c for c in self.records.conflicts(user_id, system_context) if c.question]
         prof = self.profile(user_id, system_context=system_context, device_id=device_id)
+        shown = {s.record.key for s in recalled} | {r.key for r in constraints}
+        missing, faded = self._asked_keys(
+            user_id, system_context, refs, rewrite(query).key_prefixes, now, shown, constraints
+        )
         return render_context(
             user_id=user_id,
             state=self.records.user_state(user_id),
             name=prof.get("name"),
             hard=hard,
             conflicts=conflicts,
+            faded=faded,
             recalled=recalled,
+            missing=missing,
             token_budget=token_budget,
             count_tokens=tokens.count_tokens,
             templates=self.templates,
         )
+
+    def _asked_keys(
+        self,
+        user_id: str,
+        system_context: str,
+        refs: tuple[str, ...],
+        key_prefixes: tuple[str, ...],
+        now: datetime,
+        shown: set[str],
+        hard: Sequence[MemoryRecord],
+    ) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+        """Current values of the keys the query names that the ranked recall left out.
+
+        The structured lookup answers the key a query asks about even when other hits
+        outrank it (an inferred value that has started to fade ranks low). Returns
+        ``(missing, faded)``: recallable values to add to the preferences, and
+        consensus-backed inferred values that decay has dropped from recall (about six
+        days after their last reinforcement). The evidence of a faded inference is not
+        thrown away: ``context()`` shows it under "Ask to confirm before acting" instead
+        of asserting or forgetting it. At most ``config.max_key_answers`` of each.
+        """
+        cfg = self.config
+        if not key_prefixes or cfg.max_key_answers == 0:
+            return [], []
+        recs = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                key_prefixes=key_prefixes,
+                scope_refs=refs,
+            )
+        )
+        live = [r for r in recs if not is_expired(r, now) and not _suppressed(r, hard)]
+        scoped = {r.key for r in live if r.scope_ref}
+        live = [r for r in live if r.scope_ref or r.key not in scoped]
+        missing = [
+            r for r in live if r.key not in shown and is_recallable(r, now, cfg, system_context)
+        ]
+        answered = shown | {r.key for r in missing}
+        faded = [
+            r
+            for r in live
+            if r.source is Source.INFERRED
+            and r.key not in answered
+            and decay_class(r) == "soft"
+            and r.confidence >= cfg.threshold_for(system_context)
+            and not is_recallable(r, now, cfg, system_context)
+        ]
+        missing.sort(key=lambda r: r.updated_at, reverse=True)
+        faded.sort(key=lambda r: r.updated_at, reverse=True)
+        return missing[: cfg.max_key_answers], faded[: cfg.max_key_answers]
 
     def profile(
         self, user_id: str, *, system_context: str = "default", device_id: str | None = None

@@ -133,7 +133,8 @@ class WritePath(MemoryBase):
             ]
 
         sess_state = dict(self.sessions.get_state(user_id, session_id))
-        new_session = not sess_state
+        # a session resumed after its short-term state expired is not a new session
+        new_session = not sess_state and session_id != state.last_session_id
         turn_index = int(sess_state.get("turn_index", 0)) + 1
         turn = Turn(
             user_id=user_id,

@@ -96,6 +96,10 @@ class MemoryConfig:
         fade_threshold: a soft (inferred / non-critical) memory that meets the confidence
             threshold on its stated confidence drops out once confidence x decay falls
             under this (about 6 days after its last reinforcement at the defaults).
+        max_key_answers: when the query names a key (structured lookup) whose current
+            value the ranked recall left out, ``context()`` adds up to this many such
+            values, and up to this many faded inferred values under "Ask to confirm
+            before acting" (0 turns both off).
         audit_reads: write a "read" audit entry for every recall (who read what, when).
         audit_read_batch: read entries are buffered and written with the next write, or
             when this many are waiting (or the oldest is 2 s old); 1 writes each at once.
@@ -126,6 +130,7 @@ class MemoryConfig:
     store_turns: bool = True
     min_relevance: float = 0.15
     fade_threshold: float = 0.1
+    max_key_answers: int = 2
     audit_reads: bool = True
     audit_read_batch: int = 64
     episode_query_boost: float = 1.25
@@ -168,6 +173,8 @@ class MemoryConfig:
         ):
             if int(getattr(self, name)) < 1:
                 raise ConfigError(f"{name} must be >= 1")
+        if int(self.max_key_answers) < 0:
+            raise ConfigError("max_key_answers must be >= 0")
         if self.confirm_window_days < 0:
             raise ConfigError("confirm_window_days must be >= 0")
         if not isinstance(self.pii_mode, PiiMode):
@@ -211,6 +218,7 @@ class MemoryConfig:
 
 _INT_FIELDS = {
     "audit_read_batch",
+    "max_key_answers",
     "implicit_consensus",
     "default_k",
     "token_budget",

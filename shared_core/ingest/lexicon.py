@@ -282,7 +282,9 @@ contact.: telegram | 电话 | 打电话 | 来电 | 短信 | 发短信 | 通知 |
 contact.call.emergency, contact.: emergency | 紧急
 contact.quiet_hours: disturb | quiet | 打扰
 allergy: allergy | allergies | allergic | 过敏
-allergy.medication, health.: medication | medications | medicine | medicines | prescribe | prescription | prescriptions | pharmacist | pharmacy | 药 | 药物 | 开药 | 药房
+allergy.medication, health.: medication | medications | medicine | medicines | prescribe
+allergy.medication, health.: prescription | prescriptions | pharmacist | pharmacy
+allergy.medication, health.: 药 | 药物 | 开药 | 药房
 allergy.medication: drug | drugs | antibiotic | antibiotics | 抗生素
 allergy.food, diet, taste.: food
 diet, allergy.food, taste.: eat | 吃

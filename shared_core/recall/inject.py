@@ -2,8 +2,9 @@
 
 Three parts, each a Jinja2 template a user can replace (``ContextTemplates``):
 identity, constraints (hard first, each with its source and date; confirmation
-questions; soft preferences and facts after) and relevant episodes. The block fits the
-token budget by dropping the lowest-priority items first (episodes, then soft items,
+questions, including inferred values that faded out and are asked about; soft
+preferences and facts after) and relevant episodes. The block fits the token budget by
+dropping the lowest-priority items first (faded inferred values, episodes, soft items,
 then confirmations; hard constraints go last).
 
 Stored text is data, never instructions: every stored value passes through the ``q``
@@ -129,6 +130,7 @@ class _Parts:
     identity: dict[str, Any]
     hard: list[dict[str, Any]]
     confirm: list[dict[str, Any]]
+    reconfirm: list[dict[str, Any]]
     soft: list[dict[str, Any]]
     episodes: list[dict[str, Any]]
 
@@ -141,6 +143,8 @@ def render_context(
     hard: Sequence[MemoryRecord],
     conflicts: Sequence[Conflict],
     recalled: Iterable[ScoredMemory],
+    faded: Sequence[MemoryRecord] = (),
+    missing: Sequence[MemoryRecord] = (),
     token_budget: int,
     count_tokens: Callable[[str], int],
     templates: ContextTemplates | None = None,
@@ -162,6 +166,7 @@ def render_context(
                 episodes.append(item)
         else:
             soft.append(_item(rec))
+    soft += [_item(r) for r in missing if r.id not in hard_ids]
     parts = _Parts(
         identity={
             "known": bool(state and state.turns),
@@ -172,12 +177,13 @@ def render_context(
         },
         hard=hard_items,
         confirm=[{"question": c.question} for c in conflicts if c.question],
+        reconfirm=[_item(r) for r in faded],
         soft=soft,
         episodes=episodes,
     )
     text = _render(parts, tpl)
     # drop the lowest-priority items until the block fits
-    for bucket in (parts.episodes, parts.soft, parts.confirm, parts.hard):
+    for bucket in (parts.reconfirm, parts.episodes, parts.soft, parts.confirm, parts.hard):
         while bucket and count_tokens(text) > token_budget:
             bucket.pop()
             text = _render(parts, tpl)
@@ -219,7 +225,7 @@ def _episode_item(rec: MemoryRecord) -> dict[str, Any]:
 def _render(parts: _Parts, tpl: ContextTemplates) -> str:
     identity = _compile(tpl.identity).render(identity=parts.identity)
     constraints = _compile(tpl.constraints).render(
-        hard=parts.hard, confirm=parts.confirm, soft=parts.soft
+        hard=parts.hard, confirm=parts.confirm, reconfirm=parts.reconfirm, soft=parts.soft
     )
     episodes = _compile(tpl.episodes).render(episodes=parts.episodes)
     return (
