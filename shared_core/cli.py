@@ -2,7 +2,8 @@
 
 ``usermemory demo`` runs the 50-session support scenario on the embedded default (no
 server, no LLM, no network). ``inspect``, ``history``, ``export``, ``forget`` and
-``import`` work on any store URL (``--url`` or ``USERMEMORY_URL``).
+``import`` work on any store URL (``--url`` or ``USERMEMORY_URL``). ``warmup`` prepares
+the default embedder ahead of time (the one-time ONNX export, e.g. in a Docker build).
 
 Exit codes: 0 success, 1 a UserMemory error (bad input, backend failure), 2 usage error.
 Heavy modules (sentence-transformers, torch) are imported only when an embedding is
@@ -74,7 +75,8 @@ def _embedder_option(f: F) -> F:
         type=click.Choice(_EMBEDDERS),
         default="auto",
         show_default=True,
-        help="auto = MiniLM if sentence-transformers is installed, else hashing.",
+        help="auto = MiniLM (through ONNX when onnxruntime is installed, else "
+        "sentence-transformers), else hashing.",
     )(f)
 
 
@@ -243,6 +245,38 @@ def forget(user_id: str, yes: bool, url: str | None) -> None:
         report = mem.forget(user_id)
         for store, count in sorted(report.items()):
             click.echo(f"{store}: {count}")
+
+
+@main.command()
+@_embedder_option
+def warmup(embedder: str) -> None:
+    """Prepare the embedder once: export MiniLM to ONNX if needed, load it, time a query.
+
+    Run it at deploy time (or in a Docker build) so the first request of a process does
+    not pay the one-time export (about 12 s).
+    """
+    import statistics
+
+    try:
+        emb = _make_embedder(embedder)
+        started = time.perf_counter()
+        emb.embed(["warm up"])
+        load_s = time.perf_counter() - started
+        times = []
+        for i in range(20):
+            t0 = time.perf_counter()
+            emb.embed([f"how should we contact you about order {i}?"])
+            times.append((time.perf_counter() - t0) * 1000)
+    except UserMemoryError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    where = getattr(emb, "model_dir", None)
+    if getattr(emb, "using_fallback", False):
+        where = None
+        click.echo("ONNX export failed; using sentence-transformers (see the warning above)")
+    click.echo(f"embedder: {getattr(emb, 'name', type(emb).__name__)}")
+    if where is not None:
+        click.echo(f"model: {where}")
+    click.echo(f"load: {load_s:.2f} s; one query: {statistics.median(times):.1f} ms (median of 20)")
 
 
 @main.command(name="import")

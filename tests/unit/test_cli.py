@@ -116,11 +116,35 @@ def test_errors_and_usage_exit_codes(runner, db):
 
 
 @pytest.mark.parametrize(
-    "cmd", [[], ["demo"], ["inspect"], ["history"], ["export"], ["forget"], ["import"]]
+    "cmd",
+    [[], ["demo"], ["inspect"], ["history"], ["export"], ["forget"], ["import"], ["warmup"]],
 )
 def test_help_everywhere(runner, cmd):
     res = runner.invoke(main, [*cmd, "--help"])
     assert res.exit_code == 0 and "Usage:" in res.output
+
+
+def test_warmup_reports_the_embedder_and_its_timing(runner):
+    res = runner.invoke(main, ["warmup", "--embedder", "hashing"])
+    assert res.exit_code == 0, res.output
+    assert "embedder: hashing-256" in res.output
+    assert "one query:" in res.output and "model:" not in res.output
+
+
+@pytest.mark.embeddings
+@pytest.mark.slow  # exports the model to ONNX from scratch (~12 s)
+def test_warmup_exports_onnx_into_the_cache_dir(monkeypatch, tmp_path):
+    """The default (auto) embedder is MiniLM through ONNX; warmup does the one-time export."""
+    monkeypatch.delenv("USERMEMORY_EMBEDDER", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    res = CliRunner().invoke(main, ["warmup"])
+    assert res.exit_code == 0, res.output
+    assert "embedder: onnx:sentence-transformers/all-MiniLM-L6-v2" in res.output
+    model_dir = Path(res.output.split("model: ", 1)[1].splitlines()[0])
+    assert model_dir.is_relative_to(tmp_path)
+    assert (model_dir / "model.onnx").is_file() and (model_dir / "meta.json").is_file()
+    again = CliRunner().invoke(main, ["warmup"])  # reuses the export
+    assert again.exit_code == 0 and f"model: {model_dir}" in again.output
 
 
 def test_console_script_starts_without_heavy_imports():

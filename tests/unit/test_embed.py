@@ -59,8 +59,8 @@ def test_missing_sentence_transformers_raises_missing_dependency() -> None:
         "sys.modules['sentence_transformers'] = None\n"
         "import importlib.util\n"
         "real = importlib.util.find_spec\n"
-        "importlib.util.find_spec = lambda n, *a: None if n == 'sentence_transformers' "
-        "else real(n, *a)\n"
+        "importlib.util.find_spec = lambda n, *a: None if n in "
+        "('sentence_transformers', 'onnxruntime') else real(n, *a)\n"
         "from shared_core.embed import SentenceTransformerEmbedder, default_embedder\n"
         "from shared_core.errors import MissingDependencyError\n"
         "try:\n"
@@ -242,7 +242,59 @@ def test_default_embedder_env_override(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConfigError):
         default_embedder()
     monkeypatch.delenv("USERMEMORY_EMBEDDER")
+    auto = default_embedder()
+    # onnxruntime is installed here (the [embeddings] extra brings it): MiniLM via ONNX,
+    # sentence-transformers standing by in case the export cannot run
+    assert isinstance(auto, OnnxEmbedder)
+    assert isinstance(auto.fallback, SentenceTransformerEmbedder)
+    assert auto.name == f"onnx:{MINILM_MODEL}"
+
+
+def test_default_embedder_without_onnx_export_tools_uses_sentence_transformers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("USERMEMORY_EMBEDDER", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nothing exported yet
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "onnxscript" else real(name, *a),
+    )
     assert isinstance(default_embedder(), SentenceTransformerEmbedder)
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "onnxruntime" else real(name, *a),
+    )
+    assert isinstance(default_embedder(), SentenceTransformerEmbedder)
+
+
+def test_onnx_embedder_falls_back_when_the_export_fails(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls: list[list[str]] = []
+
+    def fn(texts: list[str]) -> list[list[float]]:
+        calls.append(list(texts))
+        return [[1.0, float(len(t)), 0.0] for t in texts]
+
+    fallback = CallableEmbedder(fn, dimension=3, name="toy", cache_size=0)
+    # an empty local directory is no model: the export fails without any download
+    onnx = OnnxEmbedder(tmp_path / "empty", cache_dir=tmp_path / "cache", fallback=fallback)
+    (tmp_path / "empty").mkdir()
+    with caplog.at_level(logging.WARNING, logger="shared_core.embed"):
+        got = onnx.embed(["ab", "abcd"])
+        onnx.embed(["xyz"])
+    assert onnx.using_fallback and not onnx.exported
+    assert got.shape == (2, 3) and onnx.dimension == 3
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, rtol=1e-6)
+    assert calls == [["ab", "abcd"], ["xyz"]]
+    assert sum("ONNX export" in r.getMessage() for r in caplog.records) == 1
+    # without a fallback the same failure is a typed error
+    bare = OnnxEmbedder(tmp_path / "empty", cache_dir=tmp_path / "cache2")
+    with pytest.raises(ConfigError):
+        bare.embed(["x"])
 
 
 def test_default_embedder_falls_back_with_one_warning(
@@ -253,7 +305,9 @@ def test_default_embedder_falls_back_with_one_warning(
     monkeypatch.setattr(
         importlib.util,
         "find_spec",
-        lambda name, *a: None if name == "sentence_transformers" else real(name, *a),
+        lambda name, *a: (
+            None if name in ("sentence_transformers", "onnxruntime") else real(name, *a)
+        ),
     )
     monkeypatch.setattr(embed_mod, "_warned_fallback", False)
     with caplog.at_level(logging.WARNING, logger="shared_core.embed"):
