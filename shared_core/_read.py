@@ -246,10 +246,20 @@ class ReadPath(MemoryBase):
         ]
         conflicts = [c for c in self.records.conflicts(user_id, system_context) if c.question]
         prof = self.profile(user_id, system_context=system_context, device_id=device_id)
-        shown = {s.record.key for s in recalled} | {r.key for r in constraints}
+        shown = {s.record.key for s in recalled} | {r.key for r in hard}
+        rq = rewrite(query)
         missing, faded = self._asked_keys(
-            user_id, system_context, refs, rewrite(query).key_prefixes, now, shown, constraints
+            user_id, system_context, refs, rq.key_prefixes, now, shown, constraints
         )
+        if rq.key_prefixes and not rq.episodic:
+            # the structured layer answers the asked key: a past turn that stated a value
+            # since replaced or taken back would only bring the stale value back
+            stale = self._stale_turns(user_id, system_context, rq.key_prefixes)
+            recalled = [
+                s
+                for s in recalled
+                if not (s.record.key.startswith("turn:") and s.record.provenance.turn_id in stale)
+            ]
         return render_context(
             user_id=user_id,
             state=self.records.user_state(user_id),
@@ -263,6 +273,34 @@ class ReadPath(MemoryBase):
             count_tokens=tokens.count_tokens,
             templates=self.templates,
         )
+
+    def _stale_turns(
+        self, user_id: str, system_context: str, key_prefixes: tuple[str, ...]
+    ) -> set[str]:
+        """Turn ids that stated a value of the asked keys that is no longer current."""
+        recs = self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=(Status.ACTIVE, Status.SUPERSEDED, Status.REVOKED),
+                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                key_prefixes=key_prefixes,
+            )
+        )
+
+        def turns(r: MemoryRecord) -> set[str]:
+            said = {r.provenance.turn_id} if r.provenance.turn_id else set()
+            return said | set(r.metadata.get("restated_in", ()))
+
+        current: set[str] = set()
+        for r in recs:
+            if r.status is Status.ACTIVE:
+                current |= turns(r)
+        stale: set[str] = set()
+        for r in recs:
+            if r.status is not Status.ACTIVE and not r.metadata.get("promoted"):
+                stale |= turns(r)
+        return stale - current
 
     def _asked_keys(
         self,

@@ -283,6 +283,9 @@ class Candidate:
         permanent: "never"/"always" wording: stands until explicitly revoked.
         hard: a hard constraint rather than a soft preference.
         correction: the turn corrects an earlier statement ("actually ...").
+        replaces: for a correction, the normalized value it replaces ("not aspirin,
+            ibuprofen" -> "aspirin"), so the resolver corrects the slot that holds it
+            (``allergy.medication.aspirin``) rather than the first one of the key.
         intent: assert, forget (revoke ``key``) or retract (undo the last turn).
         confidence_hint: the extractor's own confidence, 0..1, if it has one.
         valid_until: when it stops holding (a resolved absolute date), if said.
@@ -300,6 +303,7 @@ class Candidate:
     permanent: bool = False
     hard: bool = False
     correction: bool = False
+    replaces: str = ""
     intent: Intent = Intent.ASSERT
     confidence_hint: float | None = None
     valid_until: datetime | None = None

@@ -27,7 +27,7 @@ class UserMemory(WritePath, ReadPath, Management):
             user data dir, or ``USERMEMORY_URL``). ``sqlite:///:memory:`` for tests.
         config: tunables; defaults from ``MemoryConfig.from_env()``.
         clock: time source (inject a ``FakeClock`` in tests and simulations).
-        embedder: text -> vectors; default all-MiniLM-L6-v2 via sentence-transformers
+        embedder: text -> vectors; default all-MiniLM-L6-v2 (ONNX, see ``default_embedder``)
             (loaded lazily on first use).
         extractor: turn -> candidates; default the offline English/Chinese rules.
         record_store / vector_index / session_store: explicit stores override the URL's.

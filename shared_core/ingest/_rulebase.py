@@ -437,7 +437,8 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
                 continue
             key, kind, _canon = found
             c = cand(kind, key, new)
-            yield m.start(), m.end(), dataclasses.replace(c, correction=True)
+            was = _old_value(old, key)
+            yield m.start(), m.end(), dataclasses.replace(c, correction=True, replaces=was)
     for m in _CORR_EN_NEW_FIRST.finditer(cl.text):
         tail = _classified_tail(m.group("new"))
         if tail is None:
@@ -453,7 +454,7 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
         yield (
             m.start("new") + m.group("new").rfind(term),
             m.end(),
-            dataclasses.replace(c, correction=True),
+            dataclasses.replace(c, correction=True, replaces=was[2] if was else ""),
         )
     for m in _CORR_ZH_NEW_FIRST.finditer(cl.text):
         new = _zh_term(m.group("new"))
@@ -462,7 +463,18 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
             continue
         key, kind, _canon = found
         c = cand(kind, key, new)
-        yield m.start(), m.end(), dataclasses.replace(c, correction=True)
+        was = _old_value(_zh_term(m.group("old")), key)
+        yield m.start(), m.end(), dataclasses.replace(c, correction=True, replaces=was)
+
+
+def _old_value(old: str, key: str) -> str:
+    """The canonical value a correction replaces, when it is a term of the same key."""
+    if not old:
+        return ""
+    found = classify(old) or classify(_zh_term(old))
+    if found is None and (tail := _classified_tail(old)) is not None:
+        found = tail[1]  # "allergic to aspirin" -> aspirin
+    return found[2] if found is not None and found[0] == key else ""
 
 
 _ADDR_EN = re.compile(

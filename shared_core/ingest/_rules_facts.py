@@ -103,40 +103,70 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
 # ---- health, diet ----------------------------------------------------------------------
 _COND_ALT = alt(k for k in L.CONDITIONS if k.isascii())
 _COND_EN = re.compile(
-    r"\bi\s+(?P<nh>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:have|'ve\s+got|have\s+got|suffer\s+from"
-    r"|live\s+with)\s+(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b"
-    r"|\bi(?:'m|\s+am|'ve\s+been|\s+was)\s+(?:got\s+)?diagnosed\s+with\s+(?:an?\s+)?(?P<free>"
+    r"\bi(?:\s+(?:also|still|now))?(?:\s+|(?='))(?P<nh>no\s+longer\s+|don't\s+|do\s+not\s+)?"
+    r"(?:have|'ve\s+(?:also\s+)?got|have\s+(?:also\s+)?got|suffer\s+from|live\s+with)\s+"
+    r"(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b"
+    r"(?:\s*(?:,|and|&)\s*(?:an?\s+)?(?P<c2>" + _COND_ALT + r")\b)?"
+    r"|\bi(?:'m|\s+am|'ve\s+been|\s+was)\s+(?:also\s+)?(?:got\s+)?diagnosed\s+with\s+(?:an?\s+)?"
+    r"(?P<free>"
     + NOT_END
-    + r"{2,40})|\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?"
+    + r"{2,40})|\bi(?:'m|\s+am)\s+(?:also\s+)?(?P<neg>not\s+|no\s+longer\s+)?"
     r"(?P<adj>pregnant|diabetic|asthmatic|epileptic)\b",
     _I,
 )
 _COND_ZH = re.compile(
-    r"我(?:(?P<neg>已经没有|没有|不再有|不再|没)(?:患|得)?|有|患有|得了|患了|确诊了?|被诊断出?)(?P<c>["
-    + CJK
-    + r"A-Za-z]{1,8})"
+    r"我(?P<add>也|还|另外)?(?:(?P<neg>已经没有|没有|不再有|不再|没)(?:患|得)?|有|患有|得了|患了|确诊了?"
+    r"|被诊断出?)(?P<c>[" + CJK + r"A-Za-z]{1,8})"
     r"|我(?P<neg2>没有?|不再)?(?P<preg>怀孕)"
 )
 
 
+def _conditions(key_values: list[str], additive: bool) -> Iterator[Candidate]:
+    """One candidate per condition: the first fills ``health.condition`` unless the turn
+    adds to earlier ones ("also", "too", 也, 还); the others get a sibling slot each
+    (``health.condition.<slug>``) so they coexist instead of replacing each other."""
+    for i, value in enumerate(key_values):
+        canon = L.CONDITIONS.get(value.lower(), value)
+        if i == 0 and not additive:
+            yield cand(
+                Kind.FACT, "health.condition", value, normalized=L.CONDITIONS.get(value.lower())
+            )
+        else:
+            sub = f"health.condition.{slugify(canon)}"
+            yield cand(Kind.FACT, sub, value, normalized=canon)
+
+
 def h_condition(cl: Clause) -> Iterator[Hit]:
-    """health.condition."""
+    """health.condition (and ``health.condition.<slug>`` for additional conditions)."""
     for m in _COND_EN.finditer(cl.text):
         surface = m.group("c") or m.group("free") or m.group("adj")
         value = phrase(surface, 4)
-        if value:
+        if not value:
+            continue
+        neg = bool(m.group("neg") or m.group("nh")) or _ANYMORE.search(cl.text) is not None
+        if neg:
             c = cand(
                 Kind.FACT, "health.condition", value, normalized=L.CONDITIONS.get(value.lower())
             )
-            neg = bool(m.group("neg") or m.group("nh")) or _ANYMORE.search(cl.text) is not None
-            yield m.start(), m.end(), _negate(c) if neg else c
+            yield m.start(), m.end(), _negate(c)
+            if m.group("c2"):
+                c2 = phrase(m.group("c2"), 4)
+                yield m.start(), m.end(), _negate(cand(Kind.FACT, "health.condition", c2))
+            continue
+        values = [value] + ([phrase(m.group("c2"), 4)] if m.group("c2") else [])
+        additive = _ADDITIVE.search(cl.text) is not None
+        for c in _conditions(values, additive):
+            yield m.start(), m.end(), c
     for m in _COND_ZH.finditer(cl.text):
         surface = m.group("preg") or CUT_ZH.sub("", m.group("c") or "")
         known = next((k for k in L.CONDITIONS if not k.isascii() and surface.startswith(k)), None)
         if known is None:
             continue
-        c = cand(Kind.FACT, "health.condition", known)
-        yield m.start(), m.end(), _negate(c) if (m.group("neg") or m.group("neg2")) else c
+        if m.group("neg") or m.group("neg2"):
+            yield m.start(), m.end(), _negate(cand(Kind.FACT, "health.condition", known))
+            continue
+        for c in _conditions([known], bool(m.group("add"))):
+            yield m.start(), m.end(), c
 
 
 _DIET_ALT = (

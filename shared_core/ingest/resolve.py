@@ -33,6 +33,7 @@ Related keys: a child key with the opposite polarity of a permanent parent
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -104,6 +105,10 @@ class _Result:
     audit: list[AuditEntry] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
+
+
+#: how many restating turn ids a record keeps in ``metadata["restated_in"]``
+_MAX_RESTATED = 16
 
 
 class Resolver:
@@ -180,6 +185,27 @@ class Resolver:
     def _slot(self, cand: Candidate, ctx: WriteContext) -> tuple[str, str, str, str, str]:
         ref = scope_ref(cand.scope, ctx.device_id, ctx.session_id)
         return (ctx.user_id, ctx.system_context, cand.kind.value, cand.key, ref)
+
+    def _retarget(self, cand: Candidate, ctx: WriteContext) -> Candidate:
+        """A correction naming the value it replaces corrects the slot that holds it.
+
+        "I'm allergic to penicillin" + "also to aspirin" fill ``allergy.medication`` and
+        ``allergy.medication.aspirin``; "actually not aspirin, ibuprofen" must replace
+        aspirin, not penicillin.
+        """
+        if not cand.replaces:
+            return cand
+        ref = scope_ref(cand.scope, ctx.device_id, ctx.session_id)
+        for r in self._by_id.values():
+            if (
+                r.status is Status.ACTIVE
+                and r.slot[:3] == (ctx.user_id, ctx.system_context, cand.kind.value)
+                and r.scope_ref == ref
+                and (r.key == cand.key or r.key.startswith(cand.key + "."))
+                and r.normalized == cand.replaces
+            ):
+                return cand if r.key == cand.key else dataclasses.replace(cand, key=r.key)
+        return cand
 
     def _active(self, slot: tuple[str, str, str, str, str]) -> MemoryRecord | None:
         for r in self._by_id.values():
@@ -324,6 +350,7 @@ class Resolver:
 
     # -- explicit assertions ----------------------------------------------------------------------
     def _explicit(self, cand: Candidate, ctx: WriteContext, confidence: float | None) -> None:
+        cand = self._retarget(cand, ctx)
         slot = self._slot(cand, ctx)
         conf = confidence if confidence is not None else self._config.confidence_for(ctx.source)
         if cand.confidence_hint is not None and confidence is None:
@@ -381,12 +408,16 @@ class Resolver:
         ):
             self._supersede(active, cand, ctx, conf, reason="confirmed by a stronger statement")
             return
+        meta = dict(active.metadata)
+        if ctx.turn_id:  # where it was said again (read path: drop stale turns of a key)
+            meta["restated_in"] = [*meta.get("restated_in", []), ctx.turn_id][-_MAX_RESTATED:]
         rec = self._put(
             active.replace(
                 evidence=active.evidence + 1,
                 confidence=max(active.confidence, conf),
                 updated_at=ctx.at,
                 explicit=active.explicit or cand.explicit,
+                metadata=meta,
             )
         )
         self._audit("reinforce", ctx, rec, evidence=rec.evidence)

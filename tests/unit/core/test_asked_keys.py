@@ -148,3 +148,24 @@ def test_resumed_session_is_not_counted_twice(mem, clock):
     mem.observe("u", "hello again", session_id="s1")
     state = mem.records.user_state("u")
     assert state is not None and state.sessions == 1
+
+
+def test_turns_that_stated_a_replaced_value_are_not_injected_for_that_key(mem, clock):
+    mem.observe("u", "I have hypertension.", session_id="s1", system_context="health")
+    clock.advance(days=10)
+    ch = mem.observe("u", "I have hypertension.", session_id="s2", system_context="health")
+    assert any(c.action is ChangeAction.REINFORCED for c in ch)
+    restated = next(c.record for c in ch if c.action is ChangeAction.EPISODE)
+    rec = mem.history("u", "health.condition", system_context="health")[-1]
+    assert restated.provenance.turn_id in rec.metadata["restated_in"]
+    clock.advance(days=10)
+    mem.observe("u", "I no longer have hypertension.", session_id="s3", system_context="health")
+    clock.advance(days=1)
+    ctx = mem.context("u", "What health conditions do I have?", system_context="health")
+    assert '"I have hypertension."' not in ctx  # neither the statement nor its restatement
+    assert "health.condition" not in ctx
+    # asked about the past conversation itself, the turns are still there
+    past = mem.context(
+        "u", "Last time, when did I tell you about my hypertension?", system_context="health"
+    )
+    assert '"I have hypertension."' in past

@@ -410,3 +410,68 @@ def test_name_questions_are_not_contact(query: str) -> None:
 
 def test_peanut_question_is_not_budget() -> None:
     assert "budget." not in rewrite("我对花生过敏吗？").key_prefixes
+
+
+# ---- corrections that name the replaced value target the slot holding it ---------------------
+@pytest.mark.parametrize(
+    ("also", "fix", "new"),
+    [
+        (
+            "I'm allergic to aspirin too.",
+            "Actually I'm not allergic to aspirin, it's ibuprofen.",
+            "ibuprofen",
+        ),
+        ("I'm allergic to aspirin too.", "Sorry, I meant ibuprofen, not aspirin.", "ibuprofen"),
+        ("我还对阿司匹林过敏。", "不是阿司匹林，是布洛芬。", "ibuprofen"),
+        ("我还对阿司匹林过敏。", "我是对布洛芬过敏，不是阿司匹林。", "ibuprofen"),
+    ],
+)
+def test_correction_of_an_additional_allergy_keeps_the_first(
+    mem: UserMemory, also: str, fix: str, new: str
+) -> None:
+    mem.observe("u", "I'm allergic to penicillin.")
+    mem.observe("u", also)
+    mem.observe("u", fix)
+    base = mem.history("u", "allergy.medication")
+    assert [(r.normalized, r.status) for r in base] == [("penicillin", Status.ACTIVE)]
+    sib = mem.history("u", "allergy.medication.aspirin")
+    assert [(r.version, r.normalized, r.status) for r in sib] == [
+        (1, "aspirin", Status.SUPERSEDED),
+        (2, new, Status.ACTIVE),
+    ]
+
+
+def test_correction_names_the_value_it_replaces() -> None:
+    c = only("Actually I'm not allergic to aspirin, it's ibuprofen.", "allergy.medication")
+    assert c.correction and c.replaces == "aspirin" and c.normalized == "ibuprofen"
+    assert only("Actually, not in manufacturing, I'm in SaaS.", "industry").replaces
+
+
+# ---- additional health conditions coexist ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I also have diabetes.", {("health.condition.diabetes", "diabetes")}),
+        ("I have diabetes too.", {("health.condition.diabetes", "diabetes")}),
+        ("I've also got asthma.", {("health.condition.asthma", "asthma")}),
+        (
+            "I have asthma and diabetes.",
+            {("health.condition", "asthma"), ("health.condition.diabetes", "diabetes")},
+        ),
+        ("我还有糖尿病。", {("health.condition.diabetes", "diabetes")}),
+        ("我也有高血压。", {("health.condition.hypertension", "hypertension")}),
+        ("I have asthma.", {("health.condition", "asthma")}),
+    ],
+)
+def test_health_conditions(text: str, expected: set[tuple[str, str]]) -> None:
+    got = {(c.key, c.normalized) for c in extract(text) if c.key.startswith("health.")}
+    assert got == expected
+
+
+def test_additional_condition_is_revoked_alone(mem: UserMemory) -> None:
+    mem.observe("u", "I have asthma.")
+    mem.observe("u", "I also have diabetes.")
+    assert set(mem.profile("u")) >= {"health.condition", "health.condition.diabetes"}
+    mem.observe("u", "I no longer have diabetes.")
+    prof = mem.profile("u")
+    assert prof.get("health.condition") == "asthma" and "health.condition.diabetes" not in prof
