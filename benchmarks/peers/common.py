@@ -113,17 +113,24 @@ class Peer(Protocol):
 # embedders
 # ---------------------------------------------------------------------------------------
 def make_embedder(name: str) -> Embedder:
-    """A fresh embedder (own cache): ``minilm`` (offline MiniLM, 1 torch thread) or ``hashing``."""
-    from shared_core.embed import HashingEmbedder, SentenceTransformerEmbedder
+    """A fresh embedder (own cache).
+
+    ``onnx`` (offline MiniLM through onnxruntime, 1 thread: UserMemory's default),
+    ``minilm`` (the same model through sentence-transformers, 1 torch thread) or
+    ``hashing``.
+    """
+    from shared_core.embed import HashingEmbedder, OnnxEmbedder, SentenceTransformerEmbedder
 
     if name == "hashing":
         return HashingEmbedder()
+    if name == "onnx":
+        return OnnxEmbedder(threads=1)
     if name == "minilm":
         import torch
 
         torch.set_num_threads(1)
         return SentenceTransformerEmbedder(threads=1)
-    raise ValueError(f"unknown embedder {name!r} (minilm | hashing)")
+    raise ValueError(f"unknown embedder {name!r} (onnx | minilm | hashing)")
 
 
 class MemoEmbedder:

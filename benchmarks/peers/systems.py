@@ -329,9 +329,9 @@ class Mem0Peer:
 
     Args:
         embedder_name: ``minilm`` (mem0's own ``huggingface`` embedder on the local
-            MiniLM path) or ``hashing`` (the core's hashing embedder through mem0's
+            MiniLM path), or ``onnx`` / ``hashing`` (the core's embedder through mem0's
             ``langchain`` embedder provider).
-        embedder: the core embedder (used for ``hashing`` only).
+        embedder: the core embedder (not used for ``minilm``).
     """
 
     name = "mem0 (infer=False)"

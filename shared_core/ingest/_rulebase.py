@@ -447,14 +447,14 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
                 yield m.start(), m.end(), dataclasses.replace(c, correction=True)
             continue
         term, (key, kind, _canon) = tail
-        was = classify(phrase(m.group("old"), 3))
-        if was is not None and was[0] != key:
+        old_term = classify(phrase(m.group("old"), 3))
+        if old_term is not None and old_term[0] != key:
             continue
         c = cand(kind, key, term)
         yield (
             m.start("new") + m.group("new").rfind(term),
             m.end(),
-            dataclasses.replace(c, correction=True, replaces=was[2] if was else ""),
+            dataclasses.replace(c, correction=True, replaces=old_term[2] if old_term else ""),
         )
     for m in _CORR_ZH_NEW_FIRST.finditer(cl.text):
         new = _zh_term(m.group("new"))
