@@ -122,7 +122,9 @@ def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime) -> None:
         st.pending_alt = []
         _tag(st, "forgotten")
         return
-    if op == "restate" or (op in ("declare", "change", "flip") and st.values == [v]):
+    if (op == "restate" and st.values) or (
+        op in ("declare", "change", "flip") and st.values == [v]
+    ):
         if session not in st.sessions:
             st.sessions.append(session)
             st.dates.append(day)
@@ -148,6 +150,8 @@ def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime) -> None:
     st.implicit.clear()
     if had:
         _tag(st, {"correct": "corrected", "flip": "contradicted"}.get(op, "changed"))
+    elif op == "restate":  # said again after it was forgotten: it holds again
+        _tag(st, "changed")
 
 
 def _retract(before: KeyState, after: KeyState) -> KeyState:

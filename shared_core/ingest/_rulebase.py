@@ -146,9 +146,12 @@ SCOPE_DEVICE_RE = re.compile(
     r"|这台(?:设备|手机|电脑|机器)|这个(?:手机|设备)上|本机上",
     _I,
 )
+#: "这次" / "这回" ("this time") are behavioural cues (``IMPLICIT_CUE_RE``), not a scope, as
+#: in English: three "这次给我发短信吧" in three sessions are the consensus of an implicit
+#: preference, which a session scope per signal would never reach.
 SCOPE_SESSION_RE = re.compile(
     r"\bfor\s+(?:this|the\s+current)\s+(?:session|conversation|chat)\b|\bjust\s+for\s+(?:today|now)\b"
-    r"|\bfor\s+now\b|\bthis\s+session\b|\bjust\s+this\s+once\b|这次|今天先|本次|这一次|这回",
+    r"|\bfor\s+now\b|\bthis\s+session\b|\bjust\s+this\s+once\b|今天先|本次|就这一次|只这一次",
     _I,
 )
 THIRD_PARTY_RE = re.compile(

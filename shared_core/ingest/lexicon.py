@@ -281,6 +281,7 @@ contact.: mail | notify | notification | notifications | contact | reach | whats
 contact.: telegram | 电话 | 打电话 | 来电 | 短信 | 发短信 | 通知 | 联系 | 邮件 | 微信
 contact.call.emergency, contact.: emergency | 紧急
 contact.quiet_hours: disturb | quiet | 打扰
+contact.: alert | alerts | which channel | what channel | preferred channel | 提醒我
 allergy: allergy | allergies | allergic | 过敏
 allergy.medication, health.: medication | medications | medicine | medicines | prescribe
 allergy.medication, health.: prescription | prescriptions | pharmacist | pharmacy

@@ -67,4 +67,6 @@ def test_zh_implicit_needs_three(mem, clock):
         mem.observe("u", "这次发短信给我吧", session_id=f"s{i}")
         if i < 2:
             assert "contact.channel" not in mem.profile("u")
-    assert mem.history("u", "contact.channel")[-1].source is Source.INFERRED
+    rec = mem.history("u", "contact.channel")[-1]
+    assert rec.source is Source.INFERRED and rec.evidence == 3 and rec.scope_ref == ""
+    assert mem.profile("u")["contact.channel"] == "短信"

@@ -304,7 +304,9 @@ def test_dont_remember_is_not_an_explicit_marker() -> None:
         ("这个手机上用短信通知我", Scope.DEVICE),
         ("for this session, reply in English", Scope.SESSION),
         ("just for today, email me", Scope.SESSION),
-        ("这次用短信发给我", Scope.SESSION),
+        ("本次用短信发给我", Scope.SESSION),
+        ("就这一次，用英文回复", Scope.SESSION),
+        ("这次用短信发给我", Scope.GLOBAL),  # "this time": a behavioural cue, as in English
         ("今天先用英文回复", Scope.SESSION),
         ("reply in English", Scope.GLOBAL),
     ],
