@@ -136,6 +136,14 @@ class MemoryConfig:
     episode_query_boost: float = 1.25
 
     def __post_init__(self) -> None:
+        for name in sorted(_INT_FIELDS):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ConfigError(f"{name} must be an int, got {type(v).__name__}")
+        for name in sorted(_FLOAT_FIELDS):
+            v = getattr(self, name)
+            if not isinstance(v, int | float) or isinstance(v, bool) or v != v:
+                raise ConfigError(f"{name} must be a number, got {v!r}")
         for name, value in self.source_confidence.items():
             if not 0.0 <= float(value) <= 1.0:
                 raise ConfigError(f"source_confidence[{name!r}] must be in [0, 1], got {value}")

@@ -360,6 +360,11 @@ class OnnxEmbedder(CachingEmbedder):
         super().__init__(batch_size=batch_size, cache_size=cache_size)
         if int(threads) < 1:
             raise ConfigError("threads must be >= 1")
+        if fallback is not None and not isinstance(fallback, CachingEmbedder):
+            raise ConfigError(
+                f"fallback must be a CachingEmbedder (e.g. SentenceTransformerEmbedder), "
+                f"got {type(fallback).__name__}"
+            )
         self.fallback = fallback
         self.using_fallback = False
         _require("onnxruntime", "onnxruntime", "onnx")

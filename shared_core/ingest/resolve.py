@@ -528,6 +528,25 @@ class Resolver:
     def _hold_for_confirmation(
         self, active: MemoryRecord, cand: Candidate, ctx: WriteContext, conf: float
     ) -> None:
+        slot, norm = self._slot(cand, ctx), _norm(cand)
+        for r in self._by_id.values():
+            if (
+                r.status is Status.PENDING
+                and r.slot == slot
+                and r.normalized == norm
+                and r.metadata.get("contradicts") == active.id
+            ):  # said again while its question is open: one question, more evidence
+                rec = self._put(r.replace(evidence=r.evidence + 1, updated_at=ctx.at))
+                self._audit("reinforce", ctx, rec, evidence=rec.evidence, status="pending")
+                self._change(
+                    ChangeAction.REINFORCED,
+                    f"{rec.value!r} already waits for confirmation against {active.value!r}",
+                    active.key,
+                    record=rec,
+                    previous=active,
+                    candidate=cand,
+                )
+                return
         held = self._put(
             self._new_record(
                 cand,

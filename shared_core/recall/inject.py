@@ -4,7 +4,7 @@ Three parts, each a Jinja2 template a user can replace (``ContextTemplates``):
 identity, constraints (hard first, each with its source and date; confirmation
 questions, including inferred values that faded out and are asked about; soft
 preferences and facts after) and relevant episodes. The block fits the token budget by
-dropping the lowest-priority items first (faded inferred values, episodes, soft items,
+dropping the lowest-priority items first (episodes, faded inferred values, soft items,
 then confirmations; hard constraints go last).
 
 Stored text is data, never instructions: every stored value passes through the ``q``
@@ -167,6 +167,7 @@ def render_context(
         else:
             soft.append(_item(rec))
     soft += [_item(r) for r in missing if r.id not in hard_ids]
+    questions = dict.fromkeys(c.question for c in conflicts if c.question)  # once each
     parts = _Parts(
         identity={
             "known": bool(state and state.turns),
@@ -176,14 +177,16 @@ def render_context(
             "last_seen": f"{state.last_seen:%Y-%m-%d}" if state and state.last_seen else None,
         },
         hard=hard_items,
-        confirm=[{"question": c.question} for c in conflicts if c.question],
+        confirm=[{"question": q} for q in questions],
         reconfirm=[_item(r) for r in faded],
         soft=soft,
         episodes=episodes,
     )
     text = _render(parts, tpl)
     # drop the lowest-priority items until the block fits
-    for bucket in (parts.reconfirm, parts.episodes, parts.soft, parts.confirm, parts.hard):
+    # past conversations go first: a faded inference the query asks about answers it more
+    # directly than a quoted turn
+    for bucket in (parts.episodes, parts.reconfirm, parts.soft, parts.confirm, parts.hard):
         while bucket and count_tokens(text) > token_budget:
             bucket.pop()
             text = _render(parts, tpl)

@@ -138,8 +138,8 @@ def test_compare_numbers_match_compare_json(run: Executed) -> None:
         assert f"SCALE items {scale['items']} users {scale['users']}" in out
 
 
-def test_ablation_numbers_match_both_evalset_files(run: Executed) -> None:
-    present = {n: d for n in ("minilm", "hashing") if (d := _json(f"evalset_{n}.json"))}
+def test_ablation_numbers_match_every_evalset_file(run: Executed) -> None:
+    present = {n: d for n in ("onnx", "minilm", "hashing") if (d := _json(f"evalset_{n}.json"))}
     assert present, "no evalset_*.json results"
     out = run.stdout
 

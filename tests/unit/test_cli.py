@@ -129,6 +129,8 @@ def test_warmup_reports_the_embedder_and_its_timing(runner):
     assert res.exit_code == 0, res.output
     assert "embedder: hashing-256" in res.output
     assert "one query:" in res.output and "model:" not in res.output
+    bad = runner.invoke(main, ["warmup", "--embedder", "bogus; rm -rf /"])
+    assert bad.exit_code == 2 and "Invalid value" in bad.output
 
 
 @pytest.mark.embeddings

@@ -295,6 +295,8 @@ def test_onnx_embedder_falls_back_when_the_export_fails(
     bare = OnnxEmbedder(tmp_path / "empty", cache_dir=tmp_path / "cache2")
     with pytest.raises(ConfigError):
         bare.embed(["x"])
+    with pytest.raises(ConfigError, match="fallback must be"):
+        OnnxEmbedder(cache_dir=tmp_path / "c3", fallback=HashingEmbedder())  # type: ignore[arg-type]
 
 
 def test_default_embedder_falls_back_with_one_warning(

@@ -115,18 +115,25 @@ def test_outranked_value_of_the_asked_key_is_added(mem, clock):
     assert not any("contact.channel" in line for line in _confirm_lines(ctx))
 
 
-def test_faded_confirmation_is_dropped_first_under_a_tight_budget(mem, clock):
+def test_budget_drops_past_turns_before_the_faded_confirmation(mem, clock):
+    from shared_core.tokens import count_tokens
+
     mem.remember("u", "name", "Ingrid", kind="fact", system_context="support")
     _consensus(mem, clock)
     clock.advance(days=30)
-    full = mem.context("u", "How should we notify you?", system_context="support")
-    assert _confirm_lines(full)
-    tight = mem.context("u", "How should we notify you?", system_context="support", token_budget=40)
+    q = "Can you email me how you will notify me?"
+    full = mem.context("u", q, system_context="support")
+    assert _confirm_lines(full) and "Relevant past conversations:" in full
+    episodes = full.count("(session ")
+    trimmed = mem.context("u", q, system_context="support", token_budget=count_tokens(full) - 1)
+    assert trimmed.count("(session ") < episodes  # a past turn went first
+    assert _confirm_lines(trimmed) == _confirm_lines(full)
+    tight = mem.context("u", q, system_context="support", token_budget=40)
     assert "contact.channel" not in tight
     assert "Ingrid" in tight
 
 
-@pytest.mark.parametrize("bad", [-1])
+@pytest.mark.parametrize("bad", [-1, "2", 1.5, True, None])
 def test_max_key_answers_validated(bad):
     from shared_core.errors import ConfigError
 
@@ -169,3 +176,18 @@ def test_turns_that_stated_a_replaced_value_are_not_injected_for_that_key(mem, c
         "u", "Last time, when did I tell you about my hypertension?", system_context="health"
     )
     assert '"I have hypertension."' in past
+
+
+def test_the_same_confirmation_question_is_asked_once(mem, clock):
+    mem.observe("u", "Never call me.", session_id="s1")
+    clock.advance(days=1)
+    mem.observe("u", "You may call me.", session_id="s2")
+    clock.advance(hours=1)
+    mem.observe("u", "You may call me.", session_id="s3")
+    questions = [c.question for c in mem.records.conflicts("u", "default") if c.question]
+    assert len(questions) == 1  # said again while open: the same question, more evidence
+    held = [r for r in mem.history("u", "contact.call") if r.status is Status.PENDING]
+    assert len(held) == 1 and held[0].evidence == 2
+    ctx = mem.context("u", "Can we phone you?")
+    lines = [line for line in ctx.splitlines() if "Which one should I follow?" in line]
+    assert len(lines) == 1
