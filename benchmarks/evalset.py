@@ -26,6 +26,7 @@ import argparse
 import copy
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -54,6 +55,7 @@ class KeyState:
     stale: list[str] = field(default_factory=list)  # superseded or retracted values
     false: list[str] = field(default_factory=list)  # jokes, hypotheticals, other people
     confirm_due: bool = False
+    permanent: bool = False  # the current value was worded as a standing rule ("never ...")
     pending_alt: list[str] = field(default_factory=list)  # also acceptable while confirm_due
     tags: list[str] = field(default_factory=list)
     implicit: dict[str, list[int]] = field(default_factory=dict)
@@ -92,8 +94,15 @@ def _supersede(st: KeyState, new: list[str]) -> None:
             st.stale.remove(v)
 
 
-def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime) -> None:
-    """Advance the ground truth of one slot by one statement."""
+#: the design's permanent wording ("never", "永远不要"): such a rule stands until explicitly
+#: revoked, so a plain contradiction of it is a confirmation question whatever its age
+_PERMANENT_WORDING = re.compile(
+    r"\bnever\b(?!\s*mind)|\bdon't\s+ever\b|永远|再也不|从不|绝不", re.I
+)
+
+
+def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime, text: str = "") -> None:
+    """Advance the ground truth of one slot by one statement (``text``: its wording)."""
     day = at.date().isoformat()
     op, v = eff.op, eff.value
     if op in ("joke", "distract"):
@@ -114,12 +123,13 @@ def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime) -> None:
             st.values, st.sessions = [v], list(seen)
             st.dates = [day]
             st.set_at, st.explicit, st.ever_said = at, False, True
+            st.permanent = False
             _tag(st, "implicit")
         return
     if op == "negate":
         _supersede(st, [])
         st.values, st.sessions, st.dates, st.confirm_due = [], [], [], False
-        st.pending_alt = []
+        st.pending_alt, st.permanent = [], False
         _tag(st, "forgotten")
         return
     if (op == "restate" and st.values) or (
@@ -128,6 +138,7 @@ def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime) -> None:
         if session not in st.sessions:
             st.sessions.append(session)
             st.dates.append(day)
+        st.permanent = st.permanent or _PERMANENT_WORDING.search(text) is not None
         return
     st.confirm_due, st.pending_alt = False, []
     if op == "add":
@@ -141,12 +152,13 @@ def apply_effect(st: KeyState, eff: Effect, session: int, at: datetime) -> None:
     # a plain contradiction (no "actually" / "from now on") of a value set within a week,
     # or of a "never" rule, is not certain: a confirmation question is due and, until it is
     # answered, the previous value is an acceptable answer too
-    due = op == "flip" and had and (recent or "never" in st.values)
+    due = op == "flip" and had and (recent or st.permanent)
     st.pending_alt = list(st.values) if due else []
     _supersede(st, [v])
     st.confirm_due = due
     st.values, st.sessions, st.dates = [v], [session], [day]
     st.set_at, st.explicit, st.ever_said = at, True, True
+    st.permanent = _PERMANENT_WORDING.search(text) is not None
     st.implicit.clear()
     if had:
         _tag(st, {"correct": "corrected", "flip": "contradicted"}.get(op, "changed"))
@@ -381,7 +393,7 @@ def generate_user(
             before = {e.key: copy.deepcopy(states[e.key]) for e in ev.effects}
             for text, eff in zip(ev.turns, ev.effects, strict=False):
                 add("user", text)
-                apply_effect(states[eff.key], eff, n, sess.t)
+                apply_effect(states[eff.key], eff, n, sess.t, text)
                 add("assistant", bank.ack)
             for extra in ev.turns[len(ev.effects) :]:
                 add("user", extra)
