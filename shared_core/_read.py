@@ -10,6 +10,7 @@ from datetime import datetime
 
 from . import tokens
 from ._base import MemoryBase
+from .config import MemoryConfig
 from .decay import decay_class, is_expired, is_recallable
 from .entities import (
     AuditEntry,
@@ -248,13 +249,12 @@ class ReadPath(MemoryBase):
         prof = self.profile(user_id, system_context=system_context, device_id=device_id)
         shown = {s.record.key for s in recalled} | {r.key for r in hard}
         rq = rewrite(query)
-        missing, faded = self._asked_keys(
-            user_id, system_context, refs, rq.key_prefixes, now, shown, constraints
-        )
-        if rq.key_prefixes and not rq.episodic:
+        asked = self._asked_records(user_id, system_context, rq.key_prefixes)
+        missing, faded = _asked_answers(asked, refs, now, shown, constraints, cfg, system_context)
+        if asked and not rq.episodic:
             # the structured layer answers the asked key: a past turn that stated a value
             # since replaced or taken back would only bring the stale value back
-            stale = self._stale_turns(user_id, system_context, rq.key_prefixes)
+            stale = _stale_turns(asked)
             recalled = [
                 s
                 for s in recalled
@@ -274,11 +274,13 @@ class ReadPath(MemoryBase):
             templates=self.templates,
         )
 
-    def _stale_turns(
+    def _asked_records(
         self, user_id: str, system_context: str, key_prefixes: tuple[str, ...]
-    ) -> set[str]:
-        """Turn ids that stated a value of the asked keys that is no longer current."""
-        recs = self.records.find(
+    ) -> list[MemoryRecord]:
+        """Every current and past version of the keys a query names (one read)."""
+        if not key_prefixes:
+            return []
+        return self.records.find(
             RecordFilter(
                 user_id=user_id,
                 system_context=system_context,
@@ -287,72 +289,6 @@ class ReadPath(MemoryBase):
                 key_prefixes=key_prefixes,
             )
         )
-
-        def turns(r: MemoryRecord) -> set[str]:
-            said = {r.provenance.turn_id} if r.provenance.turn_id else set()
-            return said | set(r.metadata.get("restated_in", ()))
-
-        current: set[str] = set()
-        for r in recs:
-            if r.status is Status.ACTIVE:
-                current |= turns(r)
-        stale: set[str] = set()
-        for r in recs:
-            if r.status is not Status.ACTIVE and not r.metadata.get("promoted"):
-                stale |= turns(r)
-        return stale - current
-
-    def _asked_keys(
-        self,
-        user_id: str,
-        system_context: str,
-        refs: tuple[str, ...],
-        key_prefixes: tuple[str, ...],
-        now: datetime,
-        shown: set[str],
-        hard: Sequence[MemoryRecord],
-    ) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
-        """Current values of the keys the query names that the ranked recall left out.
-
-        The structured lookup answers the key a query asks about even when other hits
-        outrank it (an inferred value that has started to fade ranks low). Returns
-        ``(missing, faded)``: recallable values to add to the preferences, and
-        consensus-backed inferred values that decay has dropped from recall (about six
-        days after their last reinforcement). The evidence of a faded inference is not
-        thrown away: ``context()`` shows it under "Ask to confirm before acting" instead
-        of asserting or forgetting it. At most ``config.max_key_answers`` of each.
-        """
-        cfg = self.config
-        if not key_prefixes or cfg.max_key_answers == 0:
-            return [], []
-        recs = self.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
-                key_prefixes=key_prefixes,
-                scope_refs=refs,
-            )
-        )
-        live = [r for r in recs if not is_expired(r, now) and not _suppressed(r, hard)]
-        scoped = {r.key for r in live if r.scope_ref}
-        live = [r for r in live if r.scope_ref or r.key not in scoped]
-        missing = [
-            r for r in live if r.key not in shown and is_recallable(r, now, cfg, system_context)
-        ]
-        answered = shown | {r.key for r in missing}
-        faded = [
-            r
-            for r in live
-            if r.source is Source.INFERRED
-            and r.key not in answered
-            and decay_class(r) == "soft"
-            and r.confidence >= cfg.threshold_for(system_context)
-            and not is_recallable(r, now, cfg, system_context)
-        ]
-        missing.sort(key=lambda r: r.updated_at, reverse=True)
-        faded.sort(key=lambda r: r.updated_at, reverse=True)
-        return missing[: cfg.max_key_answers], faded[: cfg.max_key_answers]
 
     def profile(
         self, user_id: str, *, system_context: str = "default", device_id: str | None = None
@@ -445,3 +381,67 @@ def _most_specific(scored: list[ScoredMemory]) -> list[ScoredMemory]:
     return [
         s for s in scored if s.record.scope_ref or (s.record.kind, s.record.key) not in scoped_keys
     ]
+
+
+def _asked_answers(
+    asked: Sequence[MemoryRecord],
+    refs: tuple[str, ...],
+    now: datetime,
+    shown: set[str],
+    hard: Sequence[MemoryRecord],
+    cfg: MemoryConfig,
+    system_context: str,
+) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+    """Current values of the keys the query names that the ranked recall left out.
+
+    The structured lookup answers the key a query asks about even when other hits
+    outrank it (an inferred value that has started to fade ranks low). Returns
+    ``(missing, faded)``: recallable values to add to the preferences, and
+    consensus-backed inferred values that decay has dropped from recall (about six
+    days after their last reinforcement). The evidence of a faded inference is not
+    thrown away: ``context()`` shows it under "Ask to confirm before acting" instead
+    of asserting or forgetting it. At most ``cfg.max_key_answers`` of each.
+    """
+    if cfg.max_key_answers == 0:
+        return [], []
+    live = [
+        r
+        for r in asked
+        if r.status is Status.ACTIVE
+        and r.scope_ref in refs
+        and not is_expired(r, now)
+        and not _suppressed(r, hard)
+    ]
+    scoped = {r.key for r in live if r.scope_ref}
+    live = [r for r in live if r.scope_ref or r.key not in scoped]
+    missing = [r for r in live if r.key not in shown and is_recallable(r, now, cfg, system_context)]
+    answered = shown | {r.key for r in missing}
+    faded = [
+        r
+        for r in live
+        if r.source is Source.INFERRED
+        and r.key not in answered
+        and decay_class(r) == "soft"
+        and r.confidence >= cfg.threshold_for(system_context)
+        and not is_recallable(r, now, cfg, system_context)
+    ]
+    missing.sort(key=lambda r: r.updated_at, reverse=True)
+    faded.sort(key=lambda r: r.updated_at, reverse=True)
+    return missing[: cfg.max_key_answers], faded[: cfg.max_key_answers]
+
+
+def _stale_turns(asked: Sequence[MemoryRecord]) -> set[str]:
+    """Turn ids that stated (or restated) a value of the asked keys that is no longer current."""
+
+    def turns(r: MemoryRecord) -> set[str]:
+        said = {r.provenance.turn_id} if r.provenance.turn_id else set()
+        return said | set(r.metadata.get("restated_in", ()))
+
+    current: set[str] = set()
+    stale: set[str] = set()
+    for r in asked:
+        if r.status is Status.ACTIVE:
+            current |= turns(r)
+        elif not r.metadata.get("promoted"):
+            stale |= turns(r)
+    return stale - current
