@@ -87,13 +87,15 @@ def test_users_have_sessions_probes_and_both_contexts(users: list[dict[str, Any]
     assert sum("\u4e00" <= ch <= "\u9fff" for ch in zh_text) > 500
 
 
-def _state(*steps: tuple[str, str, int]) -> Any:
+def _state(*steps: tuple[str, ...]) -> Any:
+    """Apply (op, value, day[, wording]) steps to a fresh slot."""
     from datetime import UTC, datetime, timedelta
 
     st = evalset.KeyState()
     start = datetime(2025, 1, 1, tzinfo=UTC)
-    for op, value, day in steps:
-        evalset.apply_effect(st, evalset.Effect("k", op, value), day, start + timedelta(days=day))
+    for op, value, day, *text in steps:
+        at = start + timedelta(days=int(day))
+        evalset.apply_effect(st, evalset.Effect("k", op, value), int(day), at, *text)
     return st
 
 
@@ -104,8 +106,29 @@ def test_ground_truth_change_supersedes_and_flip_needs_confirmation() -> None:
     assert st.values == ["email"] and st.confirm_due and st.pending_alt == ["sms"]
     st = _state(("declare", "sms", 1), ("flip", "email", 40))
     assert not st.confirm_due
-    st = _state(("declare", "never", 1), ("flip", "allowed", 90))  # against a "never" rule
+    # against a rule worded "never" a question is due whatever its age ...
+    st = _state(("declare", "never", 1, "Never call me."), ("flip", "allowed", 90, "Call me."))
     assert st.confirm_due and st.pending_alt == ["never"]
+    st = _state(("declare", "never", 1, "永远不要给我打电话。"), ("flip", "allowed", 90))
+    assert st.confirm_due
+    # ... but "don't call me" weeks ago is simply superseded (no permanent wording)
+    st = _state(("declare", "never", 1, "Don't call me."), ("flip", "allowed", 90))
+    assert not st.confirm_due and st.values == ["allowed"]
+    # restating with "never" wording makes the rule permanent
+    st = _state(
+        ("declare", "never", 1, "Don't call me."),
+        ("restate", "never", 5, "From now on, never call me."),
+        ("flip", "allowed", 90),
+    )
+    assert st.confirm_due
+
+
+def test_ground_truth_value_said_again_after_it_was_forgotten_holds_again() -> None:
+    st = _state(("declare", "diabetes", 1), ("negate", "diabetes", 5), ("restate", "diabetes", 9))
+    assert st.values == ["diabetes"] and st.sessions == [9] and "diabetes" not in st.stale
+    assert st.tags[-1] == "changed"
+    st = _state(("declare", "diabetes", 1), ("negate", "diabetes", 5))
+    assert st.values == [] and st.stale == ["diabetes"] and st.tags[-1] == "forgotten"
 
 
 def test_ground_truth_jokes_negation_implicit() -> None:
