@@ -306,7 +306,8 @@ location.address, location.: address
 location.city: city | 城市
 location.address: ship | deliver | delivery | 地址 | 住址 | 送货 | 快递
 location.country: country
-name: name | called | 名字 | 叫 | 叫什么 | call you | call me by | address you | who am i | 我是谁
+name: name | called | 名字 | 叫 | 叫什么 | call you | call me by | address you | who am i
+name: 我是谁 | 称呼 | 姓名
 language: language | reply | 语言 | 回复
 industry: industry | business | company | 行业 | 公司
 job.: job | occupation | profession | 职业

@@ -328,9 +328,10 @@ class Resolver:
         question: bool,
     ) -> Conflict:
         said = old.provenance.at or old.updated_at
+        # dated, not "now": the question is shown until it is answered, maybe weeks later
         q = (
-            f"On {said:%Y-%m-%d} you said {key} = {old.value!r}; now you said {new.value!r}. "
-            "Which one should I follow?"
+            f"On {said:%Y-%m-%d} you said {key} = {old.value!r}; on {ctx.at:%Y-%m-%d} you "
+            f"said {new.value!r}. Which one should I follow?"
             if question
             else ""
         )

@@ -191,3 +191,5 @@ def test_the_same_confirmation_question_is_asked_once(mem, clock):
     ctx = mem.context("u", "Can we phone you?")
     lines = [line for line in ctx.splitlines() if "Which one should I follow?" in line]
     assert len(lines) == 1
+    # dated on both sides: the question stays open for days, so "now" would mislead
+    assert "On 2026-04-01 you said contact.call" in lines[0] and "on 2026-04-02 you" in lines[0]

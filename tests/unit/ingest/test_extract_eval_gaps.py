@@ -396,7 +396,9 @@ def test_forget_contact_info_keeps_never_call(mem: UserMemory, request_text: str
         ("What should I call you?", "name"),
         ("what's my name", "name"),
         ("我叫什么？", "name"),
+        ("怎么称呼我？", "name"),
         ("Don't call me", "contact."),
+        ("Which channel should I use for your alerts?", "contact."),
     ],
 )
 def test_query_synonyms(query: str, prefix: str) -> None:
@@ -406,6 +408,10 @@ def test_query_synonyms(query: str, prefix: str) -> None:
 @pytest.mark.parametrize("query", ["What should I call you?", "what's my name", "我叫什么？"])
 def test_name_questions_are_not_contact(query: str) -> None:
     assert not [p for p in rewrite(query).key_prefixes if p.startswith("contact")]
+
+
+def test_a_tv_channel_is_not_a_contact_channel() -> None:
+    assert rewrite("What TV channel is the match on?").key_prefixes == ()
 
 
 def test_peanut_question_is_not_budget() -> None:
