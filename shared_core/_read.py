@@ -221,9 +221,13 @@ class ReadPath(MemoryBase):
 
         Identity (sessions, last seen), hard constraints first (with source and date, and
         their exceptions), confirmation questions for open contradictions, relevant soft
-        preferences and facts, relevant past conversations with dates. Stored text is
-        rendered as quoted data, never as instructions. ``include_archive`` is passed to
-        :meth:`recall` (archived past conversations can be injected).
+        preferences and facts, relevant past conversations with dates. When the query names
+        a key (the structured lookup), its current value is shown even if the ranking left
+        it out, a faded inferred value is listed as something to confirm, and past turns
+        that stated a since-replaced value of it are left out (unless the query is about a
+        past conversation). Stored text is rendered as quoted data, never as instructions.
+        ``include_archive`` is passed to :meth:`recall` (archived past conversations can be
+        injected).
         """
         cfg = self.config
         if not isinstance(token_budget, int) or isinstance(token_budget, bool) or token_budget < 20:
