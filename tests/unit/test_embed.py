@@ -22,6 +22,7 @@ from shared_core.embed import (
     OnnxEmbedder,
     SentenceTransformerEmbedder,
     default_embedder,
+    length_groups,
 )
 from shared_core.errors import ConfigError, InvalidInputError, MissingDependencyError
 from shared_core.llm import Embedder
@@ -427,3 +428,23 @@ def test_onnx_matches_sentence_transformers(
     again = OnnxEmbedder(cache_dir=cache_dir, threads=1)
     assert again.exported
     np.testing.assert_allclose(again.embed(texts[:2]), got[:2], atol=1e-6)
+    # mixed lengths go to the model in length groups; each row equals its text alone
+    single = np.vstack([OnnxEmbedder(cache_dir=cache_dir, cache_size=0).embed([t]) for t in texts])
+    np.testing.assert_allclose(single, got, atol=1e-5)
+
+
+def test_length_groups_pad_little_and_cover_every_text() -> None:
+    # a 40-token turn and three 6-8-token memories: the memories share a call, the turn
+    # gets its own (padding them to 40 would cost 3 x ~33 tokens, more than one call)
+    groups = length_groups([40, 6, 8, 7])
+    assert groups == [[1, 3, 2], [0]]
+    # equal lengths always share a call
+    assert length_groups([12, 12, 12]) == [[0, 1, 2]]
+    # without a call overhead only equal widths are grouped
+    assert length_groups([5, 6, 5], overhead=0) == [[0, 2], [1]]
+    # a long group stops growing once the padding of all its rows outweighs a call
+    lengths = [10, 11, 12, 13, 14]
+    groups = length_groups(lengths, overhead=2)
+    assert sorted(i for g in groups for i in g) == list(range(5))
+    assert groups == [[0, 1, 2], [3, 4]]
+    assert length_groups([]) == []
