@@ -26,6 +26,7 @@ from .entities import (
 )
 from .errors import ExtractionError, InvalidInputError, MemoryDisabledError, UserMemoryError
 from .ingest.gate import gate
+from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
 from .recall.inject import strip_memory_blocks
 from .storage.protocols import (
@@ -290,7 +291,7 @@ class WritePath(MemoryBase):
             kind=kind_e,
             key=key,
             value=text_value,
-            normalized=text_value.lower(),
+            normalized=canonical_value(key, text_value),
             explicit=source_e is not Source.INFERRED,
             permanent=permanent,
             hard=hard,

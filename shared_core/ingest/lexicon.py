@@ -541,7 +541,10 @@ def canonical_value(key: str, value: str) -> str:
     low = v.lower()
     if key.startswith("budget."):
         m = re.search(
-            r"[$€£¥￥]?\s*[\d.,]+\s*(?:k|w|万|千|thousand|grand|million|m)?\b|[零〇一二两三四五六七八九十百千万亿]+",
+            # the amount ends where Latin letters do not go on ("5 months" is not 5m);
+            # a Chinese unit may follow ("8000块", "2万元"), which \b would not allow
+            r"[$€£¥￥]?\s*\d[\d.,]*\s*(?:k|w|万|千|thousand|grand|million|m)?(?![a-z])"
+            r"|[零〇一二两三四五六七八九十百千万亿]+",
             low,
         )
         if m:

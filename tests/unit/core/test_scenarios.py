@@ -304,6 +304,16 @@ def test_remember_returns_record_and_audits(mem):
     assert any(a.action == "create" and a.record_id == rec.id for a in log)
 
 
+def test_remember_normalizes_like_the_extractor(mem):
+    # a form submit of "短信" and a later "text me" are the same value, not a conflict
+    rec = mem.remember("u", "contact.channel", "短信")
+    assert rec.normalized == "sms"
+    ch = mem.observe("u", "From now on please text me.")
+    assert ("reinforced", "contact.channel") in actions(ch)
+    assert not any(action == "conflict" for action, _ in actions(ch))
+    assert mem.remember("u", "budget.max", "2万块").normalized == "20000"
+
+
 def test_observe_same_turn_twice_is_idempotent(mem):
     mem.observe("u", "My budget is 5000.", session_id="s", turn_id="t1")
     ch = mem.observe("u", "My budget is 5000.", session_id="s", turn_id="t1")

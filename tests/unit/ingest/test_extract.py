@@ -798,6 +798,15 @@ def test_parse_number(text: str, number: int | None) -> None:
         ("allergy.food", "花生", "peanuts"),
         ("budget.max", "最多两万", "20000"),
         ("budget.max", "at most 20,000", "20000"),
+        # a Chinese unit right after the digits ends the amount (\b did not: 块 is a word char)
+        ("budget.max", "最多花8000块", "8000"),
+        ("budget.max", "2万块", "20000"),
+        ("budget.max", "¥8000元", "8000"),
+        ("budget.max", "预算8000元以内", "8000"),
+        # punctuation before the amount is not an amount
+        ("budget.max", "Budget, 5000", "5000"),
+        # Latin letters that go on are not a unit ("5000 monthly" is not 5000 m)
+        ("budget.max", "5000 monthly", "5000"),
         ("language", "英文", "english"),
         ("industry", "制造业", "manufacturing"),
         ("location.city", "上海市", "shanghai"),
