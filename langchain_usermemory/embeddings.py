@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from langchain_core.embeddings import Embeddings
 
-from shared_core.embed import CachingEmbedder
+from shared_core.embed import CachingEmbedder, english_only_model
 from shared_core.errors import ConfigError, InvalidInputError
 from shared_core.llm import Embedder
 
@@ -34,6 +34,10 @@ class LangChainEmbedder(CachingEmbedder):
         dimension: the vector size, if known (saves the probe call).
         batch_size: texts per ``embed_documents`` call.
         cache_size: LRU entries; 0 disables the cache.
+        multilingual: whether the model understands more than English; by default
+            ``False`` only for a known English-only model name (e.g.
+            ``HuggingFaceEmbeddings(model_name="all-MiniLM-L6-v2")``). Recall leaves the
+            dense channel out for mostly-Chinese queries with an English-only model.
     """
 
     def __init__(
@@ -44,6 +48,7 @@ class LangChainEmbedder(CachingEmbedder):
         dimension: int | None = None,
         batch_size: int = 64,
         cache_size: int = 4096,
+        multilingual: bool | None = None,
     ) -> None:
         super().__init__(batch_size=batch_size, cache_size=cache_size)
         if not isinstance(embeddings, Embeddings):
@@ -56,6 +61,9 @@ class LangChainEmbedder(CachingEmbedder):
         model = getattr(embeddings, "model", None) or getattr(embeddings, "model_name", None)
         suffix = f":{model}" if isinstance(model, str) else ""
         self.name = name or f"langchain:{type(embeddings).__name__}{suffix}"
+        if multilingual is None:
+            multilingual = not (isinstance(model, str) and english_only_model(model))
+        self.multilingual = bool(multilingual)
         self._dim = int(dimension) if dimension is not None else None
 
     def _dimension(self) -> int:

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
+from shared_core.embed import english_only_model
 from shared_core.errors import InvalidInputError
 
 __all__ = ["LlamaIndexEmbedder"]
@@ -26,6 +27,10 @@ class LlamaIndexEmbedder:
             short probe text.
         name: the embedder name the core records with stored vectors (defaults to
             ``"llamaindex:<class>:<model_name>"``); change it when the model changes.
+        multilingual: whether the model understands more than English; by default
+            ``False`` only for a known English-only ``model_name`` (e.g.
+            ``all-MiniLM-L6-v2``). Recall leaves the dense channel out for
+            mostly-Chinese queries with an English-only model.
 
     Raises:
         InvalidInputError: ``embed_model`` is not a ``BaseEmbedding`` or the dimension
@@ -38,6 +43,7 @@ class LlamaIndexEmbedder:
         *,
         dimension: int | None = None,
         name: str | None = None,
+        multilingual: bool | None = None,
     ) -> None:
         if not isinstance(embed_model, BaseEmbedding):
             raise InvalidInputError(
@@ -47,6 +53,9 @@ class LlamaIndexEmbedder:
         self.name: str = name or (
             f"llamaindex:{type(embed_model).__name__}:{embed_model.model_name}"
         )
+        if multilingual is None:
+            multilingual = not english_only_model(str(embed_model.model_name))
+        self.multilingual = bool(multilingual)
         if dimension is None:
             dimension = len(embed_model.get_text_embedding("dimension probe"))
         if not isinstance(dimension, int) or dimension < 1:

@@ -7,7 +7,9 @@ Three channels, each a ranked list of record ids with a raw score:
   the share of the query's content tokens found in the record. BM25's absolute scale
   depends on the size of one user's corpus; coverage does not, so it can be calibrated
   and compared across users and channels (and lets recall abstain);
-* ``dense``   - cosine similarity of embeddings.
+* ``dense``   - cosine similarity of embeddings; left out for a query the embedder cannot
+  represent (a mostly-Chinese query with an English-only model such as MiniLM, see
+  :func:`shared_core.embed.represents`), where its cosines are noise.
 
 With ``include_archive=True`` (a store with ``supports_archive``, see
 :class:`ArchiveRecordStore`) the key, lexical and load steps also read the store's archive
@@ -23,6 +25,7 @@ from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
+from ..embed import represents
 from ..entities import Kind, MemoryRecord
 from ..errors import BackendError, InvalidInputError
 from ..llm import Embedder
@@ -176,8 +179,11 @@ def retrieve(
     )
 
     try:
-        qvec = np.asarray(embedder.embed([query.text])[0], dtype=np.float32)
-        dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
+        if represents(embedder, query.text):
+            qvec = np.asarray(embedder.embed([query.text])[0], dtype=np.float32)
+            dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
+        else:  # an English-only model's vector of a Chinese query is noise
+            dense = []
     except BackendError as exc:
         # the key and lexical channels still answer from the durable store
         log.warning("dense retrieval unavailable, recalling without it: %s", exc)

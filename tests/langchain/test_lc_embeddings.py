@@ -36,3 +36,19 @@ def test_semantic_recall_through_the_adapters(mem: UserMemory) -> None:
     assert "taste.green_tea" in keys, keys
     history = buffer.load_memory_variables({"input": "Which beverage would I enjoy?"})["history"]
     assert "green_tea" in history
+
+
+def test_langchain_embedder_knows_an_english_only_model() -> None:
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    from langchain_usermemory import LangChainEmbedder
+    from shared_core.embed import represents
+
+    class MiniLMNamed(DeterministicFakeEmbedding):
+        model_name: str = "sentence-transformers/all-MiniLM-L6-v2"
+
+    en = LangChainEmbedder(MiniLMNamed(size=8))
+    assert en.multilingual is False and not represents(en, "我们该怎么联系你？")
+    assert LangChainEmbedder(DeterministicFakeEmbedding(size=8)).multilingual is True
+    forced = LangChainEmbedder(MiniLMNamed(size=8), multilingual=True)
+    assert represents(forced, "我们该怎么联系你？")

@@ -37,3 +37,18 @@ def test_default_embedder_recalls_paraphrased_preference() -> None:
     nodes = UserMemoryRetriever(core, USER, k=3).retrieve("how may we reach you?")
     assert any("SMS" in n.node.get_content() for n in nodes)
     core.close()
+
+
+def test_llamaindex_embedder_knows_an_english_only_model() -> None:
+    from llama_index.core.embeddings import MockEmbedding
+
+    from llama_index_usermemory import LlamaIndexEmbedder
+    from shared_core.embed import represents
+
+    en = LlamaIndexEmbedder(MockEmbedding(embed_dim=8, model_name="all-MiniLM-L6-v2"))
+    assert en.multilingual is False and not represents(en, "我们该怎么联系你？")
+    assert LlamaIndexEmbedder(MockEmbedding(embed_dim=8)).multilingual is True
+    forced = LlamaIndexEmbedder(
+        MockEmbedding(embed_dim=8, model_name="all-MiniLM-L6-v2"), multilingual=True
+    )
+    assert represents(forced, "我们该怎么联系你？")
