@@ -238,6 +238,10 @@ def render_markdown(summary: dict[str, Any]) -> str:
         )
     lines += [
         "",
+        "``dense_only`` with an English-only model (MiniLM): the dense channel is left out for"
+        " mostly-Chinese queries (its cosines there are noise), so the Chinese row is 0 by"
+        " design; the hashing embedder is lexical, not semantic.",
+        "",
         "### By category",
         "",
         "Failures are split into write path (``profile()`` already holds the wrong value)"
