@@ -14,6 +14,7 @@ import numpy as np
 from . import privacy
 from .clock import Clock, SystemClock
 from .config import MemoryConfig, PiiMode
+from .embed import represents
 from .entities import (
     AuditEntry,
     Kind,
@@ -27,7 +28,7 @@ from .llm import Embedder, Extractor
 from .metrics import Metrics
 from .recall.fuse import FusionWeights
 from .recall.inject import ContextTemplates
-from .recall.retrieve import record_text
+from .recall.retrieve import embedding_parts
 from .storage.protocols import (
     EventBus,
     ProfileCache,
@@ -258,28 +259,41 @@ class MemoryBase:
                     self._degraded("events", exc)
                     break
 
+    def _vector_parts(self, rec: MemoryRecord) -> list[str]:
+        """The texts that index ``rec``, without those the embedder cannot represent
+        (Chinese with an English-only model: recall never asks the dense channel about
+        them, so their vectors would only cost observe time)."""
+        return [t for t in embedding_parts(rec) if represents(self.embedder, t)]
+
     def _index(self, records: Iterable[MemoryRecord]) -> None:
-        recs = [r for r in records if r.status is not Status.PENDING]
-        if not recs:
+        todo = [
+            (r, parts)
+            for r in records
+            if r.status is not Status.PENDING and (parts := self._vector_parts(r))
+        ]
+        if not todo:
             return
         try:
-            vecs = self.embedder.embed([record_text(r) for r in recs])
-            self.vectors.upsert(
-                [
+            flat = self.embedder.embed([t for _, parts in todo for t in parts])
+            items = []
+            row = 0
+            for r, parts in todo:
+                v = np.asarray(flat[row : row + len(parts)], dtype=np.float32).sum(axis=0)
+                row += len(parts)
+                items.append(
                     VectorItem(
                         record_id=r.id,
                         user_id=r.user_id,
                         system_context=r.system_context,
                         kind=r.kind,
                         key=r.key,
-                        vector=np.asarray(v, dtype=np.float32),
+                        vector=v / max(float(np.linalg.norm(v)), 1e-12),
                     )
-                    for r, v in zip(recs, vecs, strict=True)
-                ]
-            )
+                )
+            self.vectors.upsert(items)
         except UserMemoryError as exc:
             # the durable write already happened: keep it, repair the index later (reindex())
-            self._unindexed.update(r.id for r in recs)
+            self._unindexed.update(r.id for r, _ in todo)
             self._degraded("vectors", exc)
 
     def _degraded(self, backend: str, exc: Exception) -> None:

@@ -264,7 +264,11 @@ class Management(MemoryBase):
         return self.records.audit_log(user_id)
 
     def reindex(self, user_id: str | None = None) -> int:
-        """Repair the vector index: embed records that have no vector (outbox replay)."""
+        """Repair the vector index: embed records that have no vector (outbox replay).
+
+        Records the embedder cannot represent (Chinese text with an English-only model)
+        have no vector by design and are not counted.
+        """
         users = [user_id] if user_id else self.records.users()
         fixed = 0
         for uid in users:
@@ -272,7 +276,7 @@ class Management(MemoryBase):
             recs = [
                 r
                 for r in self.records.find(RecordFilter(user_id=uid, system_context=None))
-                if r.id not in have
+                if r.id not in have and self._vector_parts(r)
             ]
             if recs:
                 self._index(recs)

@@ -93,7 +93,7 @@ def _usermemory(data: list[tuple[str, list[tuple[int, str]]]], emb: MemoEmbedder
 
     from shared_core import UserMemory
     from shared_core.entities import MemoryRecord
-    from shared_core.recall.retrieve import record_text
+    from shared_core.recall.retrieve import embedding_parts
     from shared_core.recall.rewrite import rewrite
 
     tmp = tempfile.TemporaryDirectory(prefix="usermemory-scale-", dir="/dev/shm")
@@ -113,14 +113,15 @@ def _usermemory(data: list[tuple[str, list[tuple[int, str]]]], emb: MemoEmbedder
                 "normalized": v,
             }
 
-        # UserMemory embeds its own record text and the rewritten query: pre-compute those
+        # UserMemory embeds its own record texts and the rewritten query: pre-compute those
         # too, so that, as for the peers, no embedder call happens during load or queries
         warm, emb.warm = emb.warm, False
         emb.embed(
             [
-                record_text(MemoryRecord.from_dict(rec("x", t, v)))
+                text
                 for t in range(_TOPICS)
                 for v in _VALUES
+                for text in embedding_parts(MemoryRecord.from_dict(rec("x", t, v)))
             ]
             + [rewrite(q).text for _, q in asks]
         )

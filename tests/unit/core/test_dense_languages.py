@@ -108,3 +108,79 @@ def test_the_default_minilm_embedders_say_english_only(tmp_path) -> None:
     assert SentenceTransformerEmbedder().multilingual is False
     assert OnnxEmbedder(cache_dir=tmp_path).multilingual is False
     assert SentenceTransformerEmbedder("paraphrase-multilingual-MiniLM-L12-v2").multilingual
+
+
+class _Counting:
+    """Distinct, deterministic vectors per text; records every text it is asked for."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self._inner = HashingEmbedder(32)
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.texts += texts
+        return self._inner.embed(texts)
+
+
+def _mem_with(fn: _Counting, *, multilingual: bool) -> UserMemory:
+    emb = CallableEmbedder(fn, dimension=32, name="counting", multilingual=multilingual)
+    return UserMemory.from_url("sqlite:///:memory:", embedder=emb)
+
+
+def test_embedding_parts_of_records() -> None:
+    from shared_core.recall.retrieve import embedding_parts
+
+    m = _mem_with(_Counting(), multilingual=True)
+    m.observe("u", "I'm allergic to penicillin.", session_id="s1")
+    [allergy] = [r for r in m.export("u")["records"] if r["key"] == "allergy.medication"]
+    rec = m.records.get([allergy["id"]])[0]
+    assert embedding_parts(rec) == ("allergy medication penicillin", "I'm allergic to penicillin.")
+    typed = m.remember("u", "plan.tier", "premium")
+    assert embedding_parts(typed) == ("plan tier premium",)
+    turns = [s.record for s in m.recall("u", "allergic penicillin", k=5)]
+    [turn] = [r for r in turns if r.key.startswith("turn:")]
+    assert embedding_parts(turn) == ("I'm allergic to penicillin.",)
+    m.close()
+
+
+def test_a_turn_and_its_memory_share_one_model_run_of_the_sentence() -> None:
+    fn = _Counting()
+    m = _mem_with(fn, multilingual=True)
+    m.observe("u", "I'm allergic to penicillin.", session_id="s1")
+    # the sentence is embedded once for both the turn and the allergy memory
+    assert fn.texts.count("I'm allergic to penicillin.") == 1
+    assert "allergy medication penicillin" in fn.texts
+    # the memory's vector is the normalised sum of its parts
+    [rec] = [
+        s.record for s in m.recall("u", "penicillin", k=5) if s.record.key.startswith("allergy")
+    ]
+    parts = HashingEmbedder(32).embed(
+        ["allergy medication penicillin", "I'm allergic to penicillin."]
+    )
+    want = parts.sum(axis=0) / np.linalg.norm(parts.sum(axis=0))
+    got = m.vectors.search("u", "default", want.astype(np.float32), k=10)
+    assert got[0].record_id == rec.id and got[0].similarity == pytest.approx(1.0, abs=1e-5)
+    m.close()
+
+
+def test_english_only_model_embeds_no_chinese_and_reindex_agrees() -> None:
+    fn = _Counting()
+    m = _mem_with(fn, multilingual=False)
+    m.observe("u", "记住，我对青霉素过敏。", session_id="s1")
+    # the Chinese sentence never went to the English-only model; the memory's key-value
+    # text is mostly English ("allergy medication 青霉素") and is embedded on its own
+    assert fn.texts == ["allergy medication 青霉素"]
+    assert m.profile("u")["allergy.medication"] == "青霉素"
+    indexed = m.vectors.ids_for_user("u")
+    keys = {r["id"]: r["key"] for r in m.export("u")["records"]}
+    assert {keys[i] for i in indexed} == {"allergy.medication"}  # the turn has no vector
+    assert m.reindex("u") == 0  # no vector by design, nothing to repair
+    m.observe("u", "Remember, I prefer SMS.", session_id="s1")
+    assert "Remember, I prefer SMS." in fn.texts  # English still goes to the model
+    indexed = m.vectors.ids_for_user("u")
+    m.vectors.delete(sorted(indexed))  # lose them all, as failed index writes would
+    assert m.reindex("u") == len(indexed)
+    assert m.vectors.ids_for_user("u") == indexed
+    # the Chinese memory is recalled by key lookup and BM25
+    assert m.recall("u", "我对什么药过敏？", k=3)[0].record.value == "青霉素"
+    m.close()
