@@ -100,8 +100,12 @@ def record_text(rec: MemoryRecord) -> str:
     """The text a record is matched on: key words, value and the source span."""
     if rec.kind is Kind.EPISODE:
         return rec.value
-    key = rec.key.replace(".", " ").replace("_", " ")
-    return f"{key} {rec.value} {rec.provenance.span or ''}"
+    return f"{_key_words(rec.key)} {rec.value} {rec.provenance.span or ''}"
+
+
+def _key_words(key: str) -> str:
+    """``allergy.medication`` -> ``allergy medication`` (what a key says, as words)."""
+    return key.replace(".", " ").replace("_", " ")
 
 
 def embedding_parts(rec: MemoryRecord) -> tuple[str, ...]:
@@ -117,7 +121,7 @@ def embedding_parts(rec: MemoryRecord) -> tuple[str, ...]:
     """
     if rec.kind is Kind.EPISODE:
         return (rec.value,)
-    head = f"{rec.key.replace('.', ' ').replace('_', ' ')} {rec.value}"
+    head = f"{_key_words(rec.key)} {rec.value}"
     return (head, rec.provenance.span) if rec.provenance.span else (head,)
 
 
