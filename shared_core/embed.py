@@ -74,13 +74,25 @@ _ENGLISH_ONLY_RE = re.compile(
 Vectors = npt.NDArray[np.float32]
 
 
-def english_only_model(name: str) -> bool:
-    """Whether ``name`` is a known English-only embedding model (see ``_ENGLISH_ONLY_RE``)."""
+def english_only_model(name: str | os.PathLike[str]) -> bool:
+    """Whether ``name`` is a known English-only embedding model (see ``_ENGLISH_ONLY_RE``).
+
+    Raises:
+        InvalidInputError: ``name`` is not a string or path.
+    """
+    if not isinstance(name, str | os.PathLike):
+        raise InvalidInputError(f"model name must be a str, got {type(name).__name__}")
     return _ENGLISH_ONLY_RE.search(os.fspath(name)) is not None
 
 
 def cjk_share(text: str) -> float:
-    """Share of CJK characters among the letters and digits of ``text`` (0 when it has none)."""
+    """Share of CJK characters among the letters and digits of ``text`` (0 when it has none).
+
+    Raises:
+        InvalidInputError: ``text`` is not a ``str``.
+    """
+    if not isinstance(text, str):
+        raise InvalidInputError(f"text must be a str, got {type(text).__name__}")
     alnum = [ch for ch in text if ch.isalnum()]
     if not alnum:
         return 0.0

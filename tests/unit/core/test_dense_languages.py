@@ -64,6 +64,21 @@ def test_cjk_share() -> None:
     assert cjk_share("我喜欢 jazz") == pytest.approx(3 / 7)
 
 
+def test_language_helpers_reject_bad_input() -> None:
+    from shared_core.errors import InvalidInputError
+
+    for bad in (None, 3, b"bytes", ["text"]):
+        with pytest.raises(InvalidInputError):
+            cjk_share(bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError):
+            represents(CallableEmbedder(_everything_alike, 8, "e", multilingual=False), bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError):
+            english_only_model(bad)  # type: ignore[arg-type]
+    huge = "联系" * 500_000 + "a"  # 1 MB of text: answered, no error
+    assert cjk_share(huge) > 0.99
+    assert cjk_share("\x00\ud800 '; DROP TABLE records; --") == 0.0
+
+
 def test_english_only_models_are_recognised() -> None:
     assert english_only_model(MINILM_MODEL) and english_only_model("all-MiniLM-L6-v2")
     assert english_only_model("onnx:sentence-transformers/all-mpnet-base-v2")
