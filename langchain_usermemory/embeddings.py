@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from langchain_core.embeddings import Embeddings
 
-from shared_core.embed import CachingEmbedder, english_only_model
+from shared_core.embed import CachingEmbedder, multilingual_flag
 from shared_core.errors import ConfigError, InvalidInputError
 from shared_core.llm import Embedder
 
@@ -61,9 +61,7 @@ class LangChainEmbedder(CachingEmbedder):
         model = getattr(embeddings, "model", None) or getattr(embeddings, "model_name", None)
         suffix = f":{model}" if isinstance(model, str) else ""
         self.name = name or f"langchain:{type(embeddings).__name__}{suffix}"
-        if multilingual is None:
-            multilingual = not (isinstance(model, str) and english_only_model(model))
-        self.multilingual = bool(multilingual)
+        self.multilingual = multilingual_flag(multilingual, model)
         self._dim = int(dimension) if dimension is not None else None
 
     def _dimension(self) -> int:

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from shared_core.embed import english_only_model
+from shared_core.embed import multilingual_flag
 from shared_core.errors import InvalidInputError
 
 __all__ = ["LlamaIndexEmbedder"]
@@ -53,9 +53,7 @@ class LlamaIndexEmbedder:
         self.name: str = name or (
             f"llamaindex:{type(embed_model).__name__}:{embed_model.model_name}"
         )
-        if multilingual is None:
-            multilingual = not english_only_model(str(embed_model.model_name))
-        self.multilingual = bool(multilingual)
+        self.multilingual = multilingual_flag(multilingual, embed_model.model_name)
         if dimension is None:
             dimension = len(embed_model.get_text_embedding("dimension probe"))
         if not isinstance(dimension, int) or dimension < 1:

@@ -51,6 +51,7 @@ __all__ = [
     "cjk_share",
     "default_embedder",
     "english_only_model",
+    "multilingual_flag",
     "represents",
 ]
 
@@ -83,6 +84,20 @@ def english_only_model(name: str | os.PathLike[str]) -> bool:
     if not isinstance(name, str | os.PathLike):
         raise InvalidInputError(f"model name must be a str, got {type(name).__name__}")
     return _ENGLISH_ONLY_RE.search(os.fspath(name)) is not None
+
+
+def multilingual_flag(value: object, model_name: object = None) -> bool:
+    """An embedder's ``multilingual`` argument, checked: ``value`` when it is given, else
+    whether ``model_name`` is not a known English-only model (unknown names are trusted).
+
+    Raises:
+        InvalidInputError: ``value`` is neither ``True``, ``False`` nor ``None``.
+    """
+    if value is None:
+        return not (isinstance(model_name, str | os.PathLike) and english_only_model(model_name))
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"multilingual must be True, False or None, got {value!r}")
+    return value
 
 
 def cjk_share(text: str) -> float:
@@ -716,7 +731,7 @@ class CallableEmbedder(CachingEmbedder):
         multilingual: bool = True,
     ) -> None:
         super().__init__(batch_size=batch_size, cache_size=cache_size)
-        self.multilingual = bool(multilingual)
+        self.multilingual = multilingual_flag(multilingual)
         if not callable(fn):
             raise ConfigError("CallableEmbedder needs a callable")
         if int(dimension) < 1:

@@ -52,3 +52,7 @@ def test_langchain_embedder_knows_an_english_only_model() -> None:
     assert LangChainEmbedder(DeterministicFakeEmbedding(size=8)).multilingual is True
     forced = LangChainEmbedder(MiniLMNamed(size=8), multilingual=True)
     assert represents(forced, "我们该怎么联系你？")
+    from shared_core.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError):  # a wrong type is not read as "true"
+        LangChainEmbedder(MiniLMNamed(size=8), multilingual="no")  # type: ignore[arg-type]

@@ -52,3 +52,7 @@ def test_llamaindex_embedder_knows_an_english_only_model() -> None:
         MockEmbedding(embed_dim=8, model_name="all-MiniLM-L6-v2"), multilingual=True
     )
     assert represents(forced, "我们该怎么联系你？")
+    from shared_core.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError):  # a wrong type is not read as "true"
+        LlamaIndexEmbedder(MockEmbedding(embed_dim=8), multilingual="no")  # type: ignore[arg-type]

@@ -74,6 +74,9 @@ def test_language_helpers_reject_bad_input() -> None:
             represents(CallableEmbedder(_everything_alike, 8, "e", multilingual=False), bad)  # type: ignore[arg-type]
         with pytest.raises(InvalidInputError):
             english_only_model(bad)  # type: ignore[arg-type]
+    for bad_flag in ("no", 0, 1.0, []):
+        with pytest.raises(InvalidInputError):
+            CallableEmbedder(_everything_alike, 8, "e", multilingual=bad_flag)  # type: ignore[arg-type]
     huge = "联系" * 500_000 + "a"  # 1 MB of text: answered, no error
     assert cjk_share(huge) > 0.99
     assert cjk_share("\x00\ud800 '; DROP TABLE records; --") == 0.0
