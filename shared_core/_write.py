@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
+from typing import Any
 
 from . import privacy
 from ._base import MemoryBase
@@ -330,6 +332,72 @@ class WritePath(MemoryBase):
         self._commit(batch, user_id)
         return record
 
+    def observe_messages(
+        self,
+        user_id: str,
+        messages: Iterable[Any],
+        *,
+        session_id: str | None = None,
+        device_id: str | None = None,
+        system_context: str = "default",
+        at: datetime | None = None,
+    ) -> list[Change]:
+        """Observe a conversation (several turns) in order, in one session.
+
+        Each message is a ``{"role", "content"}`` mapping or any object with a ``role``
+        or ``type`` and a ``content`` (LangChain messages, LlamaIndex ``ChatMessage``).
+        Roles: ``user``/``human``, ``assistant``/``ai``/``model``, ``tool``/``function``;
+        ``system``/``developer`` prompts are the app's words and are skipped, as are
+        messages without text (a bare tool call). A message ``id`` becomes the turn id,
+        so observing the same messages again is a no-op. Every message is checked
+        before anything is written, and all of them go into one session (the given one,
+        else the user's live session), so each reply stays paired with its turn.
+
+        Args:
+            user_id: whose conversation it is.
+            messages: the messages, oldest first.
+            session_id: the conversation; defaults to the user's live session or a new one.
+            device_id: the device the user is on.
+            system_context: memory partition.
+            at: when the turns happened (default: now).
+
+        Returns:
+            Every message's changes, in order (as :meth:`observe` returns them).
+
+        Raises:
+            InvalidInputError: ``messages`` is not a list of messages, or one has an
+                unknown role or non-text content (nothing is written).
+        """
+        if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
+            raise InvalidInputError(
+                f"messages must be a list of messages, got {type(messages).__name__}"
+            )
+        cfg = self.config
+        turns = [t for t in (_message_turn(m) for m in messages) if t is not None]
+        for _, text, turn_id in turns:
+            check_text(text, "message content", max_chars=cfg.max_text_chars)
+            check_optional_id(turn_id, "message id", max_chars=cfg.max_id_chars)
+        if not turns:
+            return []
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        now = check_datetime(at) or self.clock.now()
+        if session_id is None:
+            state = self.records.user_state(user_id) or UserState(user_id=user_id)
+            session_id = self._live_session(state, now)
+        changes: list[Change] = []
+        for role, text, turn_id in turns:
+            changes += self.observe(
+                user_id,
+                text,
+                role=role,
+                session_id=session_id,
+                turn_id=turn_id,
+                device_id=device_id,
+                system_context=system_context,
+                at=now,
+            )
+        return changes
+
     def _extract(self, turn: Turn) -> list[Candidate]:
         return [c for c in self._extract_raw(turn) if self._usable(c)]
 
@@ -409,3 +477,54 @@ class WritePath(MemoryBase):
             if turn.device_id
             else {"role": turn.role},
         )
+
+
+_MESSAGE_ROLES = {
+    "user": "user",
+    "human": "user",
+    "assistant": "assistant",
+    "ai": "assistant",
+    "model": "assistant",
+    "chatbot": "assistant",
+    "tool": "tool",
+    "function": "tool",
+    "system": None,
+    "developer": None,
+}
+
+
+def _message_turn(message: Any) -> tuple[str, str, str | None] | None:
+    """(role, text, id) of one chat message, ``None`` for a system prompt or no text.
+
+    Duck-typed so the core needs no framework: a mapping with ``role``/``content``, or an
+    object with ``role`` (LlamaIndex) or ``type`` (LangChain) and ``content``; list
+    content keeps its text parts (strings, ``{"type": "text", "text": ...}``, ``.text``).
+    """
+    if isinstance(message, Mapping):
+        role, content, msg_id = message.get("role"), message.get("content"), message.get("id")
+    else:
+        role = getattr(message, "role", None) or getattr(message, "type", None)
+        content, msg_id = getattr(message, "content", None), getattr(message, "id", None)
+    role = getattr(role, "value", role)  # a str enum (LlamaIndex MessageRole)
+    if not isinstance(role, str) or role.lower() not in _MESSAGE_ROLES:
+        raise InvalidInputError(
+            f"a message needs a role in {sorted(_MESSAGE_ROLES)}, got {role!r} "
+            f"({type(message).__name__})"
+        )
+    core_role = _MESSAGE_ROLES[role.lower()]
+    if isinstance(content, list | tuple):
+        parts = []
+        for part in content:
+            text = part.get("text") if isinstance(part, Mapping) else getattr(part, "text", part)
+            if isinstance(part, Mapping) and part.get("type", "text") != "text":
+                continue
+            if isinstance(text, str):
+                parts.append(text)
+        content = "\n".join(p for p in parts if p)
+    if content is None:
+        content = ""
+    if not isinstance(content, str):
+        raise InvalidInputError(f"message content must be text, got {type(content).__name__}")
+    if core_role is None or not content.strip():
+        return None
+    return core_role, content, msg_id if isinstance(msg_id, str) and msg_id.strip() else None

@@ -8,7 +8,7 @@ never blocked, and no background event loop is created (safe in notebooks and ho
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -78,6 +78,26 @@ class AsyncUserMemory:
             role=role,
             session_id=session_id,
             turn_id=turn_id,
+            device_id=device_id,
+            system_context=system_context,
+            at=at,
+        )
+
+    async def observe_messages(
+        self,
+        user_id: str,
+        messages: Iterable[Any],
+        *,
+        session_id: str | None = None,
+        device_id: str | None = None,
+        system_context: str = "default",
+        at: datetime | None = None,
+    ) -> list[Change]:
+        return await asyncio.to_thread(
+            self.sync.observe_messages,
+            user_id,
+            messages,
+            session_id=session_id,
             device_id=device_id,
             system_context=system_context,
             at=at,
