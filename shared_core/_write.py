@@ -135,10 +135,21 @@ class WritePath(MemoryBase):
                 )
             ]
 
-        sess_state = dict(self.sessions.get_state(user_id, session_id))
+        # one atomic step reserves this turn's index: concurrent turns of a session never
+        # share one (a read here and a write after the commit could interleave)
+        sess_state = self.sessions.update_state(
+            user_id,
+            session_id,
+            lambda st: {
+                **st,
+                "turn_index": int(st.get("turn_index", 0)) + 1,
+                "device_id": device_id,
+                "system_context": system_context,
+            },
+        )
+        turn_index = int(sess_state["turn_index"])
         # a session resumed after its short-term state expired is not a new session
-        new_session = not sess_state and session_id != state.last_session_id
-        turn_index = int(sess_state.get("turn_index", 0)) + 1
+        new_session = turn_index == 1 and session_id != state.last_session_id
         turn = Turn(
             user_id=user_id,
             text=text,
@@ -229,8 +240,6 @@ class WritePath(MemoryBase):
             ),
             device_id=device_id,
         )
-        sess_state.update(turn_index=turn_index, device_id=device_id, system_context=system_context)
-        self.sessions.set_state(user_id, session_id, sess_state)
         self.metrics.observe_latency("observe", time.perf_counter() - started)
         for c in changes:
             if c.action is ChangeAction.CONFLICT:

@@ -12,7 +12,7 @@ the boundary with :func:`shared_core.errors.map_backend_errors`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -223,6 +223,24 @@ class SessionStore(Protocol):
         ...
 
     def set_state(self, user_id: str, session_id: str, state: Mapping[str, Any]) -> None: ...
+
+    def update_state(
+        self,
+        user_id: str,
+        session_id: str,
+        fn: Callable[[dict[str, Any]], Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """Atomically replace the state with ``fn(state)`` and return what was written.
+
+        No concurrent writer's update is lost: ``fn`` sees the latest state (``{}`` when
+        none) and may be called more than once (an optimistic store retries it), so it must
+        be a pure function of its argument. Refreshes the TTL like ``set_state``.
+
+        Raises:
+            InvalidInputError: ``fn`` returned something that is not a JSON-able mapping.
+            ConflictError: the store gave up retrying under sustained contention.
+        """
+        ...
 
     def end(self, user_id: str, session_id: str) -> list[SessionTurn]:
         """Drop the session and return its turns."""

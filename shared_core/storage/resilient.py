@@ -250,6 +250,17 @@ class ResilientSessionStore:
             lambda s: s.set_state(user_id, session_id, state), touch=(user_id, session_id, None)
         )
 
+    def update_state(
+        self,
+        user_id: str,
+        session_id: str,
+        fn: Callable[[dict[str, Any]], Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """Atomically update the per-session state (in the store that is serving)."""
+        return self._call(
+            lambda s: s.update_state(user_id, session_id, fn), touch=(user_id, session_id, None)
+        )
+
     def end(self, user_id: str, session_id: str) -> list[SessionTurn]:
         """Drop the session (in both stores) and return its turns."""
         local = self.fallback.end(user_id, session_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -151,12 +151,22 @@ class InMemorySessionStore:
 
     def set_state(self, user_id: str, session_id: str, state: Mapping[str, Any]) -> None:
         """Replace the session's state (must be JSON-serialisable) and refresh the TTL."""
-        try:
-            snapshot = json.loads(json.dumps(dict(state)))
-        except (TypeError, ValueError) as exc:
-            raise InvalidInputError(f"session state must be JSON-serialisable: {exc}") from exc
+        snapshot = _snapshot(state)
         with self._lock:
             self._touch(user_id, session_id).state = snapshot
+
+    def update_state(
+        self,
+        user_id: str,
+        session_id: str,
+        fn: Callable[[dict[str, Any]], Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """Replace the state with ``fn(state)`` under the store's lock; return a copy of it."""
+        with self._lock:
+            s = self._live(user_id, session_id)
+            snapshot = _snapshot(fn(copy.deepcopy(s.state) if s is not None else {}))
+            self._touch(user_id, session_id).state = snapshot
+            return copy.deepcopy(snapshot)
 
     def device_id(self, user_id: str, session_id: str) -> str | None:
         """The device the session was last seen on, if any."""
@@ -206,3 +216,14 @@ class InMemorySessionStore:
         with self._lock:
             self._sessions.clear()
             self._by_user.clear()
+
+
+def _snapshot(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A JSON round-tripped copy of ``state`` (what a server store would keep)."""
+    if not isinstance(state, Mapping):
+        raise InvalidInputError(f"session state must be a mapping, got {type(state).__name__}")
+    try:
+        snapshot: dict[str, Any] = json.loads(json.dumps(dict(state)))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"session state must be JSON-serialisable: {exc}") from exc
+    return snapshot

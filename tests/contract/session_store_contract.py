@@ -9,6 +9,7 @@ backend tests its expiry with real time in its own suite).
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -93,6 +94,39 @@ class SessionStoreContract:
         with pytest.raises(InvalidInputError):
             sessions.set_state(u, "s", {"bad": object()})
         assert dict(sessions.get_state(u, "s"))["last_turn_index"] == 3
+
+    def test_update_state_applies_fn_to_latest_state(self, sessions: SessionStore) -> None:
+        u = uid()
+        seen: list[dict[str, Any]] = []
+
+        def bump(st: dict[str, Any]) -> dict[str, Any]:
+            seen.append(dict(st))
+            return {**st, "n": int(st.get("n", 0)) + 1}
+
+        assert sessions.update_state(u, "s", bump) == {"n": 1}
+        assert seen[-1] == {}
+        sessions.set_state(u, "s", {"n": 5, "keep": "x"})
+        assert sessions.update_state(u, "s", bump) == {"n": 6, "keep": "x"}
+        assert dict(sessions.get_state(u, "s")) == {"n": 6, "keep": "x"}
+        assert "s" in sessions.sessions(u)
+        with pytest.raises(InvalidInputError):
+            sessions.update_state(u, "s", lambda st: {"bad": object()})
+        assert dict(sessions.get_state(u, "s")) == {"n": 6, "keep": "x"}
+
+    def test_concurrent_update_state_loses_no_increment(self, sessions: SessionStore) -> None:
+        u = uid()
+        workers, each = 6, 25
+
+        def work() -> None:
+            for _ in range(each):
+                sessions.update_state(u, "s", lambda st: {"n": int(st.get("n", 0)) + 1})
+
+        threads = [threading.Thread(target=work) for _ in range(workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert dict(sessions.get_state(u, "s")) == {"n": workers * each}
 
     def test_end_returns_turns_and_drops(self, sessions: SessionStore) -> None:
         u = uid()
