@@ -1,0 +1,513 @@
+"""Independent phrasing benchmark: do statements worded as people write become the right memory?
+
+Issue 12, item 7. ``benchmarks/phrasing/statements.jsonl`` holds first-person statements
+(English and Chinese) with the keys and normalized values they should be stored as;
+``negatives.jsonl`` holds sentences that must store nothing. The key vocabulary and the
+value formats are in ``benchmarks/phrasing/SCHEMA.md`` (machine-readable: ``keys.json``).
+The rows were written by hand for this benchmark, not sampled from the evaluation set's
+phrasing bank, and split into dev/test halves by a seeded hash (tune on dev, report test).
+
+Each row runs through the public API only: a fresh ``UserMemory("sqlite:///:memory:")``
+with the hashing embedder, ``observe(user, text)`` for each of the row's turns, then
+``export(user)`` to read what was stored (every active, non-episode record).
+
+    python benchmarks/phrasing_bench.py --split test
+    python benchmarks/phrasing_bench.py --split all --json /tmp/phrasing.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "DATA_DIR",
+    "SEED",
+    "assign_splits",
+    "load_data",
+    "render_markdown",
+    "run",
+    "score_statement",
+    "stored_records",
+    "validate",
+]
+
+DATA_DIR = Path(__file__).resolve().parent / "phrasing"
+SEED = "phrasing-v1"
+LANGS = ("en", "zh")
+SPLITS = ("dev", "test")
+LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
+MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
+AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
+
+# --------------------------------------------------------------------------------------
+# data
+# --------------------------------------------------------------------------------------
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
+    """``{"keys": {key: spec}, "types": {...}, "statements": [...], "negatives": [...]}``."""
+    vocab = json.loads((data_dir / "keys.json").read_text(encoding="utf-8"))
+    return {
+        "keys": {row["key"]: row for row in vocab["keys"]},
+        "types": vocab["types"],
+        "statements": _read_jsonl(data_dir / "statements.jsonl"),
+        "negatives": _read_jsonl(data_dir / "negatives.jsonl"),
+    }
+
+
+def assign_splits(rows: Iterable[dict[str, Any]], seed: str = SEED) -> dict[str, str]:
+    """dev/test per row id, balanced within every (lang, category).
+
+    Rows of one group are ordered by ``sha256(seed:id)`` and dealt alternately; which half
+    gets a group's odd row alternates from group to group, so the totals stay even too.
+    """
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for row in rows:
+        groups[(row["lang"], row["category"])].append(row["id"])
+    out: dict[str, str] = {}
+    odd = 0
+    for group in sorted(groups):
+        ids = sorted(groups[group], key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).digest())
+        first = odd % 2
+        if len(ids) % 2:
+            odd += 1
+        for n, row_id in enumerate(ids):
+            out[row_id] = SPLITS[(n + first) % 2]
+    return out
+
+
+def turns_of(row: dict[str, Any]) -> list[str]:
+    """The texts observed for a row, in order (earlier turns, then ``text``)."""
+    return [*row.get("before", []), row["text"]]
+
+
+# --------------------------------------------------------------------------------------
+# value comparison (SCHEMA.md, "How a statement is scored")
+# --------------------------------------------------------------------------------------
+_EDGE_PUNCT = " .,!?;:'\"“”‘’()[]{}<>。，！？；：、（）【】《》「」"
+_ARTICLE = re.compile(r"^(?:a|an|the|my)\s+")
+_LIST_SEP = re.compile(r"\s*(?:,|;|、|，|；|/|\band\b|\bor\b|和|以及)\s*")
+_AMOUNT = re.compile(r"^\s*([A-Z]{3})?\s*(-?\d+(?:\.\d+)?)\s*([A-Z]{3})?\s*$")
+_TIME_RANGE = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*[-–—~]\s*(\d{1,2}):(\d{2})\s*$")
+_DATE = re.compile(r"^(?:\d{4}-)?\d{2}-\d{2}$")
+_INT = re.compile(r"^\s*-?\d+\s*$")
+_TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0"}
+
+
+def _norm(text: str) -> str:
+    s = unicodedata.normalize("NFKC", text).casefold()
+    s = re.sub(r"[\s_\-]+", " ", s).strip(_EDGE_PUNCT)
+    return _ARTICLE.sub("", s).strip()
+
+
+def _norm_item(text: str) -> str:
+    s = _norm(text)
+    if s.isascii() and len(s) > 3 and s.endswith("s") and not s.endswith("ss"):
+        s = s[:-1]
+    return s
+
+
+def _alternatives(expected: str, norm: Callable[[str], str]) -> set[str]:
+    return {norm(alt) for alt in expected.split("|")}
+
+
+def _compact(text: str) -> str:
+    s = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in s if unicodedata.category(ch)[0] in "LN")
+
+
+def _amount(text: str) -> tuple[float, str] | None:
+    m = _AMOUNT.match(text.upper())
+    if not m or (m.group(1) and m.group(3)):
+        return None
+    return float(m.group(2)), m.group(1) or m.group(3) or ""
+
+
+def _minutes(text: str) -> tuple[int, int] | None:
+    m = _TIME_RANGE.match(text)
+    if not m:
+        return None
+    h1, m1, h2, m2 = (int(g) for g in m.groups())
+    return h1 * 60 + m1, h2 * 60 + m2
+
+
+def scalar_matches(type_: str, expected: str, stored: str) -> bool:
+    """Does one stored string equal the expected normalized scalar of ``type_``?"""
+    if type_ == "amount":
+        want, got = _amount(expected), _amount(stored)
+        return (
+            want is not None
+            and got is not None
+            and abs(want[0] - got[0]) < 1e-9
+            and (not want[1] or want[1] == got[1])
+        )
+    if type_ == "int":
+        return bool(_INT.match(stored)) and int(stored) == int(expected)
+    if type_ == "bool":
+        s = stored.strip().casefold()
+        return s in (_TRUE if expected == "true" else _FALSE)
+    if type_ == "time_range":
+        return _minutes(stored) is not None and _minutes(stored) == _minutes(expected)
+    if type_ == "date":
+        return stored.strip().removeprefix("--") == expected
+    if type_ == "note":
+        want, got = _compact(expected), _compact(stored)
+        return bool(got) and (want in got or (got in want and len(got) >= 0.6 * len(want)))
+    return _norm(stored) in _alternatives(expected, _norm)
+
+
+def _split_items(text: str) -> list[str]:
+    text = text.strip()
+    if text.startswith("["):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            return [str(x) for x in parsed if str(x).strip()]
+    return [part for part in _LIST_SEP.split(text) if part.strip(_EDGE_PUNCT)]
+
+
+def list_matches(expected: Sequence[str], stored: Sequence[Sequence[str]]) -> bool:
+    """Set equality of expected items and the items of all matching records.
+
+    ``stored`` holds, per record, its representations (``normalized``, ``value``); the one
+    whose items overlap the expectation most is used for that record.
+    """
+    wants = [_alternatives(item, _norm_item) for item in expected]
+
+    def hit(item: str) -> bool:
+        return any(item in alts for alts in wants)
+
+    union: set[str] = set()
+    for reps in stored:
+        options = [[_norm_item(x) for x in _split_items(rep)] for rep in reps if rep.strip()]
+        if options:
+            union.update(max(options, key=lambda items: sum(map(hit, items))))
+    return all(union & alts for alts in wants) and all(hit(item) for item in union)
+
+
+def _key_matches(spec: dict[str, Any], stored_key: str) -> bool:
+    want, got = spec["key"].casefold(), stored_key.casefold()
+    if got == want:
+        return True
+    return (spec["type"] in LIST_TYPES or spec.get("family", False)) and got.startswith(want + ".")
+
+
+def score_statement(
+    expected: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]], keys: dict[str, Any]
+) -> dict[str, Any]:
+    """``{"full": bool, "key": bool, "items": [...]}`` for one statement's stored records."""
+    items = []
+    for exp in expected:
+        spec = keys[exp["key"]]
+        found = [r for r in records if _key_matches(spec, r["key"])]
+        reps = [(r.get("normalized") or "", r.get("value") or "") for r in found]
+        if not found:
+            ok = False
+        elif spec["type"] in LIST_TYPES:
+            ok = list_matches(exp["value"], reps)
+        else:
+            ok = any(
+                scalar_matches(spec["type"], exp["value"], rep) for pair in reps for rep in pair
+            )
+        items.append({"key": exp["key"], "key_found": bool(found), "value_ok": ok})
+    return {
+        "full": all(i["value_ok"] for i in items),
+        "key": all(i["key_found"] for i in items),
+        "items": items,
+    }
+
+
+# --------------------------------------------------------------------------------------
+# validation of the data files
+# --------------------------------------------------------------------------------------
+def _value_problems(spec: dict[str, Any], value: Any) -> list[str]:
+    type_, key = spec["type"], spec["key"]
+    if type_ in LIST_TYPES:
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            return [f"{key}: a list type needs a non-empty list of strings"]
+        alts = [a for v in value for a in v.split("|")]
+    else:
+        if not isinstance(value, str) or not value.strip():
+            return [f"{key}: a scalar type needs a non-empty string"]
+        alts = value.split("|")
+    allowed = spec.get("values")
+    checks: dict[str, Callable[[str], bool]] = {
+        "amount": lambda a: _amount(a) is not None and a == a.strip(),
+        "int": lambda a: bool(_INT.match(a)),
+        "bool": lambda a: a in ("true", "false"),
+        "time_range": lambda a: bool(re.fullmatch(r"\d{2}:\d{2}-\d{2}:\d{2}", a)),
+        "date": lambda a: bool(_DATE.match(a)),
+        "language": lambda a: bool(re.fullmatch(r"[a-z]{2}", a)),
+        "language_list": lambda a: bool(re.fullmatch(r"[a-z]{2}", a)),
+        "country": lambda a: bool(re.fullmatch(r"[A-Z]{2}", a)),
+        "currency": lambda a: bool(re.fullmatch(r"[A-Z]{3}", a)),
+        "timezone": lambda a: bool(re.fullmatch(r"[A-Za-z_]+/[A-Za-z_+\-0-9]+", a)),
+        "email": lambda a: bool(re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]+", a)),
+    }
+    problems = [
+        f"{key}: {a!r} is not one of {allowed}" for a in alts if allowed and a not in allowed
+    ]
+    check = checks.get(type_)
+    if check is not None:
+        problems += [f"{key}: {a!r} is not a valid {type_}" for a in alts if not check(a)]
+    return problems
+
+
+def validate(data: dict[str, Any]) -> list[str]:
+    """Every problem with the data files (empty when they are sound)."""
+    problems: list[str] = []
+    keys, stmts, negs = data["keys"], data["statements"], data["negatives"]
+    ids = [r["id"] for r in (*stmts, *negs)]
+    problems += [f"duplicate id {i}" for i, n in Counter(ids).items() if n > 1]
+    for name, rows, floor in (
+        ("statements", stmts, MIN_STATEMENTS),
+        ("negatives", negs, MIN_NEGATIVES),
+    ):
+        if len(rows) < floor:
+            problems.append(f"{name}: {len(rows)} rows, at least {floor} required")
+        splits = assign_splits(rows)
+        for row in rows:
+            rid = row["id"]
+            if row.get("lang") not in LANGS:
+                problems.append(f"{rid}: lang must be one of {LANGS}")
+            if row.get("split") != splits.get(rid):
+                problems.append(
+                    f"{rid}: split {row.get('split')!r}, the seeded hash says {splits.get(rid)!r}"
+                )
+            if not isinstance(row.get("text"), str) or not row["text"].strip():
+                problems.append(f"{rid}: empty text")
+            if not all(isinstance(t, str) and t.strip() for t in row.get("before", [])):
+                problems.append(f"{rid}: bad earlier turns")
+        for lang in LANGS:
+            for split in SPLITS:
+                if not any(r["lang"] == lang and r["split"] == split for r in rows):
+                    problems.append(f"{name}: no {lang} rows in {split}")
+    categories = {r["category"] for r in stmts}
+    if len(categories) < MIN_CATEGORIES:
+        problems.append(f"statements: {len(categories)} categories, at least {MIN_CATEGORIES}")
+    zh = sum(r["lang"] == "zh" for r in stmts)
+    if zh < MIN_ZH:
+        problems.append(f"statements: {zh} Chinese rows, at least {MIN_ZH}")
+    for row in stmts:
+        expected = row.get("expected")
+        if not isinstance(expected, list) or not expected:
+            problems.append(f"{row['id']}: no expected memories")
+            continue
+        seen = [e.get("key") for e in expected]
+        if len(set(seen)) != len(seen):
+            problems.append(f"{row['id']}: a key is expected twice")
+        for exp in expected:
+            spec = keys.get(exp.get("key"))
+            if spec is None:
+                problems.append(f"{row['id']}: key {exp.get('key')!r} is not in keys.json")
+                continue
+            problems += [f"{row['id']}: {p}" for p in _value_problems(spec, exp.get("value"))]
+    for row in negs:
+        if row.get("role", "user") not in ("user", "assistant"):
+            problems.append(f"{row['id']}: role must be user or assistant")
+    return problems
+
+
+# --------------------------------------------------------------------------------------
+# running
+# --------------------------------------------------------------------------------------
+def stored_records(mem: Any, user_id: str) -> list[dict[str, Any]]:
+    """Every active, non-episode record of the user, through the public ``export``."""
+    return [
+        r
+        for r in mem.export(user_id)["records"]
+        if r["status"] == "active" and r["kind"] != "episode"
+    ]
+
+
+def _observe_row(row: dict[str, Any], role: str = "user") -> tuple[list[dict[str, Any]], str]:
+    from shared_core import UserMemory
+    from shared_core.embed import HashingEmbedder
+    from shared_core.errors import UserMemoryError
+
+    user = f"u_{row['id']}"
+    error = ""
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(256)) as mem:
+        try:
+            for n, text in enumerate(turns_of(row)):
+                mem.observe(
+                    user,
+                    text,
+                    role=role,
+                    session_id="s1",
+                    turn_id=f"t{n}",
+                    at=AT + timedelta(minutes=n),
+                )
+        except UserMemoryError as exc:  # reported per row; the benchmark goes on
+            error = f"{type(exc).__name__}: {exc}"
+        return stored_records(mem, user), error
+
+
+def _brief(records: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    return [{"key": r["key"], "value": r["value"], "normalized": r["normalized"]} for r in records]
+
+
+def _in(row: dict[str, Any], split: str, lang: str) -> bool:
+    return bool(row["split"] == split and lang in ("all", row["lang"]))
+
+
+def _pct(num: int, den: int) -> float | None:
+    return round(100.0 * num / den, 1) if den else None
+
+
+def _statement_rates(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "statements": len(results),
+        "key_and_value_pct": _pct(sum(r["full"] for r in results), len(results)),
+        "key_pct": _pct(sum(r["key"] for r in results), len(results)),
+    }
+
+
+def run(
+    data: dict[str, Any],
+    *,
+    split: str = "test",
+    limit: int | None = None,
+    details: bool = False,
+) -> dict[str, Any]:
+    """Run the rows of ``split`` ("dev", "test" or "all") and return the report.
+
+    ``details`` adds every row's outcome and stored records (use it on dev only:
+    the test half is for reporting, not for tuning).
+    """
+    if split not in (*SPLITS, "all"):
+        raise ValueError(f"split must be dev, test or all, not {split!r}")
+    keys = data["keys"]
+    chosen = [s for s in SPLITS if split in (s, "all")]
+    stmts = [r for r in data["statements"] if r["split"] in chosen][:limit]
+    negs = [r for r in data["negatives"] if r["split"] in chosen][:limit]
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    for row in stmts:
+        records, error = _observe_row(row)
+        outcome = score_statement(row["expected"], records, keys)
+        results.append({"row": row, "records": records, "error": error, **outcome})
+    neg_results: list[dict[str, Any]] = []
+    for row in negs:
+        records, error = _observe_row(row, row.get("role", "user"))
+        neg_results.append(
+            {"row": row, "records": records, "error": error, "stored": bool(records)}
+        )
+    seconds = time.perf_counter() - started
+
+    table: dict[str, dict[str, dict[str, Any]]] = {}
+    for sp in chosen:
+        for lang in (*LANGS, "all"):
+            rs = [r for r in results if _in(r["row"], sp, lang)]
+            ns = [r for r in neg_results if _in(r["row"], sp, lang)]
+            table.setdefault(sp, {})[lang] = {
+                **_statement_rates(rs),
+                "negatives": len(ns),
+                "negatives_storing_pct": _pct(sum(r["stored"] for r in ns), len(ns)),
+            }
+    categories: dict[str, dict[str, Any]] = {}
+    for cat in sorted({r["row"]["category"] for r in results}):
+        rs = [r for r in results if r["row"]["category"] == cat]
+        categories[cat] = _statement_rates(rs)
+    neg_categories: dict[str, dict[str, Any]] = {}
+    for cat in sorted({r["row"]["category"] for r in neg_results}):
+        ns = [r for r in neg_results if r["row"]["category"] == cat]
+        neg_categories[cat] = {
+            "negatives": len(ns),
+            "storing_pct": _pct(sum(r["stored"] for r in ns), len(ns)),
+        }
+    report: dict[str, Any] = {
+        "split": split,
+        "embedder": "hashing-256",
+        "seconds": round(seconds, 1),
+        "errors": sum(bool(r["error"]) for r in (*results, *neg_results)),
+        "table": table,
+        "categories": categories,
+        "negative_categories": neg_categories,
+    }
+    if details:
+        report["statements"] = [
+            {
+                "id": r["row"]["id"],
+                "text": r["row"]["text"],
+                "expected": r["row"]["expected"],
+                "full": r["full"],
+                "key": r["key"],
+                "stored": _brief(r["records"]),
+                "error": r["error"],
+            }
+            for r in results
+        ]
+        report["negatives"] = [
+            {"id": r["row"]["id"], "text": r["row"]["text"], "stored": _brief(r["records"])}
+            for r in neg_results
+        ]
+    return report
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The per-split, per-language table."""
+
+    def cell(v: float | None) -> str:
+        return "—" if v is None else f"{v:.1f} %"
+
+    lines = [
+        "| split | lang | statements | key + normalized value | key only "
+        "| negatives | negatives storing anything |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for sp, langs in report["table"].items():
+        for lang, row in langs.items():
+            lines.append(
+                f"| {sp} | {lang} | {row['statements']} | {cell(row['key_and_value_pct'])} "
+                f"| {cell(row['key_pct'])} | {row['negatives']} "
+                f"| {cell(row['negatives_storing_pct'])} |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=(*SPLITS, "all"), default="test")
+    ap.add_argument("--json", type=Path, help="write the report here")
+    ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
+    ap.add_argument(
+        "--details", action="store_true", help="per-row outcomes in the JSON (dev split only)"
+    )
+    ap.add_argument("--data", type=Path, default=DATA_DIR)
+    args = ap.parse_args(argv)
+    if args.details and args.split != "dev":
+        ap.error("--details is for the dev split: tune on dev, report test")
+    data = load_data(args.data)
+    problems = validate(data)
+    if problems:
+        print("invalid benchmark data:\n  " + "\n  ".join(problems[:30]), file=sys.stderr)
+        return 2
+    report = run(data, split=args.split, limit=args.limit, details=args.details)
+    print(render_markdown(report))
+    print(f"\n{report['seconds']} s, {report['errors']} rows raised an error")
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,135 @@
+"""The phrasing benchmark's data files validate, its scorer compares as SCHEMA.md says, and a
+run on a handful of rows produces a well-formed report. Accuracy is not asserted here: the
+numbers are the benchmark's output (README, Extraction), not a test floor.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+pb = importlib.import_module("phrasing_bench")
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, Any]:
+    return pb.load_data()
+
+
+def test_data_files_validate(data: dict[str, Any]) -> None:
+    assert pb.validate(data) == []
+    stmts, negs = data["statements"], data["negatives"]
+    assert len(stmts) >= 300 and len(negs) >= 150
+    assert sum(r["lang"] == "zh" for r in stmts) >= 120
+    assert len({r["category"] for r in stmts}) >= 25
+    ids = [r["id"] for r in (*stmts, *negs)]
+    assert len(ids) == len(set(ids))
+    for rows in (stmts, negs):
+        assert {r["split"] for r in rows} == {"dev", "test"}
+        assert {r["lang"] for r in rows} == {"en", "zh"}
+    assert {e["key"] for r in stmts for e in r["expected"]} <= set(data["keys"])
+
+
+def test_halves_are_balanced_per_language_and_category(data: dict[str, Any]) -> None:
+    for rows in (data["statements"], data["negatives"]):
+        per: Counter[tuple[str, str, str]] = Counter(
+            (r["lang"], r["category"], r["split"]) for r in rows
+        )
+        for lang, cat in {(r["lang"], r["category"]) for r in rows}:
+            assert abs(per[(lang, cat, "dev")] - per[(lang, cat, "test")]) <= 1, (lang, cat)
+        dev = sum(r["split"] == "dev" for r in rows)
+        assert abs(2 * dev - len(rows)) <= 2
+
+
+def test_validate_catches_bad_rows(data: dict[str, Any]) -> None:
+    row = dict(data["statements"][0])
+    bad = [
+        {**row, "expected": [{"key": "no.such.key", "value": "x"}]},
+        {**row, "id": row["id"] + "x", "expected": [{"key": "contact.channel", "value": "fax"}]},
+        {**row, "id": row["id"] + "y", "expected": [{"key": "budget.max", "value": "2k"}]},
+        {**row, "id": row["id"] + "z", "expected": [{"key": "allergy.food", "value": "peanut"}]},
+    ]
+    broken = {**data, "statements": [*data["statements"], *bad]}
+    problems = "\n".join(pb.validate(broken))
+    assert "duplicate id" in problems
+    assert "'no.such.key' is not in keys.json" in problems
+    assert "'fax' is not one of" in problems
+    assert "'2k' is not a valid amount" in problems
+    assert "allergy.food: a list type needs" in problems
+
+
+def test_schema_md_lists_every_key(data: dict[str, Any]) -> None:
+    schema = (pb.DATA_DIR / "SCHEMA.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([^`]+)`", schema, flags=re.M))
+    assert set(data["keys"]) <= listed
+
+
+def _rec(key: str, value: str, normalized: str = "") -> dict[str, str]:
+    return {"key": key, "value": value, "normalized": normalized}
+
+
+def test_scorer_compares_as_the_schema_says(data: dict[str, Any]) -> None:
+    keys = data["keys"]
+
+    def full(expected: list[dict[str, Any]], records: list[dict[str, str]]) -> bool:
+        return bool(pb.score_statement(expected, records, keys)["full"])
+
+    budget = [{"key": "budget.max", "value": "1500 USD"}]
+    assert full(budget, [_rec("budget.max", "$1.5k max", "1500 USD")])
+    assert not full(budget, [_rec("budget.max", "$1.5k max", "1500")])  # currency lost
+    assert full([{"key": "budget.max", "value": "2000"}], [_rec("budget.max", "2k", "2000 EUR")])
+    # list keys: items of sub-keys count, the set must be equal
+    allergy = [{"key": "allergy.food", "value": ["egg", "sesame"]}]
+    assert full(allergy, [_rec("allergy.food", "eggs"), _rec("allergy.food.sesame", "sesame")])
+    assert full(allergy, [_rec("allergy.food", "eggs and sesame")])
+    assert not full(allergy, [_rec("allergy.food", "eggs")])
+    assert not full(allergy, [_rec("allergy.food", "eggs, sesame, milk")])
+    # scalar keys match exactly; alternatives with |
+    city = [{"key": "location.city", "value": "北京|Beijing"}]
+    assert full(city, [_rec("location.city", "北京", "beijing")])
+    assert not full(city, [_rec("location.city.previous", "北京")])
+    assert not full(city, [_rec("location.city", "北京 from 上海")])
+    hours = [{"key": "contact.quiet_hours", "value": "22:00-07:00"}]
+    assert full(hours, [_rec("contact.quiet_hours", "10pm to 7am", "22:00–07:00")])
+    note = [{"key": "note", "value": "I'm left-handed"}]
+    assert full(note, [_rec("note.left_handed", "im left handed!")])
+    assert not full(note, [_rec("note.left_handed", "handed")])
+    outcome = pb.score_statement(city, [_rec("location.city", "Paris")], keys)
+    assert outcome["key"] and not outcome["full"]
+
+
+def test_run_on_a_handful_of_rows(data: dict[str, Any], tmp_path: Path) -> None:
+    report = pb.run(data, split="dev", limit=3, details=True)
+    assert set(report["table"]) == {"dev"}
+    for lang in ("en", "zh", "all"):
+        row = report["table"]["dev"][lang]
+        assert set(row) == {
+            "statements",
+            "key_and_value_pct",
+            "key_pct",
+            "negatives",
+            "negatives_storing_pct",
+        }
+    total = report["table"]["dev"]["all"]
+    assert total["statements"] == 3 and total["negatives"] == 3
+    for v in (total["key_and_value_pct"], total["key_pct"], total["negatives_storing_pct"]):
+        assert 0.0 <= v <= 100.0
+    assert total["key_pct"] >= total["key_and_value_pct"]
+    assert len(report["statements"]) == 3 and len(report["negatives"]) == 3
+    assert report["errors"] == 0
+
+    out = tmp_path / "report.json"
+    assert pb.main(["--split", "test", "--limit", "2", "--json", str(out)]) == 0
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert set(saved["table"]) == {"test"} and "statements" not in saved
+    assert pb.render_markdown(saved).count("\n| test |") == 3
+    with pytest.raises(SystemExit):
+        pb.main(["--split", "test", "--details"])
