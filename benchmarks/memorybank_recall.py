@@ -499,6 +499,18 @@ def _f(x: float) -> str:
     return "–" if x != x else f"{x:.3f}"
 
 
+def _row(split: str, lang: str, kind: str, s: dict[str, Any]) -> str:
+    b, d, r = s["bm25"], s["dense"], s["recall"]
+    return (
+        f"| {split} | {lang} | {kind} | {s['n']} | "
+        + "/".join(_f(b[f"r@{k}"]) for k in KS)
+        + f" | {_f(b['ndcg@10'])} | {_f(d['r@5'])} | {_f(d['ndcg@10'])} | "
+        + "/".join(_f(r[f"r@{k}"]) for k in KS)
+        + f" | {_f(r['ndcg@10'])} | {_f(s['context']['in_block'])} | "
+        f"{s['context_tokens_mean']:.0f} |"
+    )
+
+
 def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     g = summary["groups"]
     lines = [
@@ -522,17 +534,8 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         for lang in LANGS:
             for t in ("all", *TYPES):
                 s = g[f"{split}/{lang}/{t}"]
-                if not s["n"]:
-                    continue
-                b, d, r = s["bm25"], s["dense"], s["recall"]
-                lines.append(
-                    f"| {split} | {lang} | {t} | {s['n']} | "
-                    + "/".join(_f(b[f"r@{k}"]) for k in KS)
-                    + f" | {_f(b['ndcg@10'])} | {_f(d['r@5'])} | {_f(d['ndcg@10'])} | "
-                    + "/".join(_f(r[f"r@{k}"]) for k in KS)
-                    + f" | {_f(r['ndcg@10'])} | {_f(s['context']['in_block'])} | "
-                    f"{s['context_tokens_mean']:.0f} |"
-                )
+                if s["n"]:
+                    lines.append(_row(split, lang, t, s))
     lines += [
         "",
         "Generated long-horizon set, episodic probes (evidence: the user turns of the "
@@ -542,17 +545,8 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     lines += [head, "|" + "---|" * 12]
     for lang in LANGS:
         s = g[f"generated/{lang}"]
-        if not s["n"]:
-            continue
-        b, d, r = s["bm25"], s["dense"], s["recall"]
-        lines.append(
-            f"| all | {lang} | generated | {s['n']} | "
-            + "/".join(_f(b[f"r@{k}"]) for k in KS)
-            + f" | {_f(b['ndcg@10'])} | {_f(d['r@5'])} | {_f(d['ndcg@10'])} | "
-            + "/".join(_f(r[f"r@{k}"]) for k in KS)
-            + f" | {_f(r['ndcg@10'])} | {_f(s['context']['in_block'])} | "
-            f"{s['context_tokens_mean']:.0f} |"
-        )
+        if s["n"]:
+            lines.append(_row("all", lang, "generated", s))
     for lang in LANGS:
         s = g[f"test/{lang}/all"]
         ratio = s["recall"]["r@5"] / s["bm25"]["r@5"] if s["bm25"]["r@5"] else float("nan")
