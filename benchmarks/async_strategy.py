@@ -1,0 +1,249 @@
+"""AsyncUserMemory under many coroutines on Redis + PostgreSQL: which async strategy wins.
+
+Two ways to serve ``await mem.observe(...)`` / ``await mem.recall(...)``:
+
+- ``thread``: today's :class:`shared_core.AsyncUserMemory`, which runs the sync pipeline on
+  the sync stores (psycopg pool, redis-py) in ``asyncio.to_thread`` workers.
+- ``native``: the same pipeline code on the event loop's own thread, its store calls
+  awaited on the async stores (psycopg ``AsyncConnectionPool``, ``redis.asyncio``). The
+  pipeline is sync code, so it runs in a greenlet and each store call switches back to the
+  loop while its I/O is in flight (SQLAlchemy's asyncio bridge works the same way): every
+  store round trip is native async I/O, with no worker thread anywhere.
+
+Both arms run the same workload: ``--coroutines`` concurrent coroutines, each its own user,
+each doing ``--rounds`` x (one ``observe`` of a sentence that writes a memory, then one
+``recall``). Records in a throwaway PostgreSQL schema, sessions + profile cache + change
+feed in Redis under a throwaway key prefix (both removed afterwards), vectors in process
+(the same for both arms), a hashing embedder unless ``--embedder default``. Prints
+throughput (calls/s over the whole run) and p50/p95/p99 per call.
+
+Usage::
+
+    python benchmarks/async_strategy.py                       # both arms, 200 coroutines
+    python benchmarks/async_strategy.py --strategy thread --coroutines 400 --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shared_core import AsyncUserMemory, UserMemory
+from shared_core.config import MemoryConfig
+
+SENTENCES = (
+    "I'm allergic to penicillin.",
+    "Never call me, text me instead.",
+    "I live in Berlin now.",
+    "My budget is 800 euros.",
+    "I prefer tea over coffee.",
+    "I'm vegetarian.",
+)
+QUERIES = ("what am I allergic to", "how should you contact me", "where do I live", "my budget")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+async def _workload(
+    call: Callable[..., Awaitable[Any]], coroutines: int, rounds: int, tag: str
+) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+
+    async def user(i: int) -> None:
+        uid = f"{tag}-u{i}"
+        for r in range(rounds):
+            t0 = time.perf_counter()
+            await call("observe", uid, SENTENCES[(i + r) % len(SENTENCES)], session_id="s1")
+            t1 = time.perf_counter()
+            await call("recall", uid, QUERIES[(i + r) % len(QUERIES)], k=3)
+            t2 = time.perf_counter()
+            latencies.extend((t1 - t0, t2 - t1))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(user(i) for i in range(coroutines)))
+    return time.perf_counter() - started, latencies
+
+
+def _embedder(name: str) -> Any:
+    if name == "default":
+        return None
+    from shared_core.embed import HashingEmbedder
+
+    return HashingEmbedder()
+
+
+async def run_thread(args: argparse.Namespace, pg: str, redis: str) -> tuple[float, list[float]]:
+    mem = AsyncUserMemory(
+        pg,
+        sessions_url=redis,
+        cache_url=redis,
+        events_url=redis,
+        config=MemoryConfig(),
+        embedder=_embedder(args.embedder),
+    )
+    try:
+        await mem.observe("warm-up", "I like jazz.")  # pools, scripts, model
+        return await _workload(
+            lambda m, *a, **kw: getattr(mem, m)(*a, **kw), args.coroutines, args.rounds, "thr"
+        )
+    finally:
+        await mem.aclose()
+
+
+# ----------------------------------------------------------------------- native arm
+def _greenlet_bridge() -> tuple[Callable[..., Awaitable[Any]], Callable[[Any], Any]]:
+    """``spawn(fn, *a)`` runs sync ``fn`` in a greenlet on the loop; ``wait(aw)`` inside it
+    suspends that greenlet until the awaitable is done (the loop runs meanwhile)."""
+    import greenlet
+
+    async def spawn(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        child = greenlet.greenlet(lambda: fn(*args, **kwargs))
+        result = child.switch()
+        while not child.dead:
+            try:
+                value = await result
+            except BaseException as exc:
+                result = child.throw(exc)
+            else:
+                result = child.switch(value)
+        return result
+
+    def wait(awaitable: Any) -> Any:
+        return greenlet.getcurrent().parent.switch(awaitable)
+
+    return spawn, wait
+
+
+class _Awaiting:
+    """A sync-looking view of an async store: each coroutine method is awaited in place."""
+
+    def __init__(self, store: Any, wait: Callable[[Any], Any]) -> None:
+        self._store, self._wait = store, wait
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._store, name)
+        if not asyncio.iscoroutinefunction(attr):
+            return attr
+        return lambda *a, **kw: self._wait(attr(*a, **kw))
+
+    def close(self) -> None:
+        """Closed by the benchmark on the loop."""
+
+
+async def run_native(args: argparse.Namespace, pg: str, redis: str) -> tuple[float, list[float]]:
+    from shared_core.clock import SystemClock
+    from shared_core.storage.postgres_async import open_postgres_async
+    from shared_core.storage.redis_async import (
+        open_async_redis_cache,
+        open_async_redis_events,
+        open_async_redis_sessions,
+    )
+
+    spawn, wait = _greenlet_bridge()
+    cfg, clock = MemoryConfig(), SystemClock()
+    records = await open_postgres_async(pg, config=cfg, clock=clock)
+    sessions = open_async_redis_sessions(redis, config=cfg, clock=clock)
+    cache = open_async_redis_cache(redis, config=cfg, clock=clock)
+    events = open_async_redis_events(redis, config=cfg, clock=clock)
+    stores = (records, sessions, cache, events)
+    mem = UserMemory(
+        "sqlite:///:memory:",
+        config=cfg,
+        clock=clock,
+        embedder=_embedder(args.embedder),
+        record_store=_Awaiting(records, wait),  # type: ignore[arg-type]
+        session_store=_Awaiting(sessions, wait),  # type: ignore[arg-type]
+        profile_cache=_Awaiting(cache, wait),  # type: ignore[arg-type]
+        event_bus=_Awaiting(events, wait),  # type: ignore[arg-type]
+    )
+    try:
+        await spawn(mem.observe, "warm-up", "I like jazz.")
+        return await _workload(
+            lambda m, *a, **kw: spawn(getattr(mem, m), *a, **kw),
+            args.coroutines,
+            args.rounds,
+            "nat",
+        )
+    finally:
+        await spawn(mem.flush_audit)
+        mem.vectors.close()
+        for store in stores:
+            await store.close()
+
+
+# ----------------------------------------------------------------------- scaffolding
+def _cleanup(pg_admin: str, schema: str, redis_url: str, prefix: str) -> None:
+    import psycopg
+    import redis
+    from psycopg import sql
+
+    with psycopg.connect(pg_admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
+    finally:
+        client.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/test")
+    ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    ap.add_argument("--coroutines", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3, help="observe+recall pairs per coroutine")
+    ap.add_argument("--strategy", choices=("both", "thread", "native"), default="both")
+    ap.add_argument("--embedder", choices=("hashing", "default"), default="hashing")
+    ap.add_argument("--pool-max", type=int, default=10, help="PostgreSQL pool size (both arms)")
+    args = ap.parse_args(argv)
+
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores,"
+        f" Python {platform.python_version()};"
+        f" {args.coroutines} coroutines x {args.rounds} x (observe + recall),"
+        f" embedder={args.embedder}, pool_max={args.pool_max}"
+    )
+    arms = ("thread", "native") if args.strategy == "both" else (args.strategy,)
+    print(
+        f"{'strategy':<8} {'calls':>6} {'wall s':>7} {'calls/s':>8} {'p50 ms':>7} "
+        f"{'p95 ms':>7} {'p99 ms':>7}"
+    )
+    for arm in arms:
+        tag = uuid.uuid4().hex[:10]
+        schema, prefix = f"bench_async_{tag}", f"bench-async-{tag}:"
+        sep = "&" if "?" in args.pg_url else "?"
+        pg = f"{args.pg_url}{sep}schema={schema}&pool_max={args.pool_max}"
+        rsep = "&" if "?" in args.redis_url else "?"
+        redis_url = f"{args.redis_url}{rsep}prefix={prefix}"
+        runner = run_thread if arm == "thread" else run_native
+        try:
+            wall, lat = asyncio.run(runner(args, pg, redis_url))
+        finally:
+            _cleanup(args.pg_url, schema, args.redis_url, prefix)
+        ms = [x * 1000 for x in lat]
+        print(
+            f"{arm:<8} {len(lat):>6} {wall:>7.2f} {len(lat) / wall:>8.1f}"
+            f" {statistics.median(ms):>7.1f} {_percentile(ms, 95):>7.1f}"
+            f" {_percentile(ms, 99):>7.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
