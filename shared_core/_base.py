@@ -17,7 +17,6 @@ from .config import MemoryConfig, PiiMode
 from .embed import represents
 from .entities import (
     AuditEntry,
-    Kind,
     MemoryRecord,
     Provenance,
     Status,
@@ -42,8 +41,6 @@ from .storage.protocols import (
 __all__ = ["MemoryBase", "default_url"]
 
 log = logging.getLogger(__name__)
-
-_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
 
 
 def default_url() -> str:

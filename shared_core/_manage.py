@@ -8,6 +8,7 @@ from typing import Any
 
 from ._base import MemoryBase
 from .entities import (
+    NON_ENTITY_KINDS,
     AuditEntry,
     Candidate,
     Change,
@@ -34,8 +35,6 @@ from .validate import (
 )
 
 __all__ = ["Management"]
-
-_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
 
 
 class Management(MemoryBase):
@@ -180,7 +179,7 @@ class Management(MemoryBase):
                 user_id=user_id,
                 system_context=system_context,
                 statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                exclude_kinds=NON_ENTITY_KINDS,
             )
         )
         resolver = Resolver(existing, self.config)

@@ -13,6 +13,7 @@ from ._base import MemoryBase
 from .config import MemoryConfig
 from .decay import decay_class, is_expired, is_recallable
 from .entities import (
+    NON_ENTITY_KINDS,
     AuditEntry,
     Kind,
     MemoryRecord,
@@ -43,8 +44,6 @@ from .validate import (
 )
 
 __all__ = ["ReadPath"]
-
-_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
 
 
 class ReadPath(MemoryBase):
@@ -289,7 +288,7 @@ class ReadPath(MemoryBase):
                 user_id=user_id,
                 system_context=system_context,
                 statuses=(Status.ACTIVE, Status.SUPERSEDED, Status.REVOKED),
-                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                exclude_kinds=NON_ENTITY_KINDS,
                 key_prefixes=key_prefixes,
             )
         )
@@ -320,7 +319,7 @@ class ReadPath(MemoryBase):
             RecordFilter(
                 user_id=user_id,
                 system_context=system_context,
-                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                exclude_kinds=NON_ENTITY_KINDS,
                 scope_refs=refs,
             )
         )

@@ -12,6 +12,7 @@ from . import privacy
 from ._base import MemoryBase
 from .config import PiiMode
 from .entities import (
+    NON_ENTITY_KINDS,
     Candidate,
     Change,
     ChangeAction,
@@ -49,8 +50,6 @@ from .validate import (
 __all__ = ["WritePath"]
 
 log = logging.getLogger(__name__)
-
-_ENTITY_KINDS_EXCLUDED = (Kind.EPISODE,)
 
 
 class WritePath(MemoryBase):
@@ -168,7 +167,7 @@ class WritePath(MemoryBase):
                 user_id=user_id,
                 system_context=system_context,
                 statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                exclude_kinds=NON_ENTITY_KINDS,
             )
         )
         retractable = (
@@ -319,7 +318,7 @@ class WritePath(MemoryBase):
                 user_id=user_id,
                 system_context=system_context,
                 statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=_ENTITY_KINDS_EXCLUDED,
+                exclude_kinds=NON_ENTITY_KINDS,
             )
         )
         resolver = Resolver(existing, cfg)

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = [
+    "NON_ENTITY_KINDS",
     "AuditEntry",
     "Candidate",
     "Change",
@@ -55,6 +56,11 @@ class Kind(StrEnum):
     RELATIONSHIP = "relationship"
     CONSTRAINT = "constraint"
     EPISODE = "episode"
+
+
+#: Kinds that are not entities (raw conversation turns and summaries): left out of the
+#: profile, the key lookup and conflict resolution.
+NON_ENTITY_KINDS: tuple[Kind, ...] = (Kind.EPISODE,)
 
 
 class Source(StrEnum):

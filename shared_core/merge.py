@@ -9,7 +9,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .entities import AuditEntry, Candidate, Change, Kind, MemoryRecord, Provenance, Status, new_id
+from .entities import (
+    NON_ENTITY_KINDS,
+    AuditEntry,
+    Candidate,
+    Change,
+    Kind,
+    MemoryRecord,
+    Provenance,
+    Status,
+    new_id,
+)
 from .ingest.resolve import Resolver, WriteContext
 from .storage.protocols import RecordFilter, WriteBatch
 
@@ -38,7 +48,7 @@ def merge_anonymous(mem: UserMemory, anon_id: str, user_id: str, *, at: datetime
                 user_id=user_id,
                 system_context=ctx_name,
                 statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=(Kind.EPISODE,),
+                exclude_kinds=NON_ENTITY_KINDS,
             )
         )
         resolver = Resolver(existing, mem.config)

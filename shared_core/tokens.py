@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import InvalidInputError
+from .scripts import CJK_TEXT
 
 __all__ = [
     "count_tokens",
@@ -37,11 +38,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_CJK = (
-    r"\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-    r"\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-)
-_PIECE_RE = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]+|\d+|\S")
+_PIECE_RE = re.compile(rf"[{CJK_TEXT}]|[^\W\d_{CJK_TEXT}]+|\d+|\S")
 
 _custom: Callable[[str], int] | None = None
 _tokenizer: Any = None

@@ -10,7 +10,8 @@ from typing import Any
 
 from .clock import as_utc
 from .entities import Kind, Scope, Source
-from .errors import InvalidIdError, InvalidInputError, TextTooLargeError
+from .errors import InvalidInputError, TextTooLargeError
+from .ids import check_encodable, check_id, check_optional_id
 
 __all__ = [
     "check_datetime",
@@ -25,33 +26,6 @@ __all__ = [
 ROLES = frozenset({"user", "assistant", "system", "tool"})
 
 
-def _check_encodable(s: str, what: str, error: type[InvalidInputError]) -> None:
-    if "\x00" in s:
-        raise error(f"{what} contains a NUL byte")
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise error(f"{what} is not valid Unicode (lone surrogate at {exc.start})") from exc
-
-
-def check_id(value: Any, what: str = "user_id", *, max_chars: int = 256) -> str:
-    """A non-empty id string of at most ``max_chars`` characters, no NUL, valid Unicode."""
-    if not isinstance(value, str):
-        raise InvalidIdError(f"{what} must be a str, got {type(value).__name__}")
-    if not value.strip():
-        raise InvalidIdError(f"{what} must not be empty")
-    if len(value) > max_chars:
-        raise InvalidIdError(f"{what} is {len(value)} characters; the limit is {max_chars}")
-    if any(c in value for c in "\r\n"):
-        raise InvalidIdError(f"{what} must not contain line breaks")
-    _check_encodable(value, what, InvalidIdError)
-    return value
-
-
-def check_optional_id(value: Any, what: str, *, max_chars: int = 256) -> str | None:
-    return None if value is None else check_id(value, what, max_chars=max_chars)
-
-
 def check_text(value: Any, what: str = "text", *, max_chars: int) -> str:
     """A non-blank string no longer than ``max_chars``, without NUL bytes or lone surrogates."""
     if not isinstance(value, str):
@@ -63,7 +37,7 @@ def check_text(value: Any, what: str = "text", *, max_chars: int) -> str:
             f"{what} is {len(value)} characters; the limit is {max_chars} "
             "(MemoryConfig.max_text_chars): split it into turns"
         )
-    _check_encodable(value, what, InvalidInputError)
+    check_encodable(value, what, InvalidInputError)
     return value
 
 

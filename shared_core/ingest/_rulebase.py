@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..entities import Candidate, Intent, Kind, Scope
+from ..scripts import HAN_BASIC
 from . import lexicon as L
 from .lexicon import canonical_value, slugify
 
@@ -262,7 +263,7 @@ _TRANSLATE = {ord("’"): "'", ord("‘"): "'", ord("“"): '"', ord("”"): '"'
 # --------------------------------------------------------------------------------------
 # Text helpers shared by the handlers.
 # --------------------------------------------------------------------------------------
-CJK = "\u4e00-\u9fff"
+CJK = HAN_BASIC
 ZH_END = r"[，,。.!?！？；;]"
 
 

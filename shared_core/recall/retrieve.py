@@ -26,7 +26,7 @@ from typing import Protocol, cast, runtime_checkable
 import numpy as np
 
 from ..embed import represents
-from ..entities import Kind, MemoryRecord
+from ..entities import NON_ENTITY_KINDS, Kind, MemoryRecord
 from ..errors import BackendError, InvalidInputError
 from ..llm import Embedder
 from ..storage.lexical import tokenize
@@ -173,7 +173,7 @@ def retrieve(
                 user_id=user_id,
                 system_context=system_context,
                 key_prefixes=query.key_prefixes,
-                exclude_kinds=(Kind.EPISODE,),
+                exclude_kinds=NON_ENTITY_KINDS,
                 scope_refs=scope_refs,
             )
         )

@@ -28,6 +28,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from types import ModuleType
 
+from ..scripts import HAN
+
 __all__ = [
     "LEXICAL_VERSION",
     "BM25Index",
@@ -44,7 +46,7 @@ logger = logging.getLogger(__name__)
 #: Bump when :func:`tokenize` changes; stores re-tokenize rows written by an older version.
 LEXICAL_VERSION = 1
 
-_CJK = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]+)")
+_CJK = re.compile(rf"([{HAN}]+)")
 _WORD = re.compile(r"[^\W_]+")
 
 _EN_STOP = frozenset(

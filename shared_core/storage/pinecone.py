@@ -37,7 +37,6 @@ written a moment ago may be missing from ``list``/``query`` for a short while.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import math
@@ -63,6 +62,7 @@ from ..errors import (
     MissingDependencyError,
     map_backend_errors,
 )
+from ..ids import check_id, user_digest
 from .protocols import Vector, VectorHit, VectorItem
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ _URL_PARAMS = frozenset(
 
 def user_hash(user_id: str) -> str:
     """The id prefix of a user's vectors: the first 32 hex digits of SHA-256 of the id."""
-    return hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:_HASH_LEN]
+    return user_digest(user_id).hex()[:_HASH_LEN]
 
 
 def _vector_id(user_id: str, record_id: str) -> str:
@@ -127,12 +127,6 @@ def _kind(value: object) -> str:
         return Kind(str(value)).value
     except ValueError as exc:
         raise InvalidInputError(f"unknown kind {value!r}") from exc
-
-
-def _check_id(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise InvalidIdError(f"{what} must be a non-empty string")
-    return value
 
 
 def parse_pinecone_url(url: str) -> dict[str, Any]:
@@ -406,14 +400,14 @@ class PineconeVectorIndex:
     def _prepare(self, item: VectorItem, dimension: int) -> dict[str, Any]:
         if not isinstance(item, VectorItem):
             raise InvalidInputError(f"expected a VectorItem, got {type(item).__name__}")
-        user_id = _check_id(item.user_id, "user_id")
-        record_id = _check_id(item.record_id, "record_id")
+        user_id = check_id(item.user_id, "user_id")
+        record_id = check_id(item.record_id, "record_id")
         if not record_id.isascii() or _ID_SEP in record_id or "\x00" in record_id:
             raise InvalidIdError(f"record_id must be ASCII without '#': {record_id!r}")
         vid = _vector_id(user_id, record_id)
         if len(vid) > _MAX_VECTOR_ID:
             raise InvalidIdError(f"record_id is too long ({len(record_id)} characters)")
-        context = _check_id(item.system_context, "system_context")
+        context = check_id(item.system_context, "system_context")
         if not isinstance(item.key, str):
             raise InvalidInputError("key must be a string")
         return {
@@ -499,8 +493,8 @@ class PineconeVectorIndex:
             Hits, most similar first.
         """
         self._check_open()
-        _check_id(user_id, "user_id")
-        _check_id(system_context, "system_context")
+        check_id(user_id, "user_id")
+        check_id(system_context, "system_context")
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise InvalidInputError(f"k must be a non-negative integer, got {k!r}")
         values = self._as_values(vector, "query vector")
@@ -546,7 +540,7 @@ class PineconeVectorIndex:
             How many vectors were deleted.
         """
         self._check_open()
-        ids = sorted({_check_id(r, "record_id") for r in record_ids})
+        ids = sorted({check_id(r, "record_id") for r in record_ids})
         if not ids or self._index is None:
             return 0
         found: set[str] = set()
@@ -591,7 +585,7 @@ class PineconeVectorIndex:
             The record ids.
         """
         self._check_open()
-        _check_id(user_id, "user_id")
+        check_id(user_id, "user_id")
         if self._index is None:
             return set()
         with self._errors():
@@ -611,7 +605,7 @@ class PineconeVectorIndex:
             How many vectors were found by prefix and deleted.
         """
         self._check_open()
-        _check_id(user_id, "user_id")
+        check_id(user_id, "user_id")
         if self._index is None:
             return 0
         from pinecone.errors.exceptions import ApiError

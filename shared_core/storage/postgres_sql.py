@@ -7,7 +7,6 @@ Used by :mod:`shared_core.storage.postgres` (sync) and
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from ..entities import (
     UserState,
 )
 from ..errors import ConfigError, InvalidInputError, MissingDependencyError, map_backend_errors
+from ..ids import user_digest
 from .migrations import MIGRATIONS_TABLE, Dialect, Migration
 
 __all__ = [
@@ -293,7 +293,7 @@ def to_tsquery_literal(query: str) -> str:
 
 def user_hash(user_id: str) -> str:
     """The tombstone key of a user: sha256 of the id, hex."""
-    return hashlib.sha256(user_id.encode("utf-8", "surrogatepass")).hexdigest()
+    return user_digest(user_id).hex()
 
 
 # PostgreSQL text and jsonb cannot hold NUL. Text is stored through a reversible escape:

@@ -59,12 +59,12 @@ from ..entities import SessionTurn
 from ..errors import (
     ConfigError,
     ConflictError,
-    InvalidIdError,
     InvalidInputError,
     MissingDependencyError,
     NotFoundError,
     map_backend_errors,
 )
+from ..ids import check_id
 
 __all__ = [
     "RedisKeys",
@@ -168,17 +168,6 @@ def s(value: Any) -> str:
     return str(value)
 
 
-def check_id(name: str, value: object) -> str:
-    """Validate an id: a non-empty ``str`` encodable as UTF-8 (raise ``InvalidIdError``)."""
-    if not isinstance(value, str) or not value:
-        raise InvalidIdError(f"{name} must be a non-empty string, got {value!r:.80}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidIdError(f"{name} is not valid Unicode text: {exc}") from exc
-    return value
-
-
 def _h(text: str, n: int = 40) -> str:
     return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:n]
 
@@ -196,7 +185,7 @@ class RedisKeys:
 
     def tag(self, user_id: str) -> str:
         """The cluster hash tag of a user: ``{<sha1 hex of the id>}``."""
-        return "{" + _h(check_id("user_id", user_id)) + "}"
+        return "{" + _h(check_id(user_id, "user_id")) + "}"
 
     def session(self, user_id: str, session_id: str, device_id: str | None) -> str:
         """The key of a new session hash (device part ``-`` when unknown)."""
@@ -274,7 +263,7 @@ def encode_event(event: Mapping[str, Any], clock: Clock) -> dict[str, str]:
     """Validate an event and flatten it to Stream fields (strings; never memory values)."""
     if not isinstance(event, Mapping):
         raise InvalidInputError("event must be a mapping")
-    check_id("event user_id", event.get("user_id"))
+    check_id(event.get("user_id"), "event user_id")
     bad = FORBIDDEN_EVENT_FIELDS & set(event)
     if bad:
         raise InvalidInputError(f"events carry key names only, never values: {sorted(bad)}")
@@ -418,7 +407,7 @@ class RedisSessionStore:
 
     def _key(self, user_id: str, session_id: str, device_id: str | None = None) -> str:
         """The session's key from the index, or a new one from (user, device, session)."""
-        check_id("session_id", session_id)
+        check_id(session_id, "session_id")
         found = self._client.hget(self.keys.session_index(user_id), session_id)
         return s(found) if found is not None else self.keys.session(user_id, session_id, device_id)
 
@@ -445,7 +434,7 @@ class RedisSessionStore:
     ) -> None:
         """Add a turn to the session (creating it) and refresh its TTL."""
         if device_id is not None:
-            check_id("device_id", device_id)
+            check_id(device_id, "device_id")
         data = turn_json(turn)
         with redis_errors():
             self._run(
@@ -477,8 +466,8 @@ class RedisSessionStore:
         Raises:
             NotFoundError: the turn is not in the live session (never added, or expired).
         """
-        check_id("turn_id", turn_id)
-        ids = [check_id("record_id", r) for r in record_ids]
+        check_id(turn_id, "turn_id")
+        ids = [check_id(r, "record_id") for r in record_ids]
         with redis_errors():
             key = self._key(user_id, session_id)
             done = self._mark(

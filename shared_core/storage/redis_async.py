@@ -27,6 +27,7 @@ from ..errors import (
     MissingDependencyError,
     NotFoundError,
 )
+from ..ids import check_id
 from .redis import (
     APPEND_LUA,
     CACHE_INVALIDATE_LUA,
@@ -41,7 +42,6 @@ from .redis import (
     RedisKeys,
     RedisOptions,
     cache_field,
-    check_id,
     decode_entry,
     encode_event,
     pairs,
@@ -131,7 +131,7 @@ class AsyncRedisSessionStore(_Owned):
         self._end = self._client.register_script(END_LUA)
 
     async def _key(self, user_id: str, session_id: str, device_id: str | None = None) -> str:
-        check_id("session_id", session_id)
+        check_id(session_id, "session_id")
         found = await self._client.hget(self.keys.session_index(user_id), session_id)
         return s(found) if found is not None else self.keys.session(user_id, session_id, device_id)
 
@@ -157,7 +157,7 @@ class AsyncRedisSessionStore(_Owned):
     ) -> None:
         """Add a turn to the session (creating it) and refresh its TTL."""
         if device_id is not None:
-            check_id("device_id", device_id)
+            check_id(device_id, "device_id")
         data = turn_json(turn)
         args = [session_id, device_id or "", data, turn.turn_id, self._ttl_ms]
         with redis_errors():
@@ -186,8 +186,8 @@ class AsyncRedisSessionStore(_Owned):
         Raises:
             NotFoundError: the turn is not in the live session (never added, or expired).
         """
-        check_id("turn_id", turn_id)
-        ids = [check_id("record_id", r) for r in record_ids]
+        check_id(turn_id, "turn_id")
+        ids = [check_id(r, "record_id") for r in record_ids]
         with redis_errors():
             key = await self._key(user_id, session_id)
             done = await self._mark(
@@ -385,7 +385,7 @@ class AsyncRedisEventBus(_Owned):
 
     async def delete_user(self, user_id: str, *, page: int = 1000) -> int:
         """XDEL every stream entry of the user (a full XRANGE scan); return how many."""
-        check_id("user_id", user_id)
+        check_id(user_id, "user_id")
         removed, start = 0, "-"
         with redis_errors():
             while True:
@@ -416,8 +416,8 @@ class AsyncEventSubscriber(_Owned):
     ) -> None:
         self._client, self._owned, opts = connect_async(client_or_url)
         self.keys = RedisKeys(opts.prefix if prefix is None else prefix, stream or opts.stream)
-        self.group = check_id("group", group)
-        self.consumer = check_id("consumer", consumer)
+        self.group = check_id(group, "group")
+        self.consumer = check_id(consumer, "consumer")
         self.cache = cache if cache is not None else LocalProfileCache()
         self.handler = handler
         self.batch = batch

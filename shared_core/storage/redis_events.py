@@ -28,6 +28,7 @@ from typing import Any
 from ..clock import Clock, SystemClock
 from ..config import MemoryConfig
 from ..errors import ConfigError
+from ..ids import check_id
 from .redis import (
     CACHE_INVALIDATE_LUA,
     CACHE_SET_LUA,
@@ -37,7 +38,6 @@ from .redis import (
     Client,
     RedisKeys,
     cache_field,
-    check_id,
     connect,
     decode_entry,
     encode_event,
@@ -226,7 +226,7 @@ class RedisEventBus:
 
     def delete_user(self, user_id: str, *, page: int = 1000) -> int:
         """XDEL every stream entry of the user (a full XRANGE scan); return how many."""
-        check_id("user_id", user_id)
+        check_id(user_id, "user_id")
         removed, start = 0, "-"
         with redis_errors():
             while True:
@@ -276,8 +276,8 @@ class EventSubscriber:
     ) -> None:
         self._client, self._owned, opts = connect(client_or_url)
         self.keys = RedisKeys(opts.prefix if prefix is None else prefix, stream or opts.stream)
-        self.group = check_id("group", group)
-        self.consumer = check_id("consumer", consumer)
+        self.group = check_id(group, "group")
+        self.consumer = check_id(consumer, "consumer")
         self.cache = cache if cache is not None else LocalProfileCache()
         self.handler = handler
         self.batch = batch

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -35,6 +34,7 @@ from ..entities import (
     UserState,
 )
 from ..errors import InvalidInputError
+from ..ids import user_digest
 from .lexical import LEXICAL_VERSION, LexDocs, tokenize
 from .protocols import LexicalHit, RecordFilter, WriteBatch
 from .sqlite_base import (
@@ -568,7 +568,7 @@ class SqliteRecordStore:
 
     def erased_at(self, user_id: str) -> list[datetime]:
         """When this user id was erased (from the tombstones; empty if never)."""
-        subject = hashlib.sha256(user_id.encode("utf-8")).hexdigest()
+        subject = user_digest(user_id).hex()
         with self.db.read() as conn:
             rows = conn.execute(
                 "SELECT erased_at FROM tombstones WHERE subject = ? ORDER BY erased_at", (subject,)
@@ -597,7 +597,7 @@ class SqliteRecordStore:
                     counts[table] = cur.rowcount
                 conn.execute(
                     "INSERT INTO tombstones (subject, erased_at) VALUES (?, ?)",
-                    (hashlib.sha256(user_id.encode("utf-8")).hexdigest(), format_time(at)),
+                    (user_digest(user_id).hex(), format_time(at)),
                 )
             self.db.notify_erase(user_id)
         self.db.scrub_files()

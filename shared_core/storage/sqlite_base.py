@@ -12,7 +12,6 @@ what makes ``":memory:"`` work for both).
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import logging
 import os
@@ -34,6 +33,7 @@ from ..errors import (
     InvalidInputError,
     UserMemoryError,
 )
+from ..ids import user_digest
 from .lexical import LexDocs, tokenize
 from .migrations import SQLITE, SQLITE_MIGRATIONS, run_migrations
 
@@ -65,10 +65,7 @@ Row = tuple[Any, ...]
 
 def user_hash(user_id: str) -> bytes:
     """The 16-byte key that indexes a user's rows (sha256 prefix; never the raw id)."""
-    try:
-        return hashlib.sha256(user_id.encode("utf-8")).digest()[:16]
-    except UnicodeEncodeError as exc:
-        raise InvalidInputError("user id is not valid Unicode (lone surrogate)") from exc
+    return user_digest(user_id)[:16]
 
 
 def format_time(when: datetime) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shared_core import embed as embed_mod
+from shared_core.embed import select as embed_select
 from shared_core.embed import (
     MINILM_DIMENSION,
     MINILM_MODEL,
@@ -312,7 +312,7 @@ def test_default_embedder_falls_back_with_one_warning(
             None if name in ("sentence_transformers", "onnxruntime") else real(name, *a)
         ),
     )
-    monkeypatch.setattr(embed_mod, "_warned_fallback", False)
+    monkeypatch.setattr(embed_select, "_warned_fallback", False)
     with caplog.at_level(logging.WARNING, logger="shared_core.embed"):
         assert isinstance(default_embedder(), HashingEmbedder)
         assert isinstance(default_embedder(), HashingEmbedder)
