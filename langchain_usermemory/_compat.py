@@ -16,7 +16,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables.config import run_in_executor
 
-from shared_core.errors import InvalidIdError, InvalidInputError
+from shared_core import InvalidIdError, InvalidInputError
 
 __all__ = ["acall", "call", "first_given", "input_text", "lookup", "message_text", "require_id"]
 

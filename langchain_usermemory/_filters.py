@@ -7,7 +7,7 @@ from typing import Any
 
 from langgraph.store.base import MatchCondition
 
-from shared_core.errors import InvalidInputError
+from shared_core import InvalidInputError
 
 __all__ = ["matches", "ns_matches", "validate_filter"]
 

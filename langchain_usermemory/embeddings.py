@@ -6,9 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from langchain_core.embeddings import Embeddings
 
-from shared_core.embed import CachingEmbedder, multilingual_flag
-from shared_core.errors import ConfigError, InvalidInputError
-from shared_core.llm import Embedder
+from shared_core import CachingEmbedder, ConfigError, Embedder, InvalidInputError, multilingual_flag
 
 __all__ = ["LangChainEmbedder", "UserMemoryEmbeddings"]
 

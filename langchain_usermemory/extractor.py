@@ -24,11 +24,18 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, Field, ValidationError
 
-from shared_core.clock import as_utc
-from shared_core.entities import Candidate, Intent, Kind, Scope, Turn
-from shared_core.errors import ConfigError, InvalidInputError
-from shared_core.llm import Extractor
-from shared_core.validate import check_text
+from shared_core import (
+    Candidate,
+    ConfigError,
+    Extractor,
+    Intent,
+    InvalidInputError,
+    Kind,
+    Scope,
+    Turn,
+    as_utc,
+    check_text,
+)
 
 __all__ = ["ExtractedMemories", "LangChainExtractor", "MemoryCandidate"]
 
@@ -300,6 +307,6 @@ def _clean_value(value: str, turn: Turn) -> bool:
 
 
 def _rule_extractor() -> Extractor:
-    from shared_core.ingest.extract import RuleExtractor
+    from shared_core import RuleExtractor
 
     return RuleExtractor()

@@ -20,9 +20,7 @@ from langchain_classic.base_memory import BaseMemory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ConfigDict, Field, ValidationError
 
-from shared_core.entities import SessionTurn
-from shared_core.errors import InvalidInputError
-from shared_core.tokens import count_tokens, truncate_to_tokens
+from shared_core import InvalidInputError, SessionTurn, count_tokens, truncate_to_tokens
 
 from ._compat import acall, call, input_text, require_id
 

@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from shared_core.errors import InvalidIdError, InvalidInputError, UserMemoryError
+from shared_core import InvalidIdError, InvalidInputError, UserMemoryError
 
 from ._compat import acall, call, first_given, lookup, message_text, require_id
 

@@ -13,8 +13,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, ValidationError
 
-from shared_core.entities import ScoredMemory
-from shared_core.errors import InvalidInputError
+from shared_core import InvalidInputError, ScoredMemory
 
 from ._compat import acall, call, first_given, require_id
 

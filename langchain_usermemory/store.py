@@ -55,9 +55,15 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from shared_core.entities import Kind, MemoryRecord, ScoredMemory, Source, Status
-from shared_core.errors import InvalidInputError
-from shared_core.storage.protocols import RecordFilter
+from shared_core import (
+    InvalidInputError,
+    Kind,
+    MemoryRecord,
+    RecordFilter,
+    ScoredMemory,
+    Source,
+    Status,
+)
 
 from ._compat import acall, call
 from ._filters import matches, ns_matches, validate_filter

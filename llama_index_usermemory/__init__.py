@@ -12,7 +12,7 @@ from __future__ import annotations
 try:
     import llama_index.core  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    from shared_core.errors import MissingDependencyError
+    from shared_core import MissingDependencyError
 
     raise MissingDependencyError("llama-index-core", "llamaindex") from exc
 

@@ -30,7 +30,7 @@ import weakref
 from collections.abc import Coroutine, Mapping
 from typing import Any
 
-from shared_core.errors import InvalidInputError
+from shared_core import InvalidInputError
 
 __all__ = ["CoreBridge", "check_ids", "run_sync"]
 

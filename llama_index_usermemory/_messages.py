@@ -7,7 +7,7 @@ from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
-from shared_core.entities import SessionTurn
+from shared_core import SessionTurn
 
 __all__ = [
     "core_role",

@@ -33,7 +33,7 @@ from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, Val
 from llama_index.core.memory import BaseMemoryBlock, Memory
 from llama_index.core.storage.chat_store.base_db import MessageStatus
 
-from shared_core.errors import BackendError, InvalidInputError, MemoryDisabledError
+from shared_core import BackendError, InvalidInputError, MemoryDisabledError
 
 from ._bridge import CoreBridge, run_sync
 from ._bridge import check_ids as _check_ids

@@ -27,8 +27,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, ValidationError
 from llama_index.core.memory.types import BaseMemory
 
-from shared_core.entities import SessionTurn
-from shared_core.errors import InvalidInputError
+from shared_core import InvalidInputError, SessionTurn
 
 from ._bridge import CoreBridge
 from ._bridge import check_ids as _check_ids

@@ -8,8 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from shared_core.embed import multilingual_flag
-from shared_core.errors import InvalidInputError
+from shared_core import InvalidInputError, multilingual_flag
 
 __all__ = ["LlamaIndexEmbedder"]
 

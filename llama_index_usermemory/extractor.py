@@ -19,11 +19,18 @@ from llama_index.core.llms import LLM
 from llama_index.core.prompts import PromptTemplate
 from pydantic import BaseModel, Field, field_validator
 
-from shared_core.clock import as_utc
-from shared_core.entities import Candidate, Intent, Kind, Scope, Turn
-from shared_core.errors import ExtractionError, InvalidInputError
-from shared_core.llm import Extractor
-from shared_core.validate import check_text
+from shared_core import (
+    Candidate,
+    ExtractionError,
+    Extractor,
+    Intent,
+    InvalidInputError,
+    Kind,
+    Scope,
+    Turn,
+    as_utc,
+    check_text,
+)
 
 __all__ = [
     "DEFAULT_EXTRACTION_PROMPT",
@@ -88,7 +95,7 @@ class ExtractionResult(BaseModel):
 
 
 def _default_fallback() -> Extractor:
-    from shared_core.ingest.extract import RuleExtractor
+    from shared_core import RuleExtractor
 
     rules: Extractor = RuleExtractor()
     return rules
@@ -96,7 +103,7 @@ def _default_fallback() -> Extractor:
 
 def _normalize(key: str, value: str) -> str:
     try:
-        from shared_core.ingest.lexicon import canonical_value
+        from shared_core import canonical_value
     except ImportError:  # pragma: no cover - the lexicon ships with the core
         return value.strip().lower()
     return str(canonical_value(key, value))

@@ -9,8 +9,7 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 
-from shared_core.entities import ScoredMemory
-from shared_core.errors import InvalidInputError
+from shared_core import InvalidInputError, ScoredMemory
 
 from ._bridge import CoreBridge
 

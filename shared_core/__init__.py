@@ -9,8 +9,9 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from .aio import AsyncUserMemory
-from .clock import Clock, FakeClock, SystemClock
+from .clock import Clock, FakeClock, SystemClock, as_utc
 from .config import DecayPolicy, MemoryConfig, PiiMode
+from .embed import CachingEmbedder, multilingual_flag
 from .entities import (
     AuditEntry,
     Candidate,
@@ -44,9 +45,14 @@ from .errors import (
     UnknownBackendError,
     UserMemoryError,
 )
+from .ingest.extract import RuleExtractor
+from .ingest.lexicon import canonical_value
 from .llm import Embedder, Extractor
 from .pipeline import UserMemory
 from .recall.inject import ContextTemplates
+from .storage.protocols import RecordFilter
+from .tokens import count_tokens, truncate_to_tokens
+from .validate import check_text
 
 try:
     __version__ = version("usermemory")
@@ -58,6 +64,7 @@ __all__ = [
     "AuditEntry",
     "BackendError",
     "BackendUnavailableError",
+    "CachingEmbedder",
     "Candidate",
     "Change",
     "ChangeAction",
@@ -82,6 +89,8 @@ __all__ = [
     "NotFoundError",
     "PiiMode",
     "Provenance",
+    "RecordFilter",
+    "RuleExtractor",
     "Scope",
     "ScoredMemory",
     "SessionTurn",
@@ -95,4 +104,10 @@ __all__ = [
     "UserMemoryError",
     "UserState",
     "__version__",
+    "as_utc",
+    "canonical_value",
+    "check_text",
+    "count_tokens",
+    "multilingual_flag",
+    "truncate_to_tokens",
 ]

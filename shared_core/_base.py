@@ -1,40 +1,33 @@
-"""Construction, store wiring and the commit path shared by the read and write halves."""
+"""Construction and store wiring shared by the read and write halves (persisting a batch
+is the write path's last step, :mod:`shared_core.ingest.persist`)."""
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
 
-import numpy as np
-
-from . import privacy
 from .clock import Clock, SystemClock
-from .config import MemoryConfig, PiiMode
-from .embed import represents
+from .config import MemoryConfig
 from .entities import (
     AuditEntry,
     MemoryRecord,
-    Provenance,
-    Status,
 )
 from .errors import UserMemoryError
+from .ingest import persist
 from .ingest.extract import RuleExtractor
 from .llm import Embedder, Extractor
 from .metrics import Metrics
 from .recall.fuse import FusionWeights
 from .recall.inject import ContextTemplates
-from .recall.retrieve import embedding_parts
 from .storage.protocols import (
     EventBus,
     ProfileCache,
     RecordStore,
     SessionStore,
     VectorIndex,
-    VectorItem,
     WriteBatch,
 )
 
@@ -138,9 +131,8 @@ class MemoryBase:
         self.templates = templates or ContextTemplates()
         self.metrics = metrics or Metrics()
         self.fusion = FusionWeights()
-        self._unindexed: set[str] = set()
-        self._pending_reads: list[AuditEntry] = []
-        self._reads_lock = threading.Lock()  # outbox: records whose vectors failed to write
+        self._unindexed: set[str] = set()  # records whose vectors failed to write
+        self.read_audit = persist.ReadAuditBuffer()
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -162,7 +154,7 @@ class MemoryBase:
             self.flush_audit()
         except UserMemoryError as exc:
             log.warning(
-                "could not flush %d read-audit entries on close: %s", len(self._pending_reads), exc
+                "could not flush %d read-audit entries on close: %s", len(self.read_audit), exc
             )
         for part in (self.records, self.vectors, self.sessions, self.cache, self.events):
             if part is not None:
@@ -177,131 +169,32 @@ class MemoryBase:
     def flush_audit(self) -> None:
         """Write buffered read-audit entries now (they are also flushed by every write,
         by ``audit_log``/``export``, on ``close`` and when the buffer is full or old)."""
-        with self._reads_lock:
-            pending, self._pending_reads = self._pending_reads, []
+        pending = self.read_audit.take()
         if pending:
             try:
                 self.records.apply(WriteBatch(audit=pending))
             except UserMemoryError:
-                with self._reads_lock:  # keep them for the next flush
-                    self._pending_reads[:0] = pending
+                self.read_audit.restore(pending)  # kept for the next flush
                 raise
 
     def _audit_read(self, entry: AuditEntry) -> None:
         """Buffer a read entry: a write per recall costs more than the recall itself."""
-        limit = self.config.audit_read_batch
-        with self._reads_lock:
-            self._pending_reads.append(entry)
-            due = (
-                len(self._pending_reads) >= limit
-                or (entry.at - self._pending_reads[0].at).total_seconds() > 2.0
-                or limit <= 1
-            )
-        if due:
+        if self.read_audit.add(entry, self.config.audit_read_batch):
             self.flush_audit()
 
     def _drop_pending_reads(self, user_id: str) -> None:
-        with self._reads_lock:
-            self._pending_reads = [a for a in self._pending_reads if a.user_id != user_id]
+        self.read_audit.drop_user(user_id)
 
     def _commit(self, batch: WriteBatch, user_id: str, *, invalidate: bool = True) -> None:
-        if self.config.pii_mode is PiiMode.MASK_ALL and batch.records:
-            batch.records = [_mask_record(r) for r in batch.records]
-        if not batch:
-            return
-        with self._reads_lock:  # buffered reads ride along with the next write
-            pending, self._pending_reads = self._pending_reads, []
-        if pending:
-            batch.audit = [*pending, *batch.audit]
-        try:
-            self.records.apply(batch)
-        except BaseException:
-            with self._reads_lock:
-                self._pending_reads[:0] = pending
-            if pending:
-                batch.audit = batch.audit[len(pending) :]
-            raise
-        if not invalidate:
-            return
-        to_index = [r for r in batch.records if r.status in (Status.ACTIVE, Status.PENDING)]
-        revoked = [r.id for r in batch.records if r.status is Status.REVOKED]
-        if to_index:
-            self._index(to_index)
-        if revoked:
-            try:
-                self.vectors.delete(revoked)
-            except UserMemoryError as exc:
-                self._degraded("vectors", exc)
-        if self.cache is not None:
-            try:
-                self.cache.invalidate(user_id)
-            except UserMemoryError as exc:
-                self._degraded("cache", exc)
-        if self.events is not None:
-            for rec in batch.records:
-                try:
-                    self.events.publish(
-                        {
-                            "type": "memory.update",
-                            "user_id": user_id,
-                            "system_context": rec.system_context,
-                            "action": rec.status.value,
-                            "key": rec.key,
-                            "record_id": rec.id,
-                            "version": rec.version,
-                            "at": rec.updated_at.isoformat(),
-                        }
-                    )
-                except UserMemoryError as exc:
-                    self._degraded("events", exc)
-                    break
+        """Persist ``batch`` (see :func:`shared_core.ingest.persist.commit`)."""
+        persist.commit(self, batch, user_id, invalidate=invalidate)
 
     def _vector_parts(self, rec: MemoryRecord) -> list[str]:
-        """The texts that index ``rec``, without those the embedder cannot represent
-        (Chinese with an English-only model: recall never asks the dense channel about
-        them, so their vectors would only cost observe time)."""
-        return [t for t in embedding_parts(rec) if represents(self.embedder, t)]
+        return persist.vector_parts(self.embedder, rec)
 
     def _index(self, records: Iterable[MemoryRecord]) -> None:
-        todo = [
-            (r, parts)
-            for r in records
-            if r.status is not Status.PENDING and (parts := self._vector_parts(r))
-        ]
-        if not todo:
-            return
-        try:
-            flat = self.embedder.embed([t for _, parts in todo for t in parts])
-            items = []
-            row = 0
-            for r, parts in todo:
-                v = np.asarray(flat[row : row + len(parts)], dtype=np.float32).sum(axis=0)
-                row += len(parts)
-                items.append(
-                    VectorItem(
-                        record_id=r.id,
-                        user_id=r.user_id,
-                        system_context=r.system_context,
-                        kind=r.kind,
-                        key=r.key,
-                        vector=v / max(float(np.linalg.norm(v)), 1e-12),
-                    )
-                )
-            self.vectors.upsert(items)
-        except UserMemoryError as exc:
-            # the durable write already happened: keep it, repair the index later (reindex())
-            self._unindexed.update(r.id for r, _ in todo)
-            self._degraded("vectors", exc)
+        persist.index_records(self, records)
 
     def _degraded(self, backend: str, exc: Exception) -> None:
         log.warning("%s unavailable, continuing degraded: %s", backend, exc)
         self.metrics.inc("backend_degraded", backend=backend)
-
-
-def _mask_record(rec: MemoryRecord) -> MemoryRecord:
-    value = privacy.redact(rec.value).text
-    span = rec.provenance.span
-    prov = rec.provenance
-    if span:
-        prov = Provenance(**{**prov.to_dict(), "at": prov.at, "span": privacy.redact(span).text})
-    return rec.replace(value=value, provenance=prov)

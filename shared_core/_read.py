@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import time
 from collections.abc import Sequence
@@ -10,7 +9,6 @@ from datetime import datetime
 
 from . import tokens
 from ._base import MemoryBase
-from .config import MemoryConfig
 from .decay import decay_class, is_expired, is_recallable
 from .entities import (
     NON_ENTITY_KINDS,
@@ -20,12 +18,11 @@ from .entities import (
     Scope,
     ScoredMemory,
     SessionTurn,
-    Source,
     Status,
     scope_ref,
 )
 from .errors import InvalidInputError, UserMemoryError
-from .ingest.resolve import polarity
+from .recall import select
 from .recall.fuse import calibrated_fusion
 from .recall.inject import render_context
 from .recall.retrieve import no_archive_message, retrieve, supports_archive
@@ -178,8 +175,8 @@ class ReadPath(MemoryBase):
                 or rec.status is not Status.ACTIVE
                 or rec.scope_ref not in refs
                 or (kinds is not None and rec.kind not in kinds)
-                or _suppressed(rec, hard)
-                or (session_id is not None and _live_turn(rec, session_id))
+                or select.suppressed(rec, hard)
+                or (session_id is not None and select.live_turn(rec, session_id))
             ):
                 continue
             allowed[rid] = rec
@@ -187,8 +184,8 @@ class ReadPath(MemoryBase):
             fused, allowed, now=now, config=cfg, system_context=system_context, episodic=rq.episodic
         )
         if got.archived:
-            scored = [_mark_archived(s) if s.record.id in got.archived else s for s in scored]
-        return _most_specific(scored)[:k]
+            scored = [select.mark_archived(s) if s.record.id in got.archived else s for s in scored]
+        return select.most_specific(scored)[:k]
 
     def _hard_records(
         self, user_id: str, system_context: str, refs: tuple[str, ...], now: datetime
@@ -253,11 +250,13 @@ class ReadPath(MemoryBase):
         shown = {s.record.key for s in recalled} | {r.key for r in hard}
         rq = rewrite(query)
         asked = self._asked_records(user_id, system_context, rq.key_prefixes)
-        missing, faded = _asked_answers(asked, refs, now, shown, constraints, cfg, system_context)
+        missing, faded = select.asked_answers(
+            asked, refs, now, shown, constraints, cfg, system_context
+        )
         if asked and not rq.episodic:
             # the structured layer answers the asked key: a past turn that stated a value
             # since replaced or taken back would only bring the stale value back
-            stale = _stale_turns(asked)
+            stale = select.stale_turns(asked)
             recalled = [
                 s
                 for s in recalled
@@ -355,96 +354,3 @@ class ReadPath(MemoryBase):
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
         session_id = check_id(session_id, "session_id", max_chars=self.config.max_id_chars)
         return self.sessions.turns(user_id, session_id, limit=limit)
-
-
-def _live_turn(rec: MemoryRecord, session_id: str) -> bool:
-    """A raw turn of the live session: it is short-term memory, not a past conversation."""
-    return rec.kind is Kind.EPISODE and rec.key.startswith(f"turn:{session_id}:")
-
-
-def _suppressed(rec: MemoryRecord, hard: Sequence[MemoryRecord]) -> bool:
-    """An inferred interest/taste never surfaces against a hard "never" about the same topic."""
-    if not rec.key.startswith(("interest.", "taste.")) or "." not in rec.key:
-        return False
-    topic = rec.key.split(".", 1)[1]
-    return any(
-        h.key.split(".", 1)[-1] == topic and polarity(h.normalized) < 0 and h.hard for h in hard
-    )
-
-
-def _mark_archived(hit: ScoredMemory) -> ScoredMemory:
-    """Flag a recall hit that was read from the archive (record metadata and components)."""
-    rec = hit.record.replace(metadata={**hit.record.metadata, "archived": True})
-    return dataclasses.replace(hit, record=rec, components={**hit.components, "archived": 1.0})
-
-
-def _most_specific(scored: list[ScoredMemory]) -> list[ScoredMemory]:
-    """Where a device/session-scoped value and a global one share a key, keep the scoped one."""
-    scoped_keys = {(s.record.kind, s.record.key) for s in scored if s.record.scope_ref}
-    return [
-        s for s in scored if s.record.scope_ref or (s.record.kind, s.record.key) not in scoped_keys
-    ]
-
-
-def _asked_answers(
-    asked: Sequence[MemoryRecord],
-    refs: tuple[str, ...],
-    now: datetime,
-    shown: set[str],
-    hard: Sequence[MemoryRecord],
-    cfg: MemoryConfig,
-    system_context: str,
-) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
-    """Current values of the keys the query names that the ranked recall left out.
-
-    The structured lookup answers the key a query asks about even when other hits
-    outrank it (an inferred value that has started to fade ranks low). Returns
-    ``(missing, faded)``: recallable values to add to the preferences, and
-    consensus-backed inferred values that decay has dropped from recall (about six
-    days after their last reinforcement). The evidence of a faded inference is not
-    thrown away: ``context()`` shows it under "Ask to confirm before acting" instead
-    of asserting or forgetting it. At most ``cfg.max_key_answers`` of each.
-    """
-    if cfg.max_key_answers == 0:
-        return [], []
-    live = [
-        r
-        for r in asked
-        if r.status is Status.ACTIVE
-        and r.scope_ref in refs
-        and not is_expired(r, now)
-        and not _suppressed(r, hard)
-    ]
-    scoped = {r.key for r in live if r.scope_ref}
-    live = [r for r in live if r.scope_ref or r.key not in scoped]
-    missing = [r for r in live if r.key not in shown and is_recallable(r, now, cfg, system_context)]
-    answered = shown | {r.key for r in missing}
-    faded = [
-        r
-        for r in live
-        if r.source is Source.INFERRED
-        and r.key not in answered
-        and decay_class(r) == "soft"
-        and r.confidence >= cfg.threshold_for(system_context)
-        and not is_recallable(r, now, cfg, system_context)
-    ]
-    missing.sort(key=lambda r: r.updated_at, reverse=True)
-    faded.sort(key=lambda r: r.updated_at, reverse=True)
-    return missing[: cfg.max_key_answers], faded[: cfg.max_key_answers]
-
-
-def _stale_turns(asked: Sequence[MemoryRecord]) -> set[str]:
-    """Turn ids that stated (or restated) a value of the asked keys that is no longer current."""
-
-    def turns(r: MemoryRecord) -> set[str]:
-        said = {r.provenance.turn_id} if r.provenance.turn_id else set()
-        return said | set(r.metadata.get("restated_in", ()))
-
-    current: set[str] = set()
-    stale: set[str] = set()
-    for r in asked:
-        if r.status is Status.ACTIVE:
-            current |= turns(r)
-        elif not r.metadata.get("promoted"):
-            stale |= turns(r)
-    return stale - current

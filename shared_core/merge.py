@@ -20,6 +20,7 @@ from .entities import (
     Status,
     new_id,
 )
+from .ingest.persist import commit
 from .ingest.resolve import Resolver, WriteContext
 from .storage.protocols import RecordFilter, WriteBatch
 
@@ -98,7 +99,7 @@ def merge_anonymous(mem: UserMemory, anon_id: str, user_id: str, *, at: datetime
             detail={"from_anonymous": True, "records": len(anon)},
         )
     )
-    mem._commit(batch, user_id)
+    commit(mem, batch, user_id)
     for sid in mem.sessions.sessions(anon_id):
         for turn in mem.sessions.turns(anon_id, sid):
             mem.sessions.append(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import privacy
 from .entities import AuditEntry, Conflict, MemoryRecord, UserState
 from .errors import InvalidInputError
+from .ingest.persist import commit
 from .storage.protocols import RecordFilter, WriteBatch
 
 if TYPE_CHECKING:
@@ -114,7 +115,9 @@ def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
     # superseded/revoked first so the one-active-per-slot rule holds while inserting
     records.sort(key=lambda r: r.status.value == "active")
     # the commit path invalidates the profile cache, publishes events and indexes vectors
-    mem._commit(
-        WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state), user_id
+    commit(
+        mem,
+        WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state),
+        user_id,
     )
     return len(records)

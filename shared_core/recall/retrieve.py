@@ -12,8 +12,9 @@ Three channels, each a ranked list of record ids with a raw score:
   :func:`shared_core.embed.represents`), where its cosines are noise.
 
 With ``include_archive=True`` (a store with ``supports_archive``, see
-:class:`ArchiveRecordStore`) the key, lexical and load steps also read the store's archive
-and :attr:`Retrieved.archived` holds the ids that came from it.
+:class:`~shared_core.storage.protocols.ArchiveRecordStore`) the key, lexical and load
+steps also read the store's archive and :attr:`Retrieved.archived` holds the ids that
+came from it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast, runtime_checkable
+from typing import cast
 
 import numpy as np
 
@@ -30,12 +31,11 @@ from ..entities import NON_ENTITY_KINDS, Kind, MemoryRecord
 from ..errors import BackendError, InvalidInputError
 from ..llm import Embedder
 from ..storage.lexical import tokenize
-from ..storage.protocols import LexicalHit, RecordFilter, RecordStore, VectorIndex
+from ..storage.protocols import ArchiveRecordStore, RecordFilter, RecordStore, VectorIndex
 from .fuse import ChannelHits
 from .rewrite import RewrittenQuery
 
 __all__ = [
-    "ArchiveRecordStore",
     "Retrieved",
     "coverage",
     "embedding_parts",
@@ -46,31 +46,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-@runtime_checkable
-class ArchiveRecordStore(Protocol):
-    """The reads of a record store with an archive (e.g. ``PostgresRecordStore``)."""
-
-    supports_archive: bool
-
-    def get(
-        self, record_ids: Sequence[str], *, include_archive: bool = False
-    ) -> list[MemoryRecord]: ...
-
-    def find(self, flt: RecordFilter, *, include_archive: bool = False) -> list[MemoryRecord]: ...
-
-    def lexical_search(
-        self,
-        user_id: str,
-        system_context: str,
-        query: str,
-        *,
-        limit: int,
-        include_archive: bool = False,
-    ) -> list[LexicalHit]: ...
-
-    def archived_ids(self, record_ids: Sequence[str]) -> set[str]: ...
 
 
 def supports_archive(records: object) -> bool:

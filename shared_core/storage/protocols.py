@@ -23,6 +23,7 @@ import numpy.typing as npt
 from ..entities import AuditEntry, Conflict, Kind, MemoryRecord, SessionTurn, Status, UserState
 
 __all__ = [
+    "ArchiveRecordStore",
     "EventBus",
     "LexicalHit",
     "ProfileCache",
@@ -163,6 +164,31 @@ class RecordStore(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class ArchiveRecordStore(Protocol):
+    """The reads of a record store with an archive (e.g. ``PostgresRecordStore``)."""
+
+    supports_archive: bool
+
+    def get(
+        self, record_ids: Sequence[str], *, include_archive: bool = False
+    ) -> list[MemoryRecord]: ...
+
+    def find(self, flt: RecordFilter, *, include_archive: bool = False) -> list[MemoryRecord]: ...
+
+    def lexical_search(
+        self,
+        user_id: str,
+        system_context: str,
+        query: str,
+        *,
+        limit: int,
+        include_archive: bool = False,
+    ) -> list[LexicalHit]: ...
+
+    def archived_ids(self, record_ids: Sequence[str]) -> set[str]: ...
 
 
 @runtime_checkable

@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shared_core.embed import select as embed_select
 from shared_core.embed import (
     MINILM_DIMENSION,
     MINILM_MODEL,
@@ -24,6 +23,7 @@ from shared_core.embed import (
     default_embedder,
     length_groups,
 )
+from shared_core.embed import select as embed_select
 from shared_core.errors import ConfigError, InvalidInputError, MissingDependencyError
 from shared_core.llm import Embedder
 

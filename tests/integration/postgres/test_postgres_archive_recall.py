@@ -19,10 +19,10 @@ from shared_core.config import MemoryConfig
 from shared_core.embed import HashingEmbedder
 from shared_core.entities import Kind, Status
 from shared_core.errors import InvalidInputError
-from shared_core.recall.retrieve import ArchiveRecordStore, supports_archive
+from shared_core.recall.retrieve import supports_archive
 from shared_core.storage.postgres import PostgresRecordStore
 from shared_core.storage.postgres_async import AsyncPostgresRecordStore
-from shared_core.storage.protocols import WriteBatch
+from shared_core.storage.protocols import ArchiveRecordStore, WriteBatch
 
 pytestmark = pytest.mark.integration
 

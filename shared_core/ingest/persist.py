@@ -1,0 +1,197 @@
+"""Write-path last step: persist a batch, then index it, invalidate the cache, publish events.
+
+:func:`commit` is the one way anything reaches the stores: ``observe``, ``remember``,
+``forget_key``, ``import_user`` and the anonymous-visitor merge all build a
+:class:`~shared_core.storage.protocols.WriteBatch` and hand it here. The record store
+write is the durable step (records, audit, conflicts and user state in one
+transaction); the vector index, the profile cache and the event stream follow it and
+degrade (logged, counted) when their backend fails, since the durable write already
+happened (``reindex()`` repairs the index).
+
+Read-audit entries are buffered (:class:`ReadAuditBuffer`): a write per ``recall`` costs
+more than the recall itself, so they ride along with the next write.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import privacy
+from ..config import PiiMode
+from ..embed import represents
+from ..entities import AuditEntry, MemoryRecord, Provenance, Status
+from ..errors import UserMemoryError
+from ..llm import Embedder
+from ..recall.retrieve import embedding_parts
+from ..storage.protocols import VectorItem, WriteBatch
+
+if TYPE_CHECKING:
+    from .._base import MemoryBase
+
+__all__ = [
+    "ReadAuditBuffer",
+    "commit",
+    "index_records",
+    "mask_record",
+    "memory_event",
+    "vector_parts",
+]
+
+
+class ReadAuditBuffer:
+    """Read-audit entries waiting for the next write (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._pending: list[AuditEntry] = []
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def add(self, entry: AuditEntry, limit: int) -> bool:
+        """Buffer ``entry``; whether the buffer is now due for a flush (full or old)."""
+        with self._lock:
+            self._pending.append(entry)
+            return (
+                len(self._pending) >= limit
+                or (entry.at - self._pending[0].at).total_seconds() > 2.0
+                or limit <= 1
+            )
+
+    def take(self) -> list[AuditEntry]:
+        """Remove and return every buffered entry."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        return pending
+
+    def restore(self, pending: list[AuditEntry]) -> None:
+        """Put entries whose write failed back in front (kept for the next flush)."""
+        if pending:
+            with self._lock:
+                self._pending[:0] = pending
+
+    def drop_user(self, user_id: str) -> None:
+        """Forget the buffered entries of ``user_id`` (an erased user leaves no trace)."""
+        with self._lock:
+            self._pending = [a for a in self._pending if a.user_id != user_id]
+
+
+def memory_event(user_id: str, rec: MemoryRecord) -> dict[str, Any]:
+    """The ``memory.update`` event published for a written record (the event schema)."""
+    return {
+        "type": "memory.update",
+        "user_id": user_id,
+        "system_context": rec.system_context,
+        "action": rec.status.value,
+        "key": rec.key,
+        "record_id": rec.id,
+        "version": rec.version,
+        "at": rec.updated_at.isoformat(),
+    }
+
+
+def commit(mem: MemoryBase, batch: WriteBatch, user_id: str, *, invalidate: bool = True) -> None:
+    """Write ``batch`` durably, then index it, invalidate the cache and publish events.
+
+    Args:
+        mem: the memory whose stores receive the batch.
+        batch: records, audit entries, conflicts and user state of one user.
+        user_id: whose batch it is (the cache key and the events' user).
+        invalidate: ``False`` skips everything after the durable write (a session-state
+            only update that changes no record).
+    """
+    if mem.config.pii_mode is PiiMode.MASK_ALL and batch.records:
+        batch.records = [mask_record(r) for r in batch.records]
+    if not batch:
+        return
+    pending = mem.read_audit.take()  # buffered reads ride along with the next write
+    if pending:
+        batch.audit = [*pending, *batch.audit]
+    try:
+        mem.records.apply(batch)
+    except BaseException:
+        mem.read_audit.restore(pending)
+        if pending:
+            batch.audit = batch.audit[len(pending) :]
+        raise
+    if not invalidate:
+        return
+    to_index = [r for r in batch.records if r.status in (Status.ACTIVE, Status.PENDING)]
+    revoked = [r.id for r in batch.records if r.status is Status.REVOKED]
+    if to_index:
+        index_records(mem, to_index)
+    if revoked:
+        try:
+            mem.vectors.delete(revoked)
+        except UserMemoryError as exc:
+            mem._degraded("vectors", exc)
+    if mem.cache is not None:
+        try:
+            mem.cache.invalidate(user_id)
+        except UserMemoryError as exc:
+            mem._degraded("cache", exc)
+    if mem.events is not None:
+        for rec in batch.records:
+            try:
+                mem.events.publish(memory_event(user_id, rec))
+            except UserMemoryError as exc:
+                mem._degraded("events", exc)
+                break
+
+
+def vector_parts(embedder: Embedder, rec: MemoryRecord) -> list[str]:
+    """The texts that index ``rec``, without those the embedder cannot represent
+    (Chinese with an English-only model: recall never asks the dense channel about
+    them, so their vectors would only cost observe time)."""
+    return [t for t in embedding_parts(rec) if represents(embedder, t)]
+
+
+def index_records(mem: MemoryBase, records: Iterable[MemoryRecord]) -> None:
+    """Embed and upsert the vectors of ``records`` (pending ones are not indexed).
+
+    A failing vector index is not an error: the durable write already happened, the ids
+    are remembered in ``mem._unindexed`` and ``reindex()`` repairs them later.
+    """
+    embedder = mem.embedder
+    todo = [
+        (r, parts)
+        for r in records
+        if r.status is not Status.PENDING and (parts := vector_parts(embedder, r))
+    ]
+    if not todo:
+        return
+    try:
+        flat = embedder.embed([t for _, parts in todo for t in parts])
+        items = []
+        row = 0
+        for r, parts in todo:
+            v = np.asarray(flat[row : row + len(parts)], dtype=np.float32).sum(axis=0)
+            row += len(parts)
+            items.append(
+                VectorItem(
+                    record_id=r.id,
+                    user_id=r.user_id,
+                    system_context=r.system_context,
+                    kind=r.kind,
+                    key=r.key,
+                    vector=v / max(float(np.linalg.norm(v)), 1e-12),
+                )
+            )
+        mem.vectors.upsert(items)
+    except UserMemoryError as exc:
+        mem._unindexed.update(r.id for r, _ in todo)
+        mem._degraded("vectors", exc)
+
+
+def mask_record(rec: MemoryRecord) -> MemoryRecord:
+    """``rec`` with its value and source span PII-redacted (``PiiMode.MASK_ALL``)."""
+    value = privacy.redact(rec.value).text
+    span = rec.provenance.span
+    prov = rec.provenance
+    if span:
+        prov = Provenance(**{**prov.to_dict(), "at": prov.at, "span": privacy.redact(span).text})
+    return rec.replace(value=value, provenance=prov)
