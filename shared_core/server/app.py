@@ -277,10 +277,6 @@ class RequestsOut(BaseModel):
 
 
 # -- ASGI middleware -------------------------------------------------------------------------------
-class _BodyTooLarge(Exception):
-    pass
-
-
 def _problem_response(doc: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(
         doc, status_code=doc["status"], media_type="application/problem+json", headers=headers
@@ -312,27 +308,30 @@ class BodyLimit:
                     return
         seen = 0
         started = False
+        refused = False
 
         async def limited_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.limit:
-                    raise _BodyTooLarge
+                    if not started and not refused:
+                        refused = True
+                        await too_large(scope, receive, send)
+                    # the app sees the client go away; whatever it answers is dropped
+                    return {"type": "http.disconnect"}
             return msg
 
         async def tracking_send(msg: Message) -> None:
             nonlocal started
+            if refused:
+                return
             if msg["type"] == "http.response.start":
                 started = True
             await send(msg)
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _BodyTooLarge:
-            if not started:
-                await too_large(scope, receive, send)
+        await self.app(scope, limited_receive, tracking_send)
 
 
 class RequestAudit:

@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInputError, NotFoundError, UnknownBackendError
+from ..errors import ConfigError, InvalidInputError, NotFoundError, UnknownBackendError
 from ..storage.migrations import SQLITE, Dialect, Migration, run_migrations
 
 __all__ = [
@@ -345,6 +345,8 @@ class KeyStore:
             rows = self._exec("SELECT secret FROM server_secret WHERE id = 1")
             if not rows:
                 env = os.environ.get("USERMEMORY_TOKEN_SECRET")
+                if env is not None and len(env) < 32:
+                    raise ConfigError("USERMEMORY_TOKEN_SECRET must be at least 32 characters")
                 candidate = env or secrets.token_urlsafe(48)
                 if self._ph == "?":
                     self._exec(
