@@ -387,6 +387,20 @@ class AsyncUserMemoryClient:
         self._http = http_client or httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
         self._http.headers.update(_headers(api_key))
         self._owns = http_client is None
+        self._api_key = api_key
+        self._timeout = timeout
+        self._sync: UserMemoryClient | None = None
+
+    @property
+    def sync(self) -> UserMemoryClient:
+        """A synchronous twin on the same server and key (as ``AsyncUserMemory.sync``).
+
+        Adapters call it from synchronous code, so an async client is never driven from a
+        second event loop.
+        """
+        if self._sync is None:
+            self._sync = UserMemoryClient(self.base_url, self._api_key, timeout=self._timeout)
+        return self._sync
 
     async def _run(self, call: _Call[R]) -> R:
         try:
@@ -396,6 +410,8 @@ class AsyncUserMemoryClient:
         return _answer(resp, call)
 
     async def aclose(self) -> None:
+        if self._sync is not None:
+            self._sync.close()
         if self._owns:
             await self._http.aclose()
 

@@ -237,7 +237,6 @@ def test_erase_without_the_word_erases_nothing(live, browser):
 
 def test_keyboard_reaches_every_control(live, browser):
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     d = browser

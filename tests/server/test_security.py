@@ -161,7 +161,7 @@ def test_end_user_token_reaches_only_its_own_user(http, server):
 
 
 def test_tampered_expired_and_foreign_tokens_are_refused(http, server):
-    kid, key = server.key("acme")
+    _kid, key = server.key("acme")
     tok = _token(http, key, "alice", ttl_seconds=1)
     claims = jwt.decode(tok, options={"verify_signature": False})
     forged = jwt.encode(
@@ -191,7 +191,7 @@ def test_revoked_key_and_its_tokens_are_refused(http, server):
         assert (r.status_code, r.json()["code"]) == (401, "unauthorized")
     assert _snapshot(server) == before
     # a key with the right id but the wrong secret is no key
-    other_kid, other = server.key("acme")
+    _other_kid, other = server.key("acme")
     wrong = other.split(".")[0] + ".x" + other.split(".")[1][1:]
     r = http.post("/v1/profile", json={"user_id": "u1"}, headers=auth(wrong))
     assert r.status_code == 401
