@@ -10,6 +10,7 @@ in Pinecone vector ids).
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from typing import Any
 
 from .errors import InvalidIdError, InvalidInputError
@@ -27,9 +28,16 @@ def check_encodable(s: str, what: str, error: type[InvalidInputError]) -> None:
         raise error(f"{what} is not valid Unicode (lone surrogate at {exc.start})") from exc
 
 
+#: Unicode categories an id may not contain: controls (line breaks, tabs, NUL), format
+#: characters (bidi controls, zero-width characters, BOM), line and paragraph separators.
+#: Ids reach prompts (session ids in citations) and logs; none of these is ever needed.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
 def check_id(value: Any, what: str = "user_id", *, max_chars: int | None = None) -> str:
-    """A non-empty id string (of at most ``max_chars`` characters when given), no line
-    breaks, no NUL, valid Unicode.
+    """A non-empty id string (of at most ``max_chars`` characters when given), valid
+    Unicode, without control, format or separator characters (line breaks, U+2028/U+2029,
+    vertical tab, bidi controls, zero-width characters, BOM).
 
     Raises:
         InvalidIdError: any of the above does not hold.
@@ -40,9 +48,15 @@ def check_id(value: Any, what: str = "user_id", *, max_chars: int | None = None)
         raise InvalidIdError(f"{what} must not be empty")
     if max_chars is not None and len(value) > max_chars:
         raise InvalidIdError(f"{what} is {len(value)} characters; the limit is {max_chars}")
-    if any(c in value for c in "\r\n"):
-        raise InvalidIdError(f"{what} must not contain line breaks")
     check_encodable(value, what, InvalidIdError)
+    for c in value:
+        if unicodedata.category(c) in _INVISIBLE:
+            kind = (
+                "line breaks"
+                if c in "\r\n"
+                else f"U+{ord(c):04X} ({unicodedata.name(c, 'control')})"
+            )
+            raise InvalidIdError(f"{what} must not contain {kind}")
     return value
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import privacy
 from .entities import AuditEntry, Conflict, MemoryRecord, UserState
 from .errors import InvalidInputError
+from .ids import check_id, check_optional_id
 from .ingest.persist import commit
 from .storage.protocols import RecordFilter, WriteBatch
 
@@ -64,6 +65,34 @@ def export_user(mem: UserMemory, user_id: str, *, mask_pii: bool = False) -> dic
     }
 
 
+def _check_ids(
+    records: list[MemoryRecord],
+    audit: list[AuditEntry],
+    conflicts: list[Conflict],
+    state: UserState | None,
+    *,
+    max_chars: int,
+) -> None:
+    """Every id and key of an import passes the same check as at every other entry point
+    (a key with a line break or U+2028 could otherwise end the context block)."""
+    for r in records:
+        check_id(r.id, "record id")
+        check_id(r.key, "key")
+        check_id(r.system_context, "system_context", max_chars=max_chars)
+        if r.scope_ref:
+            check_id(r.scope_ref, "scope_ref")
+        check_optional_id(r.provenance.session_id, "session_id")
+        check_optional_id(r.provenance.turn_id, "turn_id")
+    for a in audit:
+        check_optional_id(a.session_id, "audit session_id")
+    for c in conflicts:
+        check_id(c.id, "conflict id")
+        check_id(c.key, "conflict key")
+        check_id(c.system_context, "system_context", max_chars=max_chars)
+    if state is not None:
+        check_optional_id(state.last_session_id, "last_session_id")
+
+
 def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
     """Load an :func:`export_user` dump; returns the number of records imported."""
     from datetime import datetime
@@ -72,9 +101,7 @@ def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
         raise InvalidInputError(f"not a UserMemory export (expected format {EXPORT_FORMAT!r})")
     if data.get("pii_masked"):
         raise InvalidInputError("a PII-masked export cannot be imported: export without mask_pii")
-    user_id = data.get("user_id")
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InvalidInputError("malformed export: 'user_id' is missing or not a string")
+    user_id = check_id(data.get("user_id"), "user_id", max_chars=mem.config.max_id_chars)
     try:
         records = [MemoryRecord.from_dict(d) for d in data.get("records", [])]
         audit = [
@@ -112,6 +139,7 @@ def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
         raise InvalidInputError(f"malformed export: {exc}") from exc
     if any(r.user_id != user_id for r in records):
         raise InvalidInputError("export mixes users: every record must belong to user_id")
+    _check_ids(records, audit, conflicts, state, max_chars=mem.config.max_id_chars)
     # superseded/revoked first so the one-active-per-slot rule holds while inserting
     records.sort(key=lambda r: r.status.value == "active")
     # the commit path invalidates the profile cache, publishes events and indexes vectors

@@ -150,7 +150,8 @@ class VectorIndexContract:
 
     def test_hostile_user_ids(self, index: VectorIndex) -> None:
         suffix = new_id()[:6]
-        users = [f"o'r\"%_\\\x00🧠{i}{suffix}" for i in range(3)]
+        # ids pass shared_core.ids.check_id at every entry point (no NUL or line breaks)
+        users = [f"o'r\"%_\\ 🧠{i}{suffix}" for i in range(3)]
         for i, u in enumerate(users):
             index.upsert([item(u, f"rec-{i}-{suffix}", vec(1, i))])
         for i, u in enumerate(users):

@@ -15,7 +15,7 @@ from shared_core.storage.redis_events import EventSubscriber, RedisEventBus, Red
 
 pytestmark = pytest.mark.integration
 
-USER = f"erase-me {{42}} 😀\n* {uuid.uuid4().hex}"
+USER = f"erase-me {{42}} 😀 * {uuid.uuid4().hex}"
 SECRET_TEXT = "my passport number is X1234567"
 SECRET_VALUE = "peanut allergy (severe)"
 
