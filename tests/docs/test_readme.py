@@ -42,6 +42,17 @@ def _blocks() -> list[tuple[str, str, str | None, str]]:
 BLOCKS = _blocks()
 
 
+def _drop_schemas(code: str) -> None:
+    """A README block names a fixed PostgreSQL schema; start it empty so a schema left by an
+    older or newer checkout (another migration history) cannot fail the example."""
+    import psycopg
+    from psycopg import sql
+
+    for url, schema in re.findall(r'"(postgresql://[^"?]*)\?[^"]*schema=(\w+)', code):
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
 def test_readme_has_examples():
     assert len(BLOCKS) >= 5
 
@@ -56,6 +67,8 @@ def test_readme_python_block_runs(where, code, why, needs, tmp_path):
             if os.environ.get("CI") == "true":
                 pytest.fail(msg)
             pytest.skip(msg)
+    if "postgres" in needs.split():
+        _drop_schemas(code)
     env = {
         **os.environ,
         "USERMEMORY_EMBEDDER": "hashing",
