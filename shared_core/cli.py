@@ -379,6 +379,30 @@ def _keys_option(f: F) -> F:
 )
 @click.option("--cors-origin", multiple=True, help="Allow this browser origin (none by default).")
 @click.option("--no-mcp", is_flag=True, help="Do not serve MCP at /mcp.")
+@click.option(
+    "--sessions-url",
+    envvar="USERMEMORY_SESSIONS_URL",
+    default=None,
+    help="Session store (redis://...), as UserMemory(sessions_url=...).",
+)
+@click.option(
+    "--cache-url",
+    envvar="USERMEMORY_CACHE_URL",
+    default=None,
+    help="Profile cache (redis://...), as UserMemory(cache_url=...).",
+)
+@click.option(
+    "--events-url",
+    envvar="USERMEMORY_EVENTS_URL",
+    default=None,
+    help="Change stream (redis://...), as UserMemory(events_url=...).",
+)
+@click.option(
+    "--vectors-url",
+    envvar="USERMEMORY_VECTORS_URL",
+    default=None,
+    help="Vector index (pinecone://...), as UserMemory(vectors_url=...).",
+)
 def serve(
     host: str,
     port: int,
@@ -389,6 +413,10 @@ def serve(
     rate_limit: int,
     cors_origin: tuple[str, ...],
     no_mcp: bool,
+    sessions_url: str | None = None,
+    cache_url: str | None = None,
+    events_url: str | None = None,
+    vectors_url: str | None = None,
 ) -> None:
     """Run the memory server (REST API, /me page, MCP at /mcp) on the store URL."""
     settings = _server_settings(
@@ -400,11 +428,25 @@ def serve(
         mcp=not no_mcp,
         allowed_hosts=(f"{host}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"),
     )
+    from .pipeline import UserMemory
     from .server.app import create_app
     from .server.auth import KeyStore
     from .server.run import serve as run_server
 
-    with _memory(url, embedder) as mem:
+    if url is not None and not url.strip():
+        raise click.ClickException("--url must not be empty (omit it for the default store)")
+    try:
+        mem = UserMemory(
+            url,
+            embedder=_make_embedder(embedder) if embedder != "auto" else None,
+            sessions_url=sessions_url,
+            cache_url=cache_url,
+            events_url=events_url,
+            vectors_url=vectors_url,
+        )
+    except UserMemoryError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    with mem:
         try:
             keys = KeyStore(keys_url)
         except UserMemoryError as exc:

@@ -21,6 +21,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -66,6 +67,8 @@ class ServerSettings:
         cors_origins: origins allowed by CORS; empty (the default) sends no CORS headers.
         mcp: serve MCP over streamable HTTP at ``/mcp``.
         allowed_hosts: ``Host`` values MCP accepts (DNS-rebinding protection).
+        threads: worker threads for core calls (the core's stores block; the event loop
+            never does).
     """
 
     url: str | None = None
@@ -76,6 +79,7 @@ class ServerSettings:
     cors_origins: tuple[str, ...] = ()
     mcp: bool = True
     allowed_hosts: tuple[str, ...] = ("127.0.0.1:*", "localhost:*", "[::1]:*", "testserver")
+    threads: int = 32
 
 
 class RateLimiter:
@@ -472,6 +476,10 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         stop = asyncio.Event()
+        # AsyncUserMemory runs each call in the loop's default executor (asyncio.to_thread),
+        # which has only cores + 4 threads: too few to overlap database round trips
+        executor = ThreadPoolExecutor(max_workers=cfg.threads, thread_name_prefix="usermemory")
+        asyncio.get_running_loop().set_default_executor(executor)
 
         async def flusher() -> None:
             while not stop.is_set():
@@ -494,6 +502,7 @@ def create_app(
             await task
             for obj in owned:
                 await run_in_threadpool(obj.close)
+            executor.shutdown(wait=False)
 
     app = FastAPI(
         title="UserMemory server",

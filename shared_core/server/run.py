@@ -19,7 +19,14 @@ def serve(app: Any, *, host: str = "127.0.0.1", port: int = 8765, log_level: str
     """Serve ``app`` with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        server_header=False,
+        timeout_keep_alive=15,  # longer than clients' usual 5 s pool expiry: no reuse race
+    )
 
 
 @dataclass(frozen=True, slots=True)
