@@ -28,6 +28,7 @@ import asyncio
 import json
 import os
 import platform
+import re
 import socket
 import statistics
 import subprocess
@@ -44,14 +45,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _machine() -> str:
-    model = platform.processor() or "unknown CPU"
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+        found = re.findall(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text())
     except OSError:
-        pass
+        found = []
+    model = found[0].strip() if found else platform.processor() or "unknown CPU"
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return f"{os.cpu_count()} cores, {model}, {platform.system()}; load avg {load:.1f} at start"
 

@@ -363,6 +363,26 @@ def _keys_option(f: F) -> F:
     )(f)
 
 
+_COMPONENTS = (
+    ("sessions", "Session store (redis://...)"),
+    ("cache", "Profile cache (redis://...)"),
+    ("events", "Change stream (redis://...)"),
+    ("vectors", "Vector index (pinecone://...)"),
+)
+
+
+def _component_options(f: F) -> F:
+    """``--sessions-url`` etc.: the component URLs of ``UserMemory`` (and their env vars)."""
+    for name, what in reversed(_COMPONENTS):
+        f = click.option(
+            f"--{name}-url",
+            envvar=f"USERMEMORY_{name.upper()}_URL",
+            default=None,
+            help=f"{what}, as UserMemory({name}_url=...).",
+        )(f)
+    return f
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8765, show_default=True, type=int)
@@ -379,30 +399,7 @@ def _keys_option(f: F) -> F:
 )
 @click.option("--cors-origin", multiple=True, help="Allow this browser origin (none by default).")
 @click.option("--no-mcp", is_flag=True, help="Do not serve MCP at /mcp.")
-@click.option(
-    "--sessions-url",
-    envvar="USERMEMORY_SESSIONS_URL",
-    default=None,
-    help="Session store (redis://...), as UserMemory(sessions_url=...).",
-)
-@click.option(
-    "--cache-url",
-    envvar="USERMEMORY_CACHE_URL",
-    default=None,
-    help="Profile cache (redis://...), as UserMemory(cache_url=...).",
-)
-@click.option(
-    "--events-url",
-    envvar="USERMEMORY_EVENTS_URL",
-    default=None,
-    help="Change stream (redis://...), as UserMemory(events_url=...).",
-)
-@click.option(
-    "--vectors-url",
-    envvar="USERMEMORY_VECTORS_URL",
-    default=None,
-    help="Vector index (pinecone://...), as UserMemory(vectors_url=...).",
-)
+@_component_options
 def serve(
     host: str,
     port: int,
