@@ -41,12 +41,33 @@ def _make_embedder(name: str) -> Any:
     return embed.default_embedder()
 
 
+def _missing_sqlite_file(url: str | None) -> Path | None:
+    """The SQLite file ``url`` names when it does not exist (``None``: exists or not SQLite)."""
+    from ._base import default_url
+    from .errors import ConfigError
+    from .storage.registry import sqlite_path_from_url
+
+    try:
+        path, _ = sqlite_path_from_url(url or default_url())
+    except ConfigError:  # another backend (or a malformed URL, reported when opened)
+        return None
+    if path == ":memory:" or Path(path).exists():
+        return None
+    return Path(path)
+
+
 @contextmanager
-def _memory(url: str | None, embedder: str = "auto") -> Iterator[Any]:
+def _memory(url: str | None, embedder: str = "auto", *, create: bool = True) -> Iterator[Any]:
     from .pipeline import UserMemory
 
     if url is not None and not url.strip():
         raise click.ClickException("--url must not be empty (omit it for the default store)")
+    missing = None if create else _missing_sqlite_file(url)
+    if missing is not None:
+        raise click.ClickException(
+            f"no database at {missing} (check --url / USERMEMORY_URL); "
+            "pass --create to start an empty one there"
+        )
     try:
         mem = UserMemory(url, embedder=_make_embedder(embedder) if embedder != "auto" else None)
     except UserMemoryError as exc:
@@ -66,6 +87,15 @@ def _url_option(f: F) -> F:
         default=None,
         help="Store URL (sqlite:///path.db, postgresql://...). Default: the embedded SQLite "
         "file in your user data directory.",
+    )(f)
+
+
+def _create_option(f: F) -> F:
+    return click.option(
+        "--create",
+        is_flag=True,
+        help="Create the SQLite database if it does not exist (by default a missing file "
+        "is an error: it is usually a mistyped path).",
     )(f)
 
 
@@ -171,9 +201,10 @@ def demo(db: str, embedder: str, as_json: bool) -> None:
 @click.argument("user_id")
 @click.option("--context", "system_context", default="default", show_default=True)
 @_url_option
-def inspect(user_id: str, system_context: str, url: str | None) -> None:
+@_create_option
+def inspect(user_id: str, system_context: str, url: str | None, create: bool) -> None:
     """Show a user's current profile, open conflicts and counts."""
-    with _memory(url, "hashing") as mem:
+    with _memory(url, "hashing", create=create) as mem:
         prof = mem.profile(user_id, system_context=system_context)
         state = mem.records.user_state(user_id)
         if state is None and not prof:
@@ -198,17 +229,24 @@ def inspect(user_id: str, system_context: str, url: str | None) -> None:
 @click.argument("user_id")
 @click.argument("key")
 @_url_option
-def history(user_id: str, key: str, url: str | None) -> None:
-    """Every version of one key, oldest first, with who/what changed it."""
-    with _memory(url, "hashing") as mem:
+@_create_option
+def history(user_id: str, key: str, url: str | None, create: bool) -> None:
+    """Every version of one key, oldest first, with who/what changed it.
+
+    ``said`` is when the version was stated (the turn's time), ``updated`` when the
+    record last changed (e.g. when a later version superseded it).
+    """
+    with _memory(url, "hashing", create=create) as mem:
         versions = mem.history(user_id, key)
         if not versions:
             raise click.ClickException(f"no history for {user_id!r} / {key!r}")
         for r in versions:
             p = r.provenance
+            said = p.at or r.created_at
             click.echo(
                 f"v{r.version} {r.status.value:<10} {r.value!r} source={r.source.value} "
-                f"conf={r.confidence:.2f} at={r.updated_at:%Y-%m-%d %H:%M} "
+                f"conf={r.confidence:.2f} said={said:%Y-%m-%d %H:%M} "
+                f"updated={r.updated_at:%Y-%m-%d %H:%M} "
                 f"session={p.session_id} turn={p.turn_id} context={r.system_context}"
             )
 
@@ -218,9 +256,10 @@ def history(user_id: str, key: str, url: str | None) -> None:
 @click.option("--mask-pii", is_flag=True, help="Mask phone numbers, emails, card and ID numbers.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None)
 @_url_option
-def export(user_id: str, mask_pii: bool, output: str | None, url: str | None) -> None:
+@_create_option
+def export(user_id: str, mask_pii: bool, output: str | None, url: str | None, create: bool) -> None:
     """Dump everything held about a user as JSON."""
-    with _memory(url, "hashing") as mem:
+    with _memory(url, "hashing", create=create) as mem:
         data = mem.export(user_id, mask_pii=mask_pii)
         text = json.dumps(data, indent=2, ensure_ascii=False)
         if output:
@@ -239,6 +278,11 @@ def export(user_id: str, mask_pii: bool, output: str | None, url: str | None) ->
 @_url_option
 def forget(user_id: str, yes: bool, url: str | None) -> None:
     """Erase everything about a user in every store and print what was erased."""
+    missing = _missing_sqlite_file(url)
+    if missing is not None:  # before asking: there is nothing to erase there
+        raise click.ClickException(
+            f"no database at {missing} (check --url / USERMEMORY_URL); nothing to erase"
+        )
     if not yes:
         click.confirm(f"Erase all memory of {user_id!r}?", abort=True)
     with _memory(url, "hashing") as mem:
@@ -279,6 +323,32 @@ def warmup(embedder: str) -> None:
     click.echo(f"load: {load_s:.2f} s; one query: {statistics.median(times):.1f} ms (median of 20)")
 
 
+def _check_dimension(mem: Any, embedder: str) -> None:
+    """Refuse to import when the store's vectors have another width than the embedder's.
+
+    Every vector written would be rejected and the memories would be found by keyword
+    only; better to stop and say which embedder the store was built with.
+    """
+    have = getattr(mem.vectors, "dimension", None)
+    if have is None:
+        return
+    width = int(mem.embedder.dimension)
+    if width == have:
+        return
+    fits = {384: "onnx (or minilm)", 256: "hashing"}.get(have)
+    fix = (
+        f"import with --embedder {fits} (or USERMEMORY_EMBEDDER), the embedder this store "
+        "was built with"
+        if fits
+        else "import with the embedder this store was built with"
+    )
+    raise click.ClickException(
+        f"the store holds {have}-dimensional vectors but embedder "
+        f"{getattr(mem.embedder, 'name', embedder)!r} makes {width}-dimensional ones: {fix}; "
+        "or import into a new store"
+    )
+
+
 @main.command(name="import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @_url_option
@@ -299,6 +369,7 @@ def import_(file: str, url: str | None, embedder: str) -> None:
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"cannot read {file}: {exc}") from exc
     with _memory(url, embedder) as mem:
+        _check_dimension(mem, embedder)
         stripped = text.lstrip()
         if stripped.startswith("{") and '"format"' in stripped[:200] and "\n{" not in stripped:
             try:
