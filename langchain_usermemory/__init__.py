@@ -4,6 +4,8 @@ Thin adapters only: they convert LangChain types and call ``shared_core``.
 
 * :class:`UserMemoryBuffer` - drop-in ``ConversationBufferMemory`` replacement for
   classic chains (``langchain_classic``).
+* :class:`UserMemoryChatHistory` - a ``BaseChatMessageHistory`` for
+  ``RunnableWithMessageHistory`` (LCEL chains).
 * :class:`UserMemoryRetriever` - a ``BaseRetriever`` over a user's memories.
 * :class:`UserMemoryMiddleware` - ``AgentMiddleware`` for ``langchain.agents.create_agent``.
 * :class:`UserMemoryStore` - a LangGraph ``BaseStore`` (LangGraph agents, LangMem).
@@ -22,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .embeddings import LangChainEmbedder, UserMemoryEmbeddings
     from .extractor import ExtractedMemories, LangChainExtractor, MemoryCandidate
+    from .history import UserMemoryChatHistory
+    from .ids import resolve_session_id, resolve_user_id
     from .memory import UserMemoryBuffer
     from .middleware import UserMemoryMiddleware, UserMemoryState
     from .retriever import UserMemoryRetriever, scored_to_document
@@ -40,12 +44,15 @@ __all__ = [
     "MemoryCandidate",
     "StoreNamespaceError",
     "UserMemoryBuffer",
+    "UserMemoryChatHistory",
     "UserMemoryEmbeddings",
     "UserMemoryMiddleware",
     "UserMemoryRetriever",
     "UserMemoryState",
     "UserMemoryStore",
     "label_user",
+    "resolve_session_id",
+    "resolve_user_id",
     "scored_to_document",
     "user_label",
     "user_namespace",
@@ -58,6 +65,9 @@ _WHERE = {
     "LangChainExtractor": "extractor",
     "MemoryCandidate": "extractor",
     "UserMemoryBuffer": "memory",
+    "UserMemoryChatHistory": "history",
+    "resolve_session_id": "ids",
+    "resolve_user_id": "ids",
     "UserMemoryMiddleware": "middleware",
     "UserMemoryState": "middleware",
     "UserMemoryRetriever": "retriever",

@@ -20,7 +20,8 @@ from langgraph.runtime import Runtime
 
 from shared_core import InvalidIdError, InvalidInputError, UserMemoryError
 
-from ._compat import acall, call, first_given, lookup, message_text, require_id
+from ._compat import acall, call, lookup, message_text
+from .ids import resolve_session_id, resolve_user_id
 
 __all__ = ["UserMemoryMiddleware", "UserMemoryState"]
 
@@ -103,9 +104,11 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         )
         agent.invoke({"messages": [...]}, context=Context(user_id="u1"))
 
-    The user id is read from ``runtime.context.user_id`` (any object or mapping with a
-    ``user_id``), else ``config["configurable"]["user_id"]``, else the ``user_id``
-    given here. The session id likewise from ``session_id``, else the thread id.
+    The user id is resolved in the order every LangChain entry point shares (see
+    :mod:`langchain_usermemory.ids`): ``config["configurable"]["user_id"]``, then
+    ``config["metadata"]["user_id"]``, then ``runtime.context.user_id`` (any object or
+    mapping with a ``user_id``), then the ``user_id`` given here. The session id
+    likewise from ``session_id``, else the thread id.
 
     Args:
         memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory`` (``ainvoke``
@@ -144,21 +147,12 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
     # -- ids -----------------------------------------------------------------------
 
     def _ids(self, runtime: Runtime[Any] | None) -> tuple[str, str | None, str | None]:
-        context = runtime.context if runtime is not None else None
-        configurable = _config_section("configurable")
         # the first user id given wins even if invalid: never fall back to another user
-        user_id = first_given(lookup(context, "user_id"), configurable.get("user_id"), self.user_id)
-        session_id = (
-            lookup(context, "session_id")
-            or configurable.get("session_id")
-            or configurable.get("thread_id")
-        )
-        device_id = lookup(context, "device_id") or configurable.get("device_id")
-        return (
-            require_id(user_id, "user_id"),
-            str(session_id) if session_id else None,
-            str(device_id) if device_id else None,
-        )
+        user_id = resolve_user_id(runtime=runtime, default=self.user_id)
+        session_id = resolve_session_id(runtime=runtime)
+        context = runtime.context if runtime is not None else None
+        device_id = lookup(context, "device_id") or _config_section("configurable").get("device_id")
+        return user_id, session_id, str(device_id) if device_id else None
 
     def _handle(self, exc: UserMemoryError, what: str) -> None:
         if isinstance(exc, InvalidIdError) or not self.fail_open:

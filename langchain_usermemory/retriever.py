@@ -11,11 +11,13 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables.config import RunnableConfig, ensure_config
 from pydantic import ConfigDict, Field, ValidationError
 
-from shared_core import InvalidInputError, ScoredMemory
+from shared_core import InvalidInputError, ScoredMemory, memory_line
 
-from ._compat import acall, call, first_given, require_id
+from ._compat import acall, call
+from .ids import resolve_session_id, resolve_user_id, run_config
 
 __all__ = ["UserMemoryRetriever", "scored_to_document"]
 
@@ -23,9 +25,11 @@ __all__ = ["UserMemoryRetriever", "scored_to_document"]
 def scored_to_document(hit: ScoredMemory) -> Document:
     """Turn one recall result into a ``Document``.
 
-    ``page_content`` is the memory's value; the metadata carry the record's id, key,
-    kind, source, score parts (score, confidence, decay, relevance, matched_by) and
-    its provenance (session, turn, time, text span).
+    ``page_content`` reads on its own ("Contact channel: SMS (said 2026-04-12)", see
+    :func:`shared_core.readable.memory_line`), so the usual "join the documents" prompt
+    works; the metadata carry the bare ``value``, the record's id, key, kind, source,
+    score parts (score, confidence, decay, relevance, matched_by) and its provenance
+    (session, turn, time, text span).
 
     Args:
         hit: a ``ScoredMemory`` from ``recall()``.
@@ -36,23 +40,24 @@ def scored_to_document(hit: ScoredMemory) -> Document:
     record = hit.record
     return Document(
         id=record.id,
-        page_content=record.value,
-        metadata=hit.metadata(),
+        page_content=memory_line(record),
+        metadata={**hit.metadata(), "value": record.value},
     )
 
 
 class UserMemoryRetriever(BaseRetriever):
     """Retrieve a user's memories relevant to a query as ``Document``s.
 
-    The user id comes from the ``user_id`` field, or per call from
-    ``invoke(query, config={"metadata": {"user_id": ...}})`` (``config["configurable"]``
-    is not visible to a retriever invoked directly), or from a ``user_id=`` keyword.
-    ``k`` can be overridden per call (``invoke(query, k=5)``).
+    The user id is resolved in the order every LangChain entry point shares (see
+    :mod:`langchain_usermemory.ids`): ``invoke(query, user_id=...)``, then
+    ``config["configurable"]["user_id"]``, ``config["metadata"]["user_id"]``, the
+    LangGraph runtime context, and last the ``user_id`` field. ``k`` can be overridden
+    per call (``invoke(query, k=5)``).
 
     Attributes:
         memory: a ``shared_core.UserMemory`` or ``shared_core.AsyncUserMemory``
             (``ainvoke`` awaits the async core natively).
-        user_id: default user; ``None`` means "take it from the run metadata".
+        user_id: default user; ``None`` means "take it from the run's config".
         k: how many memories to return.
         system_context: the core's system context.
         device_id: device for device-scoped memories.
@@ -75,10 +80,29 @@ class UserMemoryRetriever(BaseRetriever):
         except ValidationError as exc:
             raise InvalidInputError(f"invalid UserMemoryRetriever arguments: {exc}") from exc
 
-    def _user_id(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> str:
+    def invoke(
+        self, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Retrieve the memories for ``input`` (the user from the call or its config)."""
+        token = run_config.set(ensure_config(config))
+        try:
+            return super().invoke(input, config, **kwargs)
+        finally:
+            run_config.reset(token)
+
+    async def ainvoke(
+        self, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Async :meth:`invoke`."""
+        token = run_config.set(ensure_config(config))
+        try:
+            return await super().ainvoke(input, config, **kwargs)
+        finally:
+            run_config.reset(token)
+
+    def _user_id(self, kwargs: dict[str, Any]) -> str:
         # an explicit (even empty) id wins: never fall back to another user's default
-        user_id = first_given(kwargs.pop("user_id", None), metadata.get("user_id"), self.user_id)
-        return require_id(user_id, "user_id")
+        return resolve_user_id(kwargs.pop("user_id", None), default=self.user_id)
 
     def _recall_kwargs(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         k = kwargs.pop("k", self.k)
@@ -90,7 +114,7 @@ class UserMemoryRetriever(BaseRetriever):
             or metadata.get("system_context")
             or self.system_context,
             "device_id": kwargs.pop("device_id", None) or self.device_id,
-            "session_id": kwargs.pop("session_id", None) or metadata.get("session_id"),
+            "session_id": resolve_session_id(kwargs.pop("session_id", None)),
         }
         kinds = kwargs.pop("kinds", None) or self.kinds
         if kinds is not None:
@@ -102,7 +126,7 @@ class UserMemoryRetriever(BaseRetriever):
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        user_id = self._user_id(run_manager.metadata, kwargs)
+        user_id = self._user_id(kwargs)
         recall_kwargs = self._recall_kwargs(run_manager.metadata, kwargs)
         hits = call(self.memory, "recall", user_id, query, **recall_kwargs)
         return [scored_to_document(hit) for hit in hits]
@@ -110,7 +134,7 @@ class UserMemoryRetriever(BaseRetriever):
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        user_id = self._user_id(run_manager.metadata, kwargs)
+        user_id = self._user_id(kwargs)
         recall_kwargs = self._recall_kwargs(run_manager.metadata, kwargs)
         hits = await acall(self.memory, "recall", user_id, query, **recall_kwargs)
         return [scored_to_document(hit) for hit in hits]

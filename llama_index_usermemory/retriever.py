@@ -9,24 +9,28 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 
-from shared_core import InvalidInputError, ScoredMemory
+from shared_core import InvalidInputError, ScoredMemory, memory_line
 
 from ._bridge import CoreBridge
 
 __all__ = ["UserMemoryRetriever", "scored_to_node"]
 
-# Metadata the LLM sees next to each memory's text (the rest stays for code).
-_LLM_METADATA = ("key", "kind", "source", "updated_at")
+# Metadata the LLM sees next to each memory's text (the rest stays for code). The text
+# itself says who said it and when; a raw ``source`` would call a stored assistant reply
+# "inferred".
+_LLM_METADATA = ("key", "kind")
 
 
 def scored_to_node(hit: ScoredMemory) -> NodeWithScore:
     """Turn one recall result into a ``NodeWithScore``.
 
-    The node's text is the memory's value and its id the record id; the metadata are
-    the same as the LangChain retriever's documents: id, user_id, key, kind, source,
-    score, confidence, decay, relevance, matched_by, version, scope, hard, permanent,
-    system_context, updated_at, valid_until and provenance (session, turn, time, span).
-    Only key, kind, source and updated_at are shown to the LLM; none are embedded.
+    The node's text reads on its own ("Contact channel: SMS (said 2026-04-12)",
+    "Assistant replied on 2026-04-12: ...", see :func:`shared_core.readable.memory_line`)
+    and its id is the record id; the metadata are the same as the LangChain retriever's
+    documents: value, id, user_id, key, kind, source, score, confidence, decay,
+    relevance, matched_by, version, scope, hard, permanent, system_context, updated_at,
+    valid_until and provenance (session, turn, time, span). Only key and kind are shown
+    to the LLM next to the text; none are embedded.
 
     Args:
         hit: a ``ScoredMemory`` from ``recall()``.
@@ -35,10 +39,10 @@ def scored_to_node(hit: ScoredMemory) -> NodeWithScore:
         The node with the final recall score.
     """
     record = hit.record
-    metadata: dict[str, Any] = hit.metadata()
+    metadata: dict[str, Any] = {**hit.metadata(), "value": record.value}
     node = TextNode(
         id_=record.id,
-        text=record.value,
+        text=memory_line(record),
         metadata=metadata,
         excluded_llm_metadata_keys=[k for k in metadata if k not in _LLM_METADATA],
         excluded_embed_metadata_keys=list(metadata),

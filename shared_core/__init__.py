@@ -49,6 +49,7 @@ from .ingest.extract import RuleExtractor
 from .ingest.lexicon import canonical_value
 from .llm import Embedder, Extractor
 from .pipeline import UserMemory
+from .readable import key_label, memory_line, value_text
 from .recall.inject import ContextTemplates
 from .storage.protocols import RecordFilter
 from .tokens import count_tokens, truncate_to_tokens
@@ -108,6 +109,9 @@ __all__ = [
     "canonical_value",
     "check_text",
     "count_tokens",
+    "key_label",
+    "memory_line",
     "multilingual_flag",
     "truncate_to_tokens",
+    "value_text",
 ]

@@ -262,7 +262,7 @@ def test_retriever_bad_arguments_are_typed(seeded: UserMemory) -> None:
 def test_retriever_metacharacter_queries(seeded: UserMemory, query: str) -> None:
     docs = UserMemoryRetriever(memory=seeded, user_id="ada", k=5).invoke(f"tea {query}")
     assert all(d.metadata["user_id"] == "ada" for d in docs)
-    assert [d.page_content for d in docs] == ["green tea with lemon"]
+    assert [d.metadata["value"] for d in docs] == ["green tea with lemon"]
 
 
 async def test_retriever_cross_user_isolation(seeded: UserMemory, acore: AsyncUserMemory) -> None:

@@ -86,9 +86,9 @@ def test_documents_carry_scores_and_provenance(core: UserMemory) -> None:
 def test_user_id_from_run_metadata(core: UserMemory) -> None:
     retriever = UserMemoryRetriever(memory=core)
     docs = retriever.invoke("morning drink", config={"metadata": {"user_id": "u2"}})
-    assert [d.page_content for d in docs] == ["espresso"]
+    assert [d.metadata["value"] for d in docs] == ["espresso"]
     docs = retriever.invoke("morning drink", config={"metadata": {"user_id": "u1"}}, k=1)
-    assert docs[0].page_content == "green tea in the morning"
+    assert docs[0].metadata["value"] == "green tea in the morning"
     with pytest.raises(InvalidIdError):
         retriever.invoke("morning drink")
 
@@ -113,9 +113,11 @@ def test_kinds_filter(core: UserMemory) -> None:
 async def test_async_retriever_awaits_async_core(core: UserMemory) -> None:
     retriever = UserMemoryRetriever(memory=AsyncUserMemory.wrap(core), user_id="u1", k=1)
     docs = await retriever.ainvoke("evening tea")
-    assert [d.page_content for d in docs] == ["chamomile tea in the evening"]
+    assert [d.metadata["value"] for d in docs] == ["chamomile tea in the evening"]
     docs = await retriever.ainvoke("morning drink", config={"metadata": {"user_id": "u2"}})
-    assert docs[0].page_content == "espresso"
+    assert docs[0].metadata["value"] == "espresso"
+    docs = await retriever.ainvoke("morning drink", config={"configurable": {"user_id": "u2"}})
+    assert docs[0].metadata["value"] == "espresso"
 
 
 def test_retriever_in_an_lcel_chain(core: UserMemory) -> None:
@@ -136,3 +138,44 @@ def test_retriever_in_an_lcel_chain(core: UserMemory) -> None:
     } | prompt
     value = chain.invoke({"question": "what do I have for breakfast?"})
     assert "porridge for breakfast" in value.to_messages()[0].content
+
+
+def test_page_content_reads_on_its_own(core: UserMemory) -> None:
+    core.observe("u3", "I only accept SMS notifications, never call me.", session_id="s3")
+    docs = UserMemoryRetriever(memory=core, user_id="u3", k=5).invoke("how do we contact you?")
+    by_key = {d.metadata["key"]: d for d in docs}
+    channel = by_key["contact.channel"]
+    assert channel.metadata["value"] == "SMS"
+    # the label, the value and when it was said: not the bare value
+    assert channel.page_content != "SMS"
+    assert channel.page_content.startswith("Contact channel")
+    assert "SMS" in channel.page_content
+    assert f"{channel.metadata['provenance']['at'][:10]}" in channel.page_content
+
+
+def test_user_id_resolution_order(core: UserMemory) -> None:
+    """explicit > configurable > metadata > default; a given but empty id is an error."""
+    retriever = UserMemoryRetriever(memory=core, user_id="u1", k=1)
+
+    def who(**call: Any) -> str:
+        config = call.pop("config", None)
+        docs = retriever.invoke("morning drink", config=config, **call)
+        return str(docs[0].metadata["user_id"])
+
+    assert who() == "u1"
+    assert who(config={"metadata": {"user_id": "u2"}}) == "u2"
+    assert who(config={"configurable": {"user_id": "u2"}}) == "u2"
+    both: Any = {"configurable": {"user_id": "u1"}, "metadata": {"user_id": "u2"}}
+    assert who(config=both) == "u1"
+    assert who(config={"configurable": {"user_id": "u1"}}, user_id="u2") == "u2"
+    with pytest.raises(InvalidIdError):
+        who(config={"configurable": {"user_id": ""}, "metadata": {"user_id": "u2"}})
+    with pytest.raises(InvalidIdError):
+        UserMemoryRetriever(memory=core).invoke("morning drink")
+
+
+def test_configurable_user_id_reaches_a_retriever_inside_a_chain(core: UserMemory) -> None:
+    retriever = UserMemoryRetriever(memory=core, k=1)  # no user: the run says who
+    chain = RunnableLambda(lambda q: q) | retriever
+    docs = chain.invoke("morning drink", config={"configurable": {"user_id": "u2"}})
+    assert [d.metadata["value"] for d in docs] == ["espresso"]

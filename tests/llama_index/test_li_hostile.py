@@ -352,7 +352,7 @@ def test_retriever_bad_arguments(seeded: UserMemory) -> None:
 @pytest.mark.parametrize("meta", METACHARS)
 def test_retriever_metacharacter_queries(seeded: UserMemory, meta: str) -> None:
     nodes = UserMemoryRetriever(seeded, "ada", k=5).retrieve(QueryBundle(f"tea {meta}"))
-    assert [n.node.get_content() for n in nodes] == ["green tea with lemon"]
+    assert [n.node.metadata["value"] for n in nodes] == ["green tea with lemon"]
     assert all(n.node.metadata["user_id"] == "ada" for n in nodes)
 
 

@@ -41,6 +41,20 @@ def test_returns_nodes_with_scores_and_metadata(core: UserMemory) -> None:
     # The LLM sees the memory and its key/source/date, not the bookkeeping.
     llm_view = top.node.get_content(metadata_mode=MetadataMode.LLM)
     assert "key:" in llm_view and "provenance" not in llm_view
+    assert meta["value"] in top.node.get_content()
+
+
+def test_stored_assistant_replies_are_not_shown_as_inferred(core: UserMemory) -> None:
+    core.observe(USER, PREFERENCE, session_id="s3")
+    core.observe(USER, "I will only text you from now on.", role="assistant", session_id="s3")
+    core.end_session(USER, "s3")
+    nodes = UserMemoryRetriever(core, USER, k=5, kinds=["episode"]).retrieve("text you")
+    replies = [n for n in nodes if n.node.metadata["provenance"]["role"] == "assistant"]
+    assert replies
+    for node in replies:
+        llm_view = node.node.get_content(metadata_mode=MetadataMode.LLM)
+        assert "inferred" not in llm_view
+        assert node.node.metadata["value"] in llm_view
     scores = [n.score or 0.0 for n in nodes]
     assert scores == sorted(scores, reverse=True)
 
