@@ -5,8 +5,10 @@ LangGraph agents (and LangMem's memory tools) read and write long-term memory th
 
 * namespace ``("users", <user label>, *rest)`` + key -> one memory slot of that user:
   kind ``fact``, key ``lg.<rest...>:<key>`` (each part %-escaped so dots and odd
-  characters round-trip), value the item's JSON, source ``admin_set`` (an app write:
-  no conflict questions, no decay under the threshold);
+  characters round-trip), value the item's JSON, source ``agent`` (what it is: a note
+  the agent wrote, with its own confidence, shown in ``context()`` as
+  ``note = "..." (noted by the agent on <date>, ...)``, never as a business rule; it
+  never overrides what the user said);
 * ``put`` -> ``remember`` (every put is a new version, the old one is kept as
   superseded, so ``memory.history()`` shows the item's history), ``put(value=None)``
   / ``delete`` -> ``forget_key``;
@@ -23,7 +25,13 @@ label :func:`user_label` cannot produce (a bare "%", as in ``"%61lice"``) is ref
 with :class:`StoreNamespaceError`, so no label can address another user's items.
 
 Batches follow ``InMemoryStore``: reads see the state before the batch, then the
-puts are applied (the last put per item wins). TTLs are not supported.
+puts are applied (the last put per item wins).
+
+TTL as LangGraph defines it (``supports_ttl`` is true): ``put(..., ttl=minutes)`` (or
+``ttl_config={"default_ttl": minutes}``) makes the item expire that many minutes after
+its last write, or its last read when ``refresh_ttl`` / ``ttl_config["refresh_on_read"]``
+(default true) says so. An expired item is gone for ``get``, ``search``, recall and
+``context()`` (the core's ``valid_until``); its versions stay in ``memory.history()``.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -52,6 +60,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
     validate_op_namespace,
 )
 
@@ -63,6 +72,7 @@ from shared_core import (
     ScoredMemory,
     Source,
     Status,
+    WriteBatch,
 )
 
 from ._compat import acall, call
@@ -79,6 +89,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _SAFE = "@+-_~!$&'()*,;="
+_TTL_KEY = "store_ttl_minutes"  # record metadata: the item's TTL, to refresh it on reads
 
 
 class StoreNamespaceError(InvalidInputError, InvalidNamespaceError):
@@ -151,6 +162,7 @@ class _Snapshot:
     items: dict[tuple[tuple[str, ...], str], Item]
     by_record: dict[str, tuple[tuple[str, ...], str]]  # active record id -> item address
     order: dict[tuple[tuple[str, ...], str], tuple[Any, ...]]  # insertion-order sort key
+    records: dict[tuple[tuple[str, ...], str], MemoryRecord]  # item address -> its record
 
 
 class UserMemoryStore(BaseStore):
@@ -170,12 +182,18 @@ class UserMemoryStore(BaseStore):
             ``("users", user, ...)``; LangMem's ``("memories", user)`` also fits).
         system_context: the core system context the items live in.
         kind: the core kind of store items.
-        source: the core source of store writes (``admin_set`` by default).
+        source: the core source of store writes (``agent`` by default: the agent's own
+            notes; ``admin_set`` makes them business rules that outrank the user).
+        confidence: the confidence of store writes (``None``: the core's default for
+            ``source``, ``MemoryConfig.source_confidence``).
         key_prefix: first component of the core key of every store item.
         recall_pool: how many recall hits a semantic search asks the core for.
+        ttl_config: LangGraph's ``TTLConfig`` (``default_ttl`` minutes,
+            ``refresh_on_read``); ``None``: items never expire unless ``put`` gives a
+            ``ttl``.
     """
 
-    supports_ttl = False
+    supports_ttl = True
 
     def __init__(
         self,
@@ -184,9 +202,11 @@ class UserMemoryStore(BaseStore):
         user_index: int = 1,
         system_context: str = "default",
         kind: str = "fact",
-        source: str = "admin_set",
+        source: str = "agent",
+        confidence: float | None = None,
         key_prefix: str = "lg",
         recall_pool: int = 50,
+        ttl_config: TTLConfig | None = None,
     ) -> None:
         if user_index < 0:
             raise InvalidInputError(f"user_index must be >= 0, got {user_index}")
@@ -199,7 +219,15 @@ class UserMemoryStore(BaseStore):
             Source(source)
         except ValueError as exc:
             raise InvalidInputError(f"bad store kind/source: {exc}") from exc
+        if confidence is not None and (
+            isinstance(confidence, bool)
+            or not isinstance(confidence, int | float)
+            or not 0.0 <= confidence <= 1.0
+        ):
+            raise InvalidInputError(f"confidence must be a number in [0, 1], got {confidence!r}")
         self.memory = memory
+        self.confidence = confidence
+        self.ttl_config = ttl_config
         self.user_index = user_index
         self.system_context = system_context
         self.kind = kind
@@ -243,12 +271,13 @@ class UserMemoryStore(BaseStore):
 
     def _snapshot(self, user_id: str, records: Iterable[MemoryRecord]) -> _Snapshot:
         """Build the user's items from every version of their store records."""
+        now = _sync_core(self.memory).clock.now()
         by_key: dict[str, list[MemoryRecord]] = defaultdict(list)
         for record in records:
             if record.key.startswith((self.key_prefix + ".", self.key_prefix + ":")):
                 by_key[record.key].append(record)
         ns_first: dict[tuple[str, ...], datetime] = {}
-        rows: list[tuple[datetime, Item, str]] = []
+        rows: list[tuple[datetime, Item, MemoryRecord]] = []
         for core_key, versions in by_key.items():
             address = self._address(user_id, core_key)
             if address is None:
@@ -261,6 +290,8 @@ class UserMemoryStore(BaseStore):
             if not active:
                 continue
             current = active[-1]
+            if current.valid_until is not None and current.valid_until <= now:
+                continue  # its TTL ran out
             started = current.created_at
             for r in reversed(versions[: versions.index(current)]):
                 if r.status is not Status.SUPERSEDED:
@@ -280,9 +311,10 @@ class UserMemoryStore(BaseStore):
                 created_at=started,
                 updated_at=current.updated_at,
             )
-            rows.append((started, item, current.id))
+            rows.append((started, item, current))
         items = {(item.namespace, item.key): item for _, item, _ in rows}
-        by_record = {rid: (item.namespace, item.key) for _, item, rid in rows}
+        by_record = {rec.id: (item.namespace, item.key) for _, item, rec in rows}
+        held = {(item.namespace, item.key): rec for _, item, rec in rows}
         order = {
             (item.namespace, item.key): (
                 ns_first[item.namespace],
@@ -292,7 +324,7 @@ class UserMemoryStore(BaseStore):
             )
             for started, item, _ in rows
         }
-        return _Snapshot(items=items, by_record=by_record, order=order)
+        return _Snapshot(items=items, by_record=by_record, order=order, records=held)
 
     # -- op planning ---------------------------------------------------------------
 
@@ -338,19 +370,25 @@ class UserMemoryStore(BaseStore):
                 validate_filter(op.filter)
         return checked
 
-    def _puts(self, ops: Sequence[Op]) -> list[tuple[str, str, str | None]]:
-        """(user id, core key, JSON value or None to delete); the last put per item wins."""
+    def _puts(self, ops: Sequence[Op]) -> list[tuple[str, str, str | None, float | None]]:
+        """(user id, core key, JSON value or None to delete, TTL in minutes); the last put
+        per item wins."""
         latest: dict[tuple[tuple[str, ...], str], PutOp] = {}
         for op in ops:
             if isinstance(op, PutOp):
                 latest.pop((op.namespace, op.key), None)
                 latest[(op.namespace, op.key)] = op
-        out: list[tuple[str, str, str | None]] = []
+        out: list[tuple[str, str, str | None, float | None]] = []
         for op in latest.values():
             user_id, core_key = self._core_key(op.namespace, str(op.key))
             if op.value is None:
-                out.append((user_id, core_key, None))
+                out.append((user_id, core_key, None, None))
                 continue
+            ttl = op.ttl
+            if ttl is not None and (
+                isinstance(ttl, bool) or not isinstance(ttl, int | float) or not ttl > 0
+            ):
+                raise InvalidInputError(f"ttl must be a positive number of minutes, got {ttl!r}")
             if not isinstance(op.value, Mapping):
                 raise InvalidInputError(
                     f"store values must be mappings, got {type(op.value).__name__}"
@@ -361,11 +399,61 @@ class UserMemoryStore(BaseStore):
                 raise InvalidInputError(
                     f"store value for {op.key!r} is not JSON-serialisable: {exc}"
                 ) from exc
-            out.append((user_id, core_key, text))
+            out.append((user_id, core_key, text, None if ttl is None else float(ttl)))
         return out
 
     def _remember_kwargs(self) -> dict[str, Any]:
-        return {"kind": self.kind, "source": self.source, "system_context": self.system_context}
+        return {
+            "kind": self.kind,
+            "source": self.source,
+            "confidence": self.confidence,
+            "system_context": self.system_context,
+            "actor": "langgraph_store",
+        }
+
+    # -- TTL -----------------------------------------------------------------------
+
+    def _expiry(self, record: MemoryRecord, ttl: float | None) -> MemoryRecord | None:
+        """``record`` with the expiry a put with ``ttl`` gives it (``None``: unchanged)."""
+        meta = dict(record.metadata)
+        if ttl is None:
+            if record.valid_until is None and _TTL_KEY not in meta:
+                return None
+            meta.pop(_TTL_KEY, None)
+            return record.replace(valid_until=None, metadata=meta)
+        meta[_TTL_KEY] = ttl
+        until = _sync_core(self.memory).clock.now() + timedelta(minutes=ttl)
+        return record.replace(valid_until=until, metadata=meta)
+
+    def _refreshed(
+        self, ops: Sequence[Op], results: Sequence[Result], snaps: Mapping[str, _Snapshot]
+    ) -> list[MemoryRecord]:
+        """The records whose TTL the reads in ``ops`` refresh (``refresh_ttl``)."""
+        addresses: set[tuple[tuple[str, ...], str]] = set()
+        for op, result in zip(ops, results, strict=True):
+            if isinstance(op, GetOp | SearchOp) and op.refresh_ttl and result:
+                found = [result] if isinstance(result, Item) else result
+                addresses.update((i.namespace, i.key) for i in found if isinstance(i, Item))
+        out = []
+        for snap in snaps.values():
+            for address in addresses & snap.records.keys():
+                record = snap.records[address]
+                ttl = record.metadata.get(_TTL_KEY)
+                if isinstance(ttl, int | float):
+                    updated = self._expiry(record, float(ttl))
+                    if updated is not None:
+                        out.append(updated)
+        return out
+
+    def _write_expiry(self, records: Sequence[MemoryRecord]) -> None:
+        """Store new expiry times (the records keep their id, value and version)."""
+        if not records:
+            return
+        core = _sync_core(self.memory)
+        core.records.apply(WriteBatch(records=list(records)))
+        if core.cache is not None:
+            for user_id in {r.user_id for r in records}:
+                core.cache.invalidate(user_id)
 
     # -- answering -----------------------------------------------------------------
 
@@ -463,11 +551,17 @@ class UserMemoryStore(BaseStore):
                 ]
                 recalled[i].sort(key=lambda h: h.score, reverse=True)
         results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
-        for user_id, core_key, text in self._puts(checked):
+        expiry = self._refreshed(checked, results, snaps)
+        for user_id, core_key, text, ttl in self._puts(checked):
             if text is None:
                 self._forget(user_id, core_key)
-            else:
-                call(self.memory, "remember", user_id, core_key, text, **self._remember_kwargs())
+                continue
+            record = call(
+                self.memory, "remember", user_id, core_key, text, **self._remember_kwargs()
+            )
+            expiry = [r for r in expiry if r.key != record.key or r.user_id != user_id]
+            expiry.extend(r for r in [self._expiry(record, ttl)] if r is not None)
+        self._write_expiry(expiry)
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
@@ -496,13 +590,17 @@ class UserMemoryStore(BaseStore):
                     )
                 recalled[i] = sorted(hits, key=lambda h: h.score, reverse=True)
         results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
-        for user_id, core_key, text in self._puts(checked):
+        expiry = self._refreshed(checked, results, snaps)
+        for user_id, core_key, text, ttl in self._puts(checked):
             if text is None:
                 await self._aforget(user_id, core_key)
-            else:
-                await acall(
-                    self.memory, "remember", user_id, core_key, text, **self._remember_kwargs()
-                )
+                continue
+            record = await acall(
+                self.memory, "remember", user_id, core_key, text, **self._remember_kwargs()
+            )
+            expiry = [r for r in expiry if r.key != record.key or r.user_id != user_id]
+            expiry.extend(r for r in [self._expiry(record, ttl)] if r is not None)
+        await run_in_executor(None, self._write_expiry, expiry)
         return results
 
     # -- core access (listing and deleting) ----------------------------------------

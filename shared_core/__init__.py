@@ -51,7 +51,7 @@ from .llm import Embedder, Extractor
 from .pipeline import UserMemory
 from .readable import key_label, memory_line, value_text
 from .recall.inject import ContextTemplates
-from .storage.protocols import RecordFilter
+from .storage.protocols import RecordFilter, WriteBatch
 from .tokens import count_tokens, truncate_to_tokens
 from .validate import check_text
 
@@ -104,6 +104,7 @@ __all__ = [
     "UserMemory",
     "UserMemoryError",
     "UserState",
+    "WriteBatch",
     "__version__",
     "as_utc",
     "canonical_value",

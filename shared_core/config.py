@@ -53,6 +53,7 @@ _DEFAULT_SOURCE_CONFIDENCE = {
     "tool_parse": 0.75,
     "admin_set": 0.99,
     "inferred": 0.6,
+    "agent": 0.7,
 }
 
 # Decay classes (see README "Conflicts and decay"):

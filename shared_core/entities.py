@@ -70,6 +70,7 @@ class Source(StrEnum):
     TOOL_PARSE = "tool_parse"
     ADMIN_SET = "admin_set"
     INFERRED = "inferred"
+    AGENT = "agent"  # written by an agent (LangGraph store, memory tools): its own notes
 
 
 class Scope(StrEnum):

@@ -23,6 +23,7 @@ _SAID = {
     Source.TOOL_PARSE: "from a tool,",
     Source.ADMIN_SET: "business rule since",
     Source.INFERRED: "inferred",
+    Source.AGENT: "noted by the agent on",
 }
 _EPISODE = {"user": "User said", "assistant": "Assistant replied", "tool": "Tool output"}
 
@@ -83,7 +84,7 @@ def memory_line(record: MemoryRecord) -> str:
         The sentence: label, value, who said it and when.
     """
     when = f"{(record.provenance.at or record.created_at):%Y-%m-%d}"
-    value = value_text(record.value)
+    value = value_text(record.value).replace("###", "# # #")  # never a prompt-block marker
     if record.kind is Kind.EPISODE:
         role = record.provenance.role or str(record.metadata.get("role") or "")
         if record.key.startswith("turn:") and role in _EPISODE:

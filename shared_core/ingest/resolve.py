@@ -60,16 +60,17 @@ __all__ = ["Resolver", "WriteContext", "polarity", "source_rank"]
 
 _SOURCE_RANK = {
     Source.INFERRED: 0,
-    Source.TOOL_PARSE: 1,
-    Source.USER_DECLARE: 2,
-    Source.ADMIN_SET: 3,
+    Source.AGENT: 1,
+    Source.TOOL_PARSE: 2,
+    Source.USER_DECLARE: 3,
+    Source.ADMIN_SET: 4,
 }
 _NEGATIVE = frozenset({"never", "no", "dislike", "false", "disallowed", "forbidden", "off"})
 _POSITIVE = frozenset({"allowed", "yes", "like", "true", "always", "on", "ok"})
 
 
 def source_rank(source: Source) -> int:
-    """inferred < tool_parse < user_declare < admin_set."""
+    """inferred < agent < tool_parse < user_declare < admin_set."""
     return _SOURCE_RANK[source]
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import jinja2
 
 from ..entities import Conflict, Kind, MemoryRecord, ScoredMemory, Source, UserState
+from ..readable import value_text
 
 __all__ = [
     "END_MARKER",
@@ -159,6 +160,7 @@ _SOURCE_LABEL = {
     Source.ADMIN_SET: "business rule",
     Source.TOOL_PARSE: "from a tool",
     Source.INFERRED: "inferred",
+    Source.AGENT: "noted by the agent",
 }
 
 
@@ -176,7 +178,9 @@ def _cite(rec: MemoryRecord) -> str:
 
 
 def _item(rec: MemoryRecord) -> dict[str, Any]:
-    return {"key": rec.key, "value": rec.value, "cite": _cite(rec), "exceptions": []}
+    # a LangGraph store item ("lg.<namespace>:<key>", a JSON object) reads as a note
+    key = "note" if ":" in rec.key else rec.key
+    return {"key": key, "value": value_text(rec.value), "cite": _cite(rec), "exceptions": []}
 
 
 @dataclass(slots=True)
