@@ -9,6 +9,8 @@ Thin adapters only: they convert LangChain types and call ``shared_core``.
 * :class:`UserMemoryRetriever` - a ``BaseRetriever`` over a user's memories.
 * :class:`UserMemoryMiddleware` - ``AgentMiddleware`` for ``langchain.agents.create_agent``.
 * :class:`UserMemoryStore` - a LangGraph ``BaseStore`` (LangGraph agents, LangMem).
+* :func:`create_memory_tools` - ``manage_memory`` / ``search_memory`` tools for agents
+  that decide what to remember (the user comes from the run, never from the model).
 * :class:`LangChainExtractor` / :class:`LangChainEmbedder` - any chat model / embeddings
   as the core's extractor / embedder.
 
@@ -36,6 +38,11 @@ if TYPE_CHECKING:
         user_label,
         user_namespace,
     )
+    from .tools import (
+        create_manage_memory_tool,
+        create_memory_tools,
+        create_search_memory_tool,
+    )
 
 __all__ = [
     "ExtractedMemories",
@@ -50,6 +57,9 @@ __all__ = [
     "UserMemoryRetriever",
     "UserMemoryState",
     "UserMemoryStore",
+    "create_manage_memory_tool",
+    "create_memory_tools",
+    "create_search_memory_tool",
     "label_user",
     "resolve_session_id",
     "resolve_user_id",
@@ -77,6 +87,9 @@ _WHERE = {
     "label_user": "store",
     "user_label": "store",
     "user_namespace": "store",
+    "create_manage_memory_tool": "tools",
+    "create_memory_tools": "tools",
+    "create_search_memory_tool": "tools",
 }
 
 

@@ -1,0 +1,225 @@
+"""Memory tools for LangChain / LangGraph agents that decide what to remember.
+
+:func:`create_manage_memory_tool` and :func:`create_search_memory_tool` (or both at once
+with :func:`create_memory_tools`) return ``StructuredTool``\\ s, the counterparts of
+LangMem's tools over UserMemory. The user is never a tool argument the model fills:
+each call finds it in the run (see :mod:`langchain_usermemory.ids`: the run's
+``configurable`` / ``metadata`` ``user_id``, the LangGraph runtime context such as
+``create_agent(..., context_schema=...)`` + ``invoke(..., context=Ctx(user_id=...))``),
+else the ``user_id`` given here. Writes are the agent's notes (source ``agent``) and go
+through the core's conflict rules; the tool answers the model with what is kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import StructuredTool, ToolException
+from pydantic import BaseModel, Field
+
+from shared_core.errors import InvalidIdError, InvalidInputError
+from shared_core.memory_tools import (
+    MANAGE_DESCRIPTION,
+    MANAGE_NAME,
+    SEARCH_DESCRIPTION,
+    SEARCH_NAME,
+    CoreCall,
+    manage_call,
+    manage_outcome,
+    search_call,
+    search_outcome,
+)
+
+from ._compat import acall, call
+from .ids import resolve_user_id
+
+__all__ = ["create_manage_memory_tool", "create_memory_tools", "create_search_memory_tool"]
+
+
+class ManageMemoryArgs(BaseModel):
+    """What the model fills to manage one memory (never the user)."""
+
+    action: Literal["create", "update", "delete"] = Field(
+        description="create or update: store value under key; delete: forget key"
+    )
+    key: str = Field(description="a short dotted name, e.g. 'contact.channel'")
+    value: str | None = Field(default=None, description="the memory (create / update)")
+
+
+class SearchMemoryArgs(BaseModel):
+    """What the model fills to search (never the user)."""
+
+    query: str = Field(description="what to look for in the user's memories")
+    limit: int = Field(default=5, description="how many memories to return")
+
+
+def _bad_input(exc: InvalidInputError) -> ToolException:
+    # the model gets the reason and can retry; a missing user id is never hidden from the app
+    if isinstance(exc, InvalidIdError):
+        raise exc
+    return ToolException(str(exc))
+
+
+def _user(config: RunnableConfig | None, default: str | None) -> str:
+    return resolve_user_id(config=config or {}, default=default)
+
+
+def create_manage_memory_tool(
+    memory: Any,
+    *,
+    user_id: str | None = None,
+    kind: str = "preference",
+    system_context: str = "default",
+    confidence: float | None = None,
+    name: str = MANAGE_NAME,
+) -> StructuredTool:
+    """A tool that creates, updates or deletes one memory of the run's user.
+
+    Args:
+        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory``.
+        user_id: the user when the run names none (single-user apps).
+        kind: the kind of memories the tool writes.
+        system_context: the core's system context.
+        confidence: the notes' confidence (``None``: the core's default for ``agent``).
+        name: the tool name the model sees.
+
+    Returns:
+        The tool (``response_format="content_and_artifact"``: the ``ToolMessage`` holds
+        the text for the model and a structured artifact with the stored record).
+    """
+
+    def plan(action: str, key: str, value: str | None, config: RunnableConfig) -> CoreCall:
+        return manage_call(
+            _user(config, user_id),
+            action,
+            key,
+            value,
+            kind=kind,
+            system_context=system_context,
+            confidence=confidence,
+        )
+
+    def manage(
+        action: str, key: str, config: RunnableConfig, value: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        try:
+            todo = plan(action, key, value, config)
+            result = call(memory, todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            raise _bad_input(exc) from exc
+        return manage_outcome(action, key, result)
+
+    async def amanage(
+        action: str, key: str, config: RunnableConfig, value: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        try:
+            todo = plan(action, key, value, config)
+            result = await acall(memory, todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            raise _bad_input(exc) from exc
+        return manage_outcome(action, key, result)
+
+    return StructuredTool.from_function(
+        func=manage,
+        coroutine=amanage,
+        name=name,
+        description=MANAGE_DESCRIPTION,
+        args_schema=ManageMemoryArgs,
+        response_format="content_and_artifact",
+        handle_tool_error=True,
+    )
+
+
+def create_search_memory_tool(
+    memory: Any,
+    *,
+    user_id: str | None = None,
+    system_context: str = "default",
+    max_results: int = 10,
+    name: str = SEARCH_NAME,
+) -> StructuredTool:
+    """A tool that searches the run's user's memories (the core's hybrid recall).
+
+    Args:
+        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory``.
+        user_id: the user when the run names none.
+        system_context: the core's system context.
+        max_results: the most memories one call returns.
+        name: the tool name the model sees.
+
+    Returns:
+        The tool; its text lists one readable memory per line ("Contact channel: SMS
+        (said 2026-04-12)"), its artifact each hit's metadata and value.
+    """
+    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
+        raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
+
+    def plan(query: str, limit: int, config: RunnableConfig) -> CoreCall:
+        return search_call(
+            _user(config, user_id),
+            query,
+            limit,
+            max_limit=max_results,
+            system_context=system_context,
+        )
+
+    def search(
+        query: str, config: RunnableConfig, limit: int = 5
+    ) -> tuple[str, list[dict[str, Any]]]:
+        try:
+            todo = plan(query, limit, config)
+            hits = call(memory, todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            raise _bad_input(exc) from exc
+        return search_outcome(hits)
+
+    async def asearch(
+        query: str, config: RunnableConfig, limit: int = 5
+    ) -> tuple[str, list[dict[str, Any]]]:
+        try:
+            todo = plan(query, limit, config)
+            hits = await acall(memory, todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            raise _bad_input(exc) from exc
+        return search_outcome(hits)
+
+    return StructuredTool.from_function(
+        func=search,
+        coroutine=asearch,
+        name=name,
+        description=SEARCH_DESCRIPTION,
+        args_schema=SearchMemoryArgs,
+        response_format="content_and_artifact",
+        handle_tool_error=True,
+    )
+
+
+def create_memory_tools(
+    memory: Any,
+    *,
+    user_id: str | None = None,
+    kind: str = "preference",
+    system_context: str = "default",
+    confidence: float | None = None,
+    max_results: int = 10,
+) -> list[StructuredTool]:
+    """Both tools: ``[manage_memory, search_memory]`` (arguments as the two factories).
+
+    Example::
+
+        agent = create_agent(model, tools=create_memory_tools(memory), context_schema=Ctx)
+        agent.invoke({"messages": [...]}, context=Ctx(user_id="ada"))
+    """
+    return [
+        create_manage_memory_tool(
+            memory,
+            user_id=user_id,
+            kind=kind,
+            system_context=system_context,
+            confidence=confidence,
+        ),
+        create_search_memory_tool(
+            memory, user_id=user_id, system_context=system_context, max_results=max_results
+        ),
+    ]
