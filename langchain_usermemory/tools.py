@@ -1,7 +1,7 @@
 """Memory tools for LangChain / LangGraph agents that decide what to remember.
 
 :func:`create_manage_memory_tool` and :func:`create_search_memory_tool` (or both at once
-with :func:`create_memory_tools`) return ``StructuredTool``\\ s, the counterparts of
+with :func:`create_memory_tools`) return ``StructuredTool`` objects, the counterparts of
 LangMem's tools over UserMemory. The user is never a tool argument the model fills:
 each call finds it in the run (see :mod:`langchain_usermemory.ids`: the run's
 ``configurable`` / ``metadata`` ``user_id``, the LangGraph runtime context such as

@@ -5,6 +5,8 @@
 * :class:`UserMemoryRetriever` - a retriever returning ``NodeWithScore``.
 * :class:`LlamaIndexExtractor` - memory extraction with any LlamaIndex LLM.
 * :class:`LlamaIndexEmbedder` - any LlamaIndex ``BaseEmbedding`` as the embedder.
+* :func:`create_memory_tools` - ``manage_memory`` / ``search_memory`` ``FunctionTool`` objects
+  bound to one user, for agents that decide what to remember.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .chat_memory import UserChatMemory
 from .embedding import LlamaIndexEmbedder
 from .extractor import ExtractedMemory, ExtractionResult, LlamaIndexExtractor
 from .retriever import UserMemoryRetriever, scored_to_node
+from .tools import create_manage_memory_tool, create_memory_tools, create_search_memory_tool
 
 __all__ = [
     "ExtractedMemory",
@@ -30,5 +33,8 @@ __all__ = [
     "UserChatMemory",
     "UserMemoryBlock",
     "UserMemoryRetriever",
+    "create_manage_memory_tool",
+    "create_memory_tools",
+    "create_search_memory_tool",
     "scored_to_node",
 ]

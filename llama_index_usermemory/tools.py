@@ -1,0 +1,229 @@
+"""Memory tools for LlamaIndex agents (``FunctionAgent``, ``ReActAgent``, ``AgentWorkflow``).
+
+:func:`create_memory_tools` returns two ``FunctionTool`` objects bound to one user at
+construction (the model never names the user): ``manage_memory`` creates, updates or
+deletes one memory through the core's conflict rules (source ``agent``: a note never
+overrides what the user said) and ``search_memory`` runs the core's hybrid recall. Each
+tool's ``ToolOutput.content`` is the text the model reads; ``raw_output`` holds the
+structured result (``{"text", "artifact"}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from llama_index.core.bridge.pydantic import BaseModel, Field
+from llama_index.core.tools import FunctionTool
+
+from shared_core.errors import InvalidInputError
+from shared_core.memory_tools import (
+    MANAGE_DESCRIPTION,
+    MANAGE_NAME,
+    SEARCH_DESCRIPTION,
+    SEARCH_NAME,
+    manage_call,
+    manage_outcome,
+    search_call,
+    search_outcome,
+)
+
+from ._bridge import CoreBridge
+
+__all__ = ["create_manage_memory_tool", "create_memory_tools", "create_search_memory_tool"]
+
+
+class ManageMemoryArgs(BaseModel):
+    """What the model fills to manage one memory (never the user)."""
+
+    action: Literal["create", "update", "delete"] = Field(
+        description="create or update: store value under key; delete: forget key"
+    )
+    key: str = Field(description="a short dotted name, e.g. 'contact.channel'")
+    value: str | None = Field(default=None, description="the memory (create / update)")
+
+
+class SearchMemoryArgs(BaseModel):
+    """What the model fills to search (never the user)."""
+
+    query: str = Field(description="what to look for in the user's memories")
+    limit: int = Field(default=5, description="how many memories to return")
+
+
+def _text(raw: Any) -> str:
+    return str(raw["text"]) if isinstance(raw, dict) else str(raw)
+
+
+async def _atext(raw: Any) -> str:
+    return _text(raw)
+
+
+def _answer(text: str, artifact: Any) -> dict[str, Any]:
+    return {"text": text, "artifact": artifact}
+
+
+def _error(exc: InvalidInputError) -> dict[str, Any]:
+    # the model is told what was wrong and can retry; nothing was written
+    return _answer(f"Error: {exc}", None)
+
+
+def _check_user(user_id: Any) -> str:
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidInputError(f"user_id must be a non-empty string, got {user_id!r}")
+    return user_id
+
+
+def create_manage_memory_tool(
+    memory: Any,
+    user_id: str,
+    *,
+    kind: str = "preference",
+    system_context: str = "default",
+    confidence: float | None = None,
+    name: str = MANAGE_NAME,
+) -> FunctionTool:
+    """A ``FunctionTool`` that creates, updates or deletes one memory of ``user_id``.
+
+    Args:
+        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory``.
+        user_id: the user the tool is bound to.
+        kind: the kind of memories the tool writes.
+        system_context: the core's system context.
+        confidence: the notes' confidence (``None``: the core's default for ``agent``).
+        name: the tool name the model sees.
+
+    Returns:
+        The tool (sync and async).
+
+    Raises:
+        InvalidInputError: an empty ``user_id`` or no ``memory``.
+    """
+    user = _check_user(user_id)
+    bridge = CoreBridge(memory)
+
+    def _plan(action: str, key: str, value: str | None) -> Any:
+        return manage_call(
+            user,
+            action,
+            key,
+            value,
+            kind=kind,
+            system_context=system_context,
+            confidence=confidence,
+        )
+
+    def manage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
+        try:
+            todo = _plan(action, key, value)
+            result = bridge.call(todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            return _error(exc)
+        return _answer(*manage_outcome(action, key, result))
+
+    async def amanage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
+        try:
+            todo = _plan(action, key, value)
+            result = await bridge.acall(todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            return _error(exc)
+        return _answer(*manage_outcome(action, key, result))
+
+    return FunctionTool.from_defaults(
+        fn=manage,
+        async_fn=amanage,
+        name=name,
+        description=MANAGE_DESCRIPTION,
+        fn_schema=ManageMemoryArgs,
+        callback=_text,
+        async_callback=_atext,
+    )
+
+
+def create_search_memory_tool(
+    memory: Any,
+    user_id: str,
+    *,
+    system_context: str = "default",
+    max_results: int = 10,
+    name: str = SEARCH_NAME,
+) -> FunctionTool:
+    """A ``FunctionTool`` that searches ``user_id``'s memories.
+
+    Args:
+        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory``.
+        user_id: the user the tool is bound to.
+        system_context: the core's system context.
+        max_results: the most memories one call returns.
+        name: the tool name the model sees.
+
+    Returns:
+        The tool; its content lists one readable memory per line ("Contact channel: SMS
+        (said 2026-04-12)"), ``raw_output["artifact"]`` each hit's metadata and value.
+
+    Raises:
+        InvalidInputError: an empty ``user_id``, no ``memory`` or ``max_results`` < 1.
+    """
+    user = _check_user(user_id)
+    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
+        raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
+    bridge = CoreBridge(memory)
+
+    def search(query: str, limit: int = 5) -> dict[str, Any]:
+        try:
+            todo = search_call(
+                user, query, limit, max_limit=max_results, system_context=system_context
+            )
+            hits = bridge.call(todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            return _error(exc)
+        return _answer(*search_outcome(hits))
+
+    async def asearch(query: str, limit: int = 5) -> dict[str, Any]:
+        try:
+            todo = search_call(
+                user, query, limit, max_limit=max_results, system_context=system_context
+            )
+            hits = await bridge.acall(todo.method, *todo.args, **todo.kwargs)
+        except InvalidInputError as exc:
+            return _error(exc)
+        return _answer(*search_outcome(hits))
+
+    return FunctionTool.from_defaults(
+        fn=search,
+        async_fn=asearch,
+        name=name,
+        description=SEARCH_DESCRIPTION,
+        fn_schema=SearchMemoryArgs,
+        callback=_text,
+        async_callback=_atext,
+    )
+
+
+def create_memory_tools(
+    memory: Any,
+    user_id: str,
+    *,
+    kind: str = "preference",
+    system_context: str = "default",
+    confidence: float | None = None,
+    max_results: int = 10,
+) -> list[FunctionTool]:
+    """Both tools, bound to ``user_id``: ``[manage_memory, search_memory]``.
+
+    Example::
+
+        tools = create_memory_tools(um, "alice")
+        agent = FunctionAgent(tools=tools, llm=llm)
+        await agent.run(user_msg="Please only text me.")
+    """
+    return [
+        create_manage_memory_tool(
+            memory,
+            user_id,
+            kind=kind,
+            system_context=system_context,
+            confidence=confidence,
+        ),
+        create_search_memory_tool(
+            memory, user_id, system_context=system_context, max_results=max_results
+        ),
+    ]
