@@ -18,17 +18,18 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
 from pydantic import BaseModel, Field
 
-from shared_core.errors import InvalidIdError, InvalidInputError
-from shared_core.memory_tools import (
-    MANAGE_DESCRIPTION,
-    MANAGE_NAME,
-    SEARCH_DESCRIPTION,
-    SEARCH_NAME,
-    CoreCall,
-    manage_call,
-    manage_outcome,
-    search_call,
-    search_outcome,
+from shared_core import (
+    MANAGE_MEMORY_DESCRIPTION,
+    MANAGE_MEMORY_NAME,
+    SEARCH_MEMORY_DESCRIPTION,
+    SEARCH_MEMORY_NAME,
+    InvalidIdError,
+    InvalidInputError,
+    MemoryToolCall,
+    manage_memory_call,
+    manage_memory_outcome,
+    search_memory_call,
+    search_memory_outcome,
 )
 
 from ._compat import acall, call
@@ -72,7 +73,7 @@ def create_manage_memory_tool(
     kind: str = "preference",
     system_context: str = "default",
     confidence: float | None = None,
-    name: str = MANAGE_NAME,
+    name: str = MANAGE_MEMORY_NAME,
 ) -> StructuredTool:
     """A tool that creates, updates or deletes one memory of the run's user.
 
@@ -89,8 +90,8 @@ def create_manage_memory_tool(
         the text for the model and a structured artifact with the stored record).
     """
 
-    def plan(action: str, key: str, value: str | None, config: RunnableConfig) -> CoreCall:
-        return manage_call(
+    def plan(action: str, key: str, value: str | None, config: RunnableConfig) -> MemoryToolCall:
+        return manage_memory_call(
             _user(config, user_id),
             action,
             key,
@@ -108,7 +109,7 @@ def create_manage_memory_tool(
             result = call(memory, todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             raise _bad_input(exc) from exc
-        return manage_outcome(action, key, result)
+        return manage_memory_outcome(action, key, result)
 
     async def amanage(
         action: str, key: str, config: RunnableConfig, value: str | None = None
@@ -118,13 +119,13 @@ def create_manage_memory_tool(
             result = await acall(memory, todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             raise _bad_input(exc) from exc
-        return manage_outcome(action, key, result)
+        return manage_memory_outcome(action, key, result)
 
     return StructuredTool.from_function(
         func=manage,
         coroutine=amanage,
         name=name,
-        description=MANAGE_DESCRIPTION,
+        description=MANAGE_MEMORY_DESCRIPTION,
         args_schema=ManageMemoryArgs,
         response_format="content_and_artifact",
         handle_tool_error=True,
@@ -137,7 +138,7 @@ def create_search_memory_tool(
     user_id: str | None = None,
     system_context: str = "default",
     max_results: int = 10,
-    name: str = SEARCH_NAME,
+    name: str = SEARCH_MEMORY_NAME,
 ) -> StructuredTool:
     """A tool that searches the run's user's memories (the core's hybrid recall).
 
@@ -155,8 +156,8 @@ def create_search_memory_tool(
     if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
         raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
 
-    def plan(query: str, limit: int, config: RunnableConfig) -> CoreCall:
-        return search_call(
+    def plan(query: str, limit: int, config: RunnableConfig) -> MemoryToolCall:
+        return search_memory_call(
             _user(config, user_id),
             query,
             limit,
@@ -172,7 +173,7 @@ def create_search_memory_tool(
             hits = call(memory, todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             raise _bad_input(exc) from exc
-        return search_outcome(hits)
+        return search_memory_outcome(hits)
 
     async def asearch(
         query: str, config: RunnableConfig, limit: int = 5
@@ -182,13 +183,13 @@ def create_search_memory_tool(
             hits = await acall(memory, todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             raise _bad_input(exc) from exc
-        return search_outcome(hits)
+        return search_memory_outcome(hits)
 
     return StructuredTool.from_function(
         func=search,
         coroutine=asearch,
         name=name,
-        description=SEARCH_DESCRIPTION,
+        description=SEARCH_MEMORY_DESCRIPTION,
         args_schema=SearchMemoryArgs,
         response_format="content_and_artifact",
         handle_tool_error=True,

@@ -15,16 +15,16 @@ from typing import Any, Literal
 from llama_index.core.bridge.pydantic import BaseModel, Field
 from llama_index.core.tools import FunctionTool
 
-from shared_core.errors import InvalidInputError
-from shared_core.memory_tools import (
-    MANAGE_DESCRIPTION,
-    MANAGE_NAME,
-    SEARCH_DESCRIPTION,
-    SEARCH_NAME,
-    manage_call,
-    manage_outcome,
-    search_call,
-    search_outcome,
+from shared_core import (
+    MANAGE_MEMORY_DESCRIPTION,
+    MANAGE_MEMORY_NAME,
+    SEARCH_MEMORY_DESCRIPTION,
+    SEARCH_MEMORY_NAME,
+    InvalidInputError,
+    manage_memory_call,
+    manage_memory_outcome,
+    search_memory_call,
+    search_memory_outcome,
 )
 
 from ._bridge import CoreBridge
@@ -79,7 +79,7 @@ def create_manage_memory_tool(
     kind: str = "preference",
     system_context: str = "default",
     confidence: float | None = None,
-    name: str = MANAGE_NAME,
+    name: str = MANAGE_MEMORY_NAME,
 ) -> FunctionTool:
     """A ``FunctionTool`` that creates, updates or deletes one memory of ``user_id``.
 
@@ -101,7 +101,7 @@ def create_manage_memory_tool(
     bridge = CoreBridge(memory)
 
     def _plan(action: str, key: str, value: str | None) -> Any:
-        return manage_call(
+        return manage_memory_call(
             user,
             action,
             key,
@@ -117,7 +117,7 @@ def create_manage_memory_tool(
             result = bridge.call(todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*manage_outcome(action, key, result))
+        return _answer(*manage_memory_outcome(action, key, result))
 
     async def amanage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
         try:
@@ -125,13 +125,13 @@ def create_manage_memory_tool(
             result = await bridge.acall(todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*manage_outcome(action, key, result))
+        return _answer(*manage_memory_outcome(action, key, result))
 
     return FunctionTool.from_defaults(
         fn=manage,
         async_fn=amanage,
         name=name,
-        description=MANAGE_DESCRIPTION,
+        description=MANAGE_MEMORY_DESCRIPTION,
         fn_schema=ManageMemoryArgs,
         callback=_text,
         async_callback=_atext,
@@ -144,7 +144,7 @@ def create_search_memory_tool(
     *,
     system_context: str = "default",
     max_results: int = 10,
-    name: str = SEARCH_NAME,
+    name: str = SEARCH_MEMORY_NAME,
 ) -> FunctionTool:
     """A ``FunctionTool`` that searches ``user_id``'s memories.
 
@@ -169,29 +169,29 @@ def create_search_memory_tool(
 
     def search(query: str, limit: int = 5) -> dict[str, Any]:
         try:
-            todo = search_call(
+            todo = search_memory_call(
                 user, query, limit, max_limit=max_results, system_context=system_context
             )
             hits = bridge.call(todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*search_outcome(hits))
+        return _answer(*search_memory_outcome(hits))
 
     async def asearch(query: str, limit: int = 5) -> dict[str, Any]:
         try:
-            todo = search_call(
+            todo = search_memory_call(
                 user, query, limit, max_limit=max_results, system_context=system_context
             )
             hits = await bridge.acall(todo.method, *todo.args, **todo.kwargs)
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*search_outcome(hits))
+        return _answer(*search_memory_outcome(hits))
 
     return FunctionTool.from_defaults(
         fn=search,
         async_fn=asearch,
         name=name,
-        description=SEARCH_DESCRIPTION,
+        description=SEARCH_MEMORY_DESCRIPTION,
         fn_schema=SearchMemoryArgs,
         callback=_text,
         async_callback=_atext,

@@ -48,6 +48,17 @@ from .errors import (
 from .ingest.extract import RuleExtractor
 from .ingest.lexicon import canonical_value
 from .llm import Embedder, Extractor
+from .memory_tools import (
+    MANAGE_MEMORY_DESCRIPTION,
+    MANAGE_MEMORY_NAME,
+    SEARCH_MEMORY_DESCRIPTION,
+    SEARCH_MEMORY_NAME,
+    MemoryToolCall,
+    manage_memory_call,
+    manage_memory_outcome,
+    search_memory_call,
+    search_memory_outcome,
+)
 from .pipeline import UserMemory
 from .readable import key_label, memory_line, value_text
 from .recall.inject import ContextTemplates
@@ -61,6 +72,10 @@ except PackageNotFoundError:  # running from a source checkout
     __version__ = "0.0.0"
 
 __all__ = [
+    "MANAGE_MEMORY_DESCRIPTION",
+    "MANAGE_MEMORY_NAME",
+    "SEARCH_MEMORY_DESCRIPTION",
+    "SEARCH_MEMORY_NAME",
     "AsyncUserMemory",
     "AuditEntry",
     "BackendError",
@@ -86,6 +101,7 @@ __all__ = [
     "MemoryConfig",
     "MemoryDisabledError",
     "MemoryRecord",
+    "MemoryToolCall",
     "MissingDependencyError",
     "NotFoundError",
     "PiiMode",
@@ -111,8 +127,12 @@ __all__ = [
     "check_text",
     "count_tokens",
     "key_label",
+    "manage_memory_call",
+    "manage_memory_outcome",
     "memory_line",
     "multilingual_flag",
+    "search_memory_call",
+    "search_memory_outcome",
     "truncate_to_tokens",
     "value_text",
 ]

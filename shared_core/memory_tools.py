@@ -6,7 +6,7 @@ from the run (LangChain) or at construction (LlamaIndex). Writes go through the 
 conflict rules with source ``agent``: an agent's note never overrides what the user said
 or a business rule, and the tool's answer says so.
 
-Each function returns a :class:`CoreCall` (which core method to call, with what) or
+Each function returns a :class:`MemoryToolCall` (which core method to call, with what) or
 turns the core's answer into the text the model reads, so the sync and async tools of
 both frameworks share one implementation.
 """
@@ -22,20 +22,20 @@ from .errors import InvalidInputError
 from .readable import memory_line
 
 __all__ = [
-    "MANAGE_DESCRIPTION",
-    "MANAGE_NAME",
-    "SEARCH_DESCRIPTION",
-    "SEARCH_NAME",
-    "CoreCall",
-    "manage_call",
-    "manage_outcome",
-    "search_call",
-    "search_outcome",
+    "MANAGE_MEMORY_DESCRIPTION",
+    "MANAGE_MEMORY_NAME",
+    "SEARCH_MEMORY_DESCRIPTION",
+    "SEARCH_MEMORY_NAME",
+    "MemoryToolCall",
+    "manage_memory_call",
+    "manage_memory_outcome",
+    "search_memory_call",
+    "search_memory_outcome",
 ]
 
-MANAGE_NAME = "manage_memory"
-SEARCH_NAME = "search_memory"
-MANAGE_DESCRIPTION = (
+MANAGE_MEMORY_NAME = "manage_memory"
+SEARCH_MEMORY_NAME = "search_memory"
+MANAGE_MEMORY_DESCRIPTION = (
     "Save, change or delete one long-term memory about the current user, to use in "
     "future conversations. action: 'create' or 'update' (store `value` under `key`) or "
     "'delete' (forget `key`). key: a short dotted name such as 'contact.channel', "
@@ -43,7 +43,7 @@ MANAGE_DESCRIPTION = (
     "the user said or clearly wants remembered. A note never overrides what the user "
     "stated; the answer says what is kept."
 )
-SEARCH_DESCRIPTION = (
+SEARCH_MEMORY_DESCRIPTION = (
     "Search the current user's long-term memories (preferences, constraints, facts, past "
     "conversations) relevant to `query`. Returns each memory with when it was said."
 )
@@ -53,7 +53,7 @@ _FOOTER = "### End of user memory"
 
 
 @dataclass(frozen=True, slots=True)
-class CoreCall:
+class MemoryToolCall:
     """One call to make on a ``UserMemory`` / ``AsyncUserMemory``."""
 
     method: str
@@ -61,7 +61,7 @@ class CoreCall:
     kwargs: dict[str, Any] = field(default_factory=dict)
 
 
-def manage_call(
+def manage_memory_call(
     user_id: str,
     action: str,
     key: str,
@@ -70,7 +70,7 @@ def manage_call(
     kind: str = "preference",
     system_context: str = "default",
     confidence: float | None = None,
-) -> CoreCall:
+) -> MemoryToolCall:
     """The core call for one ``manage_memory`` tool call.
 
     Args:
@@ -91,10 +91,10 @@ def manage_call(
     if action not in _ACTIONS:
         raise InvalidInputError(f"action must be one of {list(_ACTIONS)}, got {action!r}")
     if action == "delete":
-        return CoreCall("forget_key", (user_id, key), {"system_context": system_context})
+        return MemoryToolCall("forget_key", (user_id, key), {"system_context": system_context})
     if not isinstance(value, str) or not value.strip():
         raise InvalidInputError(f"action {action!r} needs a text value for {key!r}")
-    return CoreCall(
+    return MemoryToolCall(
         "remember",
         (user_id, key, value),
         {
@@ -107,7 +107,7 @@ def manage_call(
     )
 
 
-def manage_outcome(action: str, key: str, result: Any) -> tuple[str, dict[str, Any]]:
+def manage_memory_outcome(action: str, key: str, result: Any) -> tuple[str, dict[str, Any]]:
     """What a ``manage_memory`` call did, for the model (text) and for code (artifact).
 
     Args:
@@ -141,9 +141,9 @@ def _framed(lines: str) -> str:
     return f"{_HEADER}\n{lines}\n{_FOOTER}"
 
 
-def search_call(
+def search_memory_call(
     user_id: str, query: str, limit: int, *, max_limit: int, system_context: str = "default"
-) -> CoreCall:
+) -> MemoryToolCall:
     """The core ``recall`` call for one ``search_memory`` tool call.
 
     Args:
@@ -162,10 +162,10 @@ def search_call(
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise InvalidInputError(f"limit must be an integer, got {limit!r}")
     k = max(1, min(limit, max_limit))
-    return CoreCall("recall", (user_id, query), {"k": k, "system_context": system_context})
+    return MemoryToolCall("recall", (user_id, query), {"k": k, "system_context": system_context})
 
 
-def search_outcome(hits: Sequence[ScoredMemory]) -> tuple[str, list[dict[str, Any]]]:
+def search_memory_outcome(hits: Sequence[ScoredMemory]) -> tuple[str, list[dict[str, Any]]]:
     """The search results as text for the model and as structured hits for code.
 
     The text is framed like the context block (see :func:`_framed`).
