@@ -61,6 +61,10 @@ def test_notebook_runs_top_to_bottom(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 'taste.green_tea = "like"' in printed
     # 2. retriever: documents with score and provenance
     assert "contact.call = 'never'  score=" in printed
+    # 2b. LCEL chat history: session s3 kept both turns; session s50's prompt recalls s3
+    assert "session s3 turns: ['human', 'ai']" in printed
+    prompt_lines = [ln for ln in printed.splitlines() if ln.startswith("PROMPT SYSTEM LINE:")]
+    assert "peanuts" not in prompt_lines[0] and "peanuts" in prompt_lines[1]
     # 3. middleware: the block reached the model's system message; the turn was observed
     system = printed.split("SYSTEM MESSAGE SENT TO THE MODEL:")[1].split("AGENT:")[0]
     assert system.startswith("\nYou are a helpful cafe assistant.")
@@ -69,5 +73,12 @@ def test_notebook_runs_top_to_bottom(monkeypatch: pytest.MonkeyPatch) -> None:
     # 4. store: semantic search and e-mail ids mapped to dot-free labels
     assert "commute {'content': 'Grace cycles to work every day'}" in printed
     assert "grace@example%2Eorg" in printed
-    # 5. LLM extractor
+    notes = [ln for ln in printed.splitlines() if ln.startswith("- note = ")]
+    assert notes and all("noted by the agent" in ln for ln in notes)
+    assert "business rule" not in printed
+    assert "parking expires: True" in printed
+    # 5. memory tools: the agent saved a preference and found it again
+    assert "TOOL RESULT:" in printed and "window" in printed.split("TOOL RESULT:")[1].splitlines()[0]
+    assert "stored by the agent: agent" in printed
+    # 6. LLM extractor
     assert "{'seat.flight': 'aisle'}" in printed

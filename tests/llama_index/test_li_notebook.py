@@ -43,3 +43,6 @@ def test_notebook_runs_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert "SMS" in printed
     assert "penicillin" in printed
+    # memory tools: the agent saved a preference and found it again, as its own note
+    assert "window" in printed.split("TOOL RESULT:")[1].splitlines()[0]
+    assert "stored by the agent: agent" in printed
