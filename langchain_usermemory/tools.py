@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from shared_core import (
     MANAGE_MEMORY_DESCRIPTION,
     MANAGE_MEMORY_NAME,
+    MEMORY_TOOL_FIELDS,
     SEARCH_MEMORY_DESCRIPTION,
     SEARCH_MEMORY_NAME,
     InvalidIdError,
@@ -41,18 +42,16 @@ __all__ = ["create_manage_memory_tool", "create_memory_tools", "create_search_me
 class ManageMemoryArgs(BaseModel):
     """What the model fills to manage one memory (never the user)."""
 
-    action: Literal["create", "update", "delete"] = Field(
-        description="create or update: store value under key; delete: forget key"
-    )
-    key: str = Field(description="a short dotted name, e.g. 'contact.channel'")
-    value: str | None = Field(default=None, description="the memory (create / update)")
+    action: Literal["create", "update", "delete"] = Field(description=MEMORY_TOOL_FIELDS["action"])
+    key: str = Field(description=MEMORY_TOOL_FIELDS["key"])
+    value: str | None = Field(default=None, description=MEMORY_TOOL_FIELDS["value"])
 
 
 class SearchMemoryArgs(BaseModel):
     """What the model fills to search (never the user)."""
 
-    query: str = Field(description="what to look for in the user's memories")
-    limit: int = Field(default=5, description="how many memories to return")
+    query: str = Field(description=MEMORY_TOOL_FIELDS["query"])
+    limit: int = Field(default=5, description=MEMORY_TOOL_FIELDS["limit"])
 
 
 def _bad_input(exc: InvalidInputError) -> ToolException:

@@ -51,6 +51,7 @@ from .llm import Embedder, Extractor
 from .memory_tools import (
     MANAGE_MEMORY_DESCRIPTION,
     MANAGE_MEMORY_NAME,
+    MEMORY_TOOL_FIELDS,
     SEARCH_MEMORY_DESCRIPTION,
     SEARCH_MEMORY_NAME,
     MemoryToolCall,
@@ -74,6 +75,7 @@ except PackageNotFoundError:  # running from a source checkout
 __all__ = [
     "MANAGE_MEMORY_DESCRIPTION",
     "MANAGE_MEMORY_NAME",
+    "MEMORY_TOOL_FIELDS",
     "SEARCH_MEMORY_DESCRIPTION",
     "SEARCH_MEMORY_NAME",
     "AsyncUserMemory",
