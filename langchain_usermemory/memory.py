@@ -215,6 +215,12 @@ class UserMemoryBuffer(BaseMemory):
         ai_text = ai.text if isinstance(ai, BaseMessage) else str(ai)
         return human, str(ai_text)
 
+    def _turns(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> list[dict[str, str]]:
+        """The exchange as one user turn and its reply (observed together, in order)."""
+        human, ai = self._exchange(inputs, outputs)
+        pairs = (("user", human), ("assistant", ai))
+        return [{"role": role, "content": text} for role, text in pairs if text.strip()]
+
     def _observe_kwargs(self) -> dict[str, Any]:
         return {
             "session_id": self.session_id,
@@ -230,11 +236,9 @@ class UserMemoryBuffer(BaseMemory):
             outputs: the chain outputs.
         """
         user_id = require_id(self.user_id, "user_id")
-        human, ai = self._exchange(inputs, outputs)
-        if human.strip():
-            call(self.memory, "observe", user_id, human, role="user", **self._observe_kwargs())
-        if ai.strip():
-            call(self.memory, "observe", user_id, ai, role="assistant", **self._observe_kwargs())
+        turns = self._turns(inputs, outputs)
+        if turns:
+            call(self.memory, "observe_messages", user_id, turns, **self._observe_kwargs())
 
     async def asave_context(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:
         """Async :meth:`save_context`.
@@ -244,15 +248,9 @@ class UserMemoryBuffer(BaseMemory):
             outputs: the chain outputs.
         """
         user_id = require_id(self.user_id, "user_id")
-        human, ai = self._exchange(inputs, outputs)
-        if human.strip():
-            await acall(
-                self.memory, "observe", user_id, human, role="user", **self._observe_kwargs()
-            )
-        if ai.strip():
-            await acall(
-                self.memory, "observe", user_id, ai, role="assistant", **self._observe_kwargs()
-            )
+        turns = self._turns(inputs, outputs)
+        if turns:
+            await acall(self.memory, "observe_messages", user_id, turns, **self._observe_kwargs())
 
     # -- clearing ----------------------------------------------------------------
 

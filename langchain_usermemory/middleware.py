@@ -91,6 +91,10 @@ def _new_turns(messages: Sequence[BaseMessage], cursor: str | None) -> list[tupl
     return turns
 
 
+def _as_dicts(turns: list[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"role": role, "content": text} for role, text in turns]
+
+
 class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
     """Long-term user memory for ``langchain.agents.create_agent``.
 
@@ -271,11 +275,16 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         turns, kwargs, last = self._pending(state, runtime)
         user_id = kwargs.pop("user_id")
         try:
-            for role, text in turns:
-                try:
-                    call(self.memory, "observe", user_id, text, role=role, **kwargs)
-                except InvalidInputError as exc:
-                    self._skip(exc, role)
+            try:  # the run's turns together: each reply stays with its turn
+                call(self.memory, "observe_messages", user_id, _as_dicts(turns), **kwargs)
+            except InvalidInputError as exc:
+                if isinstance(exc, InvalidIdError):
+                    raise
+                for role, text in turns:  # one turn cannot be stored: keep the others
+                    try:
+                        call(self.memory, "observe", user_id, text, role=role, **kwargs)
+                    except InvalidInputError as bad:
+                        self._skip(bad, role)
         except UserMemoryError as exc:
             self._handle(exc, "observe")
         return {"usermemory_observed": last}
@@ -297,11 +306,16 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         turns, kwargs, last = self._pending(state, runtime)
         user_id = kwargs.pop("user_id")
         try:
-            for role, text in turns:
-                try:
-                    await acall(self.memory, "observe", user_id, text, role=role, **kwargs)
-                except InvalidInputError as exc:
-                    self._skip(exc, role)
+            try:  # the run's turns together: each reply stays with its turn
+                await acall(self.memory, "observe_messages", user_id, _as_dicts(turns), **kwargs)
+            except InvalidInputError as exc:
+                if isinstance(exc, InvalidIdError):
+                    raise
+                for role, text in turns:  # one turn cannot be stored: keep the others
+                    try:
+                        await acall(self.memory, "observe", user_id, text, role=role, **kwargs)
+                    except InvalidInputError as bad:
+                        self._skip(bad, role)
         except UserMemoryError as exc:
             self._handle(exc, "observe")
         return {"usermemory_observed": last}

@@ -215,10 +215,19 @@ class UserChatMemory(BaseMemory):
                 "observe", self.user_id, text, role=role, **self._observe_kwargs()
             )
 
+    def _turns(self, pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
+        return [{"role": role, "content": text} for role, text in pairs]
+
+    def _observable_all(self, messages: list[ChatMessage]) -> list[tuple[str, str]]:
+        return [p for p in (self._observable(m) for m in messages) if p is not None]
+
     def put_messages(self, messages: list[ChatMessage]) -> None:
-        """Observe several messages, in order."""
-        for message in messages:
-            self.put(message)
+        """Observe several messages at once, in order, in this session (``observe_messages``)."""
+        turns = self._turns(self._observable_all(messages))
+        if turns:
+            self._get_bridge().call(
+                "observe_messages", self.user_id, turns, **self._observe_kwargs()
+            )
 
     def set(self, messages: list[ChatMessage]) -> None:
         """Make ``messages`` the session's history as far as long-term memory allows.
@@ -228,10 +237,9 @@ class UserChatMemory(BaseMemory):
         adds nothing; new turns are appended).
         """
         turns = self._get_bridge().call("session_turns", self.user_id, self.session_id, limit=None)
-        for role, text in self._new_messages(messages, turns):
-            self._get_bridge().call(
-                "observe", self.user_id, text, role=role, **self._observe_kwargs()
-            )
+        new = self._turns(self._new_messages(messages, turns))
+        if new:
+            self._get_bridge().call("observe_messages", self.user_id, new, **self._observe_kwargs())
 
     def reset(self) -> None:
         """End the current session (the core writes its episode) and start a new one.
@@ -274,17 +282,21 @@ class UserChatMemory(BaseMemory):
 
     async def aput_messages(self, messages: list[ChatMessage]) -> None:
         """Async :meth:`put_messages` (in order)."""
-        for message in messages:
-            await self.aput(message)
+        turns = self._turns(self._observable_all(messages))
+        if turns:
+            await self._get_bridge().acall(
+                "observe_messages", self.user_id, turns, **self._observe_kwargs()
+            )
 
     async def aset(self, messages: list[ChatMessage]) -> None:
         """Async :meth:`set`."""
         turns = await self._get_bridge().acall(
             "session_turns", self.user_id, self.session_id, limit=None
         )
-        for role, text in self._new_messages(messages, turns):
+        new = self._turns(self._new_messages(messages, turns))
+        if new:
             await self._get_bridge().acall(
-                "observe", self.user_id, text, role=role, **self._observe_kwargs()
+                "observe_messages", self.user_id, new, **self._observe_kwargs()
             )
 
     async def areset(self) -> None:
