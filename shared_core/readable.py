@@ -8,6 +8,7 @@ a key into words.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 
@@ -35,11 +36,28 @@ def key_label(key: str) -> str:
         key: a dotted memory key.
 
     Returns:
-        The label (the key's words, capitalised).
+        The taxonomy's label for the key, else the key's words, capitalised.
     """
+    named = _taxonomy_label(key)
+    if named is not None and named != key:
+        return named
     words = key.replace("_", " ").replace(".", " ").split()
     text = " ".join(words) or key
     return text[:1].upper() + text[1:]
+
+
+def _taxonomy_label(key: str) -> str | None:
+    """The key taxonomy's display label (``shared_core.taxonomy.label``) once it ships.
+
+    Until then (or for a key it does not know, returned unchanged) :func:`key_label`
+    spells the key's words.
+    """
+    try:
+        taxonomy = importlib.import_module("shared_core.taxonomy")
+    except ImportError:
+        return None
+    label = getattr(taxonomy, "label", None)
+    return str(label(key)) if callable(label) else None
 
 
 def value_text(value: str) -> str:

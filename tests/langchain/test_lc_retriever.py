@@ -12,7 +12,13 @@ from langchain_core.runnables import RunnableLambda
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from langchain_usermemory import UserMemoryRetriever
-from shared_core import AsyncUserMemory, InvalidIdError, InvalidInputError, UserMemory
+from shared_core import (
+    AsyncUserMemory,
+    InvalidIdError,
+    InvalidInputError,
+    UserMemory,
+    key_label,
+)
 from shared_core.embed import HashingEmbedder
 
 FACTS = {
@@ -148,7 +154,7 @@ def test_page_content_reads_on_its_own(core: UserMemory) -> None:
     assert channel.metadata["value"] == "SMS"
     # the label, the value and when it was said: not the bare value
     assert channel.page_content != "SMS"
-    assert channel.page_content.startswith("Contact channel")
+    assert channel.page_content.startswith(key_label("contact.channel") + ": ")
     assert "SMS" in channel.page_content
     assert f"{channel.metadata['provenance']['at'][:10]}" in channel.page_content
 
