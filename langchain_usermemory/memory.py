@@ -23,6 +23,7 @@ from pydantic import ConfigDict, Field, ValidationError
 from shared_core import InvalidInputError, SessionTurn, count_tokens, truncate_to_tokens
 
 from ._compat import acall, call, input_text, require_id
+from ._observe import aobserve_turns, observe_turns
 
 __all__ = ["UserMemoryBuffer"]
 
@@ -238,7 +239,7 @@ class UserMemoryBuffer(BaseMemory):
         user_id = require_id(self.user_id, "user_id")
         turns = self._turns(inputs, outputs)
         if turns:
-            call(self.memory, "observe_messages", user_id, turns, **self._observe_kwargs())
+            observe_turns(self.memory, user_id, turns, **self._observe_kwargs())
 
     async def asave_context(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:
         """Async :meth:`save_context`.
@@ -250,7 +251,7 @@ class UserMemoryBuffer(BaseMemory):
         user_id = require_id(self.user_id, "user_id")
         turns = self._turns(inputs, outputs)
         if turns:
-            await acall(self.memory, "observe_messages", user_id, turns, **self._observe_kwargs())
+            await aobserve_turns(self.memory, user_id, turns, **self._observe_kwargs())
 
     # -- clearing ----------------------------------------------------------------
 

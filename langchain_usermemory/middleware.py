@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from shared_core import InvalidIdError, InvalidInputError, UserMemoryError
 
 from ._compat import acall, call, lookup, message_text
+from ._observe import aobserve_turns, observe_turns
 from .ids import resolve_session_id, resolve_user_id
 
 __all__ = ["UserMemoryMiddleware", "UserMemoryState"]
@@ -276,7 +277,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         user_id = kwargs.pop("user_id")
         try:
             try:  # the run's turns together: each reply stays with its turn
-                call(self.memory, "observe_messages", user_id, _as_dicts(turns), **kwargs)
+                observe_turns(self.memory, user_id, _as_dicts(turns), **kwargs)
             except InvalidInputError as exc:
                 if isinstance(exc, InvalidIdError):
                     raise
@@ -307,7 +308,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         user_id = kwargs.pop("user_id")
         try:
             try:  # the run's turns together: each reply stays with its turn
-                await acall(self.memory, "observe_messages", user_id, _as_dicts(turns), **kwargs)
+                await aobserve_turns(self.memory, user_id, _as_dicts(turns), **kwargs)
             except InvalidInputError as exc:
                 if isinstance(exc, InvalidIdError):
                     raise

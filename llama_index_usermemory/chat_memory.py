@@ -218,6 +218,31 @@ class UserChatMemory(BaseMemory):
     def _turns(self, pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
         return [{"role": role, "content": text} for role, text in pairs]
 
+    def _observe_all(self, turns: list[dict[str, str]]) -> None:
+        """The turns in one ``observe_messages`` call (one ``observe`` each for a core
+        without it, such as the memory server's client)."""
+        if hasattr(self.memory, "observe_messages"):
+            self._get_bridge().call(
+                "observe_messages", self.user_id, turns, **self._observe_kwargs()
+            )
+            return
+        for t in turns:
+            self._get_bridge().call(
+                "observe", self.user_id, t["content"], role=t["role"], **self._observe_kwargs()
+            )
+
+    async def _aobserve_all(self, turns: list[dict[str, str]]) -> None:
+        """Async :meth:`_observe_all`."""
+        if hasattr(self.memory, "observe_messages"):
+            await self._get_bridge().acall(
+                "observe_messages", self.user_id, turns, **self._observe_kwargs()
+            )
+            return
+        for t in turns:
+            await self._get_bridge().acall(
+                "observe", self.user_id, t["content"], role=t["role"], **self._observe_kwargs()
+            )
+
     def _observable_all(self, messages: list[ChatMessage]) -> list[tuple[str, str]]:
         return [p for p in (self._observable(m) for m in messages) if p is not None]
 
@@ -225,9 +250,7 @@ class UserChatMemory(BaseMemory):
         """Observe several messages at once, in order, in this session (``observe_messages``)."""
         turns = self._turns(self._observable_all(messages))
         if turns:
-            self._get_bridge().call(
-                "observe_messages", self.user_id, turns, **self._observe_kwargs()
-            )
+            self._observe_all(turns)
 
     def set(self, messages: list[ChatMessage]) -> None:
         """Make ``messages`` the session's history as far as long-term memory allows.
@@ -239,7 +262,7 @@ class UserChatMemory(BaseMemory):
         turns = self._get_bridge().call("session_turns", self.user_id, self.session_id, limit=None)
         new = self._turns(self._new_messages(messages, turns))
         if new:
-            self._get_bridge().call("observe_messages", self.user_id, new, **self._observe_kwargs())
+            self._observe_all(new)
 
     def reset(self) -> None:
         """End the current session (the core writes its episode) and start a new one.
@@ -284,9 +307,7 @@ class UserChatMemory(BaseMemory):
         """Async :meth:`put_messages` (in order)."""
         turns = self._turns(self._observable_all(messages))
         if turns:
-            await self._get_bridge().acall(
-                "observe_messages", self.user_id, turns, **self._observe_kwargs()
-            )
+            await self._aobserve_all(turns)
 
     async def aset(self, messages: list[ChatMessage]) -> None:
         """Async :meth:`set`."""
@@ -295,9 +316,7 @@ class UserChatMemory(BaseMemory):
         )
         new = self._turns(self._new_messages(messages, turns))
         if new:
-            await self._get_bridge().acall(
-                "observe_messages", self.user_id, new, **self._observe_kwargs()
-            )
+            await self._aobserve_all(new)
 
     async def areset(self) -> None:
         """Async :meth:`reset`."""
