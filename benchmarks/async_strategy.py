@@ -1,26 +1,24 @@
-"""AsyncUserMemory under many coroutines on Redis + PostgreSQL: which async strategy wins.
+"""AsyncUserMemory under many coroutines on Redis + PostgreSQL: throughput and latency.
 
-Two ways to serve ``await mem.observe(...)`` / ``await mem.recall(...)``:
+:class:`shared_core.AsyncUserMemory` runs the sync pipeline on the sync stores (psycopg
+pool, redis-py) in ``asyncio.to_thread`` workers. That strategy was chosen by this command:
+at commit 7cd7247 it also had a ``native`` arm that ran the same pipeline on the event
+loop's thread with every store call awaited on native async stores (psycopg
+``AsyncConnectionPool``, ``redis.asyncio``) through a greenlet bridge. The thread offload
+won on throughput and p95 (numbers in the README, "Async"), so the async stores were
+deleted; ``git show 7cd7247:benchmarks/async_strategy.py`` re-runs the comparison.
 
-- ``thread``: today's :class:`shared_core.AsyncUserMemory`, which runs the sync pipeline on
-  the sync stores (psycopg pool, redis-py) in ``asyncio.to_thread`` workers.
-- ``native``: the same pipeline code on the event loop's own thread, its store calls
-  awaited on the async stores (psycopg ``AsyncConnectionPool``, ``redis.asyncio``). The
-  pipeline is sync code, so it runs in a greenlet and each store call switches back to the
-  loop while its I/O is in flight (SQLAlchemy's asyncio bridge works the same way): every
-  store round trip is native async I/O, with no worker thread anywhere.
-
-Both arms run the same workload: ``--coroutines`` concurrent coroutines, each its own user,
-each doing ``--rounds`` x (one ``observe`` of a sentence that writes a memory, then one
-``recall``). Records in a throwaway PostgreSQL schema, sessions + profile cache + change
-feed in Redis under a throwaway key prefix (both removed afterwards), vectors in process
-(the same for both arms), a hashing embedder unless ``--embedder default``. Prints
-throughput (calls/s over the whole run) and p50/p95/p99 per call.
+Workload: ``--coroutines`` concurrent coroutines, each its own user, each doing
+``--rounds`` x (one ``observe`` of a sentence that writes a memory, then one ``recall``).
+Records in a throwaway PostgreSQL schema, sessions + profile cache + change feed in Redis
+under a throwaway key prefix (both removed afterwards), vectors in process, a hashing
+embedder unless ``--embedder default``. Prints throughput (calls/s over the whole run) and
+p50/p95/p99 per call.
 
 Usage::
 
-    python benchmarks/async_strategy.py                       # both arms, 200 coroutines
-    python benchmarks/async_strategy.py --strategy thread --coroutines 400 --rounds 2
+    python benchmarks/async_strategy.py                       # 200 coroutines x 3 rounds
+    python benchmarks/async_strategy.py --coroutines 400 --rounds 2
 """
 
 from __future__ import annotations
@@ -39,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared_core import AsyncUserMemory, UserMemory
+from shared_core import AsyncUserMemory
 from shared_core.config import MemoryConfig
 
 SENTENCES = (
@@ -104,87 +102,6 @@ async def run_thread(args: argparse.Namespace, pg: str, redis: str) -> tuple[flo
         await mem.aclose()
 
 
-# ----------------------------------------------------------------------- native arm
-def _greenlet_bridge() -> tuple[Callable[..., Awaitable[Any]], Callable[[Any], Any]]:
-    """``spawn(fn, *a)`` runs sync ``fn`` in a greenlet on the loop; ``wait(aw)`` inside it
-    suspends that greenlet until the awaitable is done (the loop runs meanwhile)."""
-    import greenlet
-
-    async def spawn(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        child = greenlet.greenlet(lambda: fn(*args, **kwargs))
-        result = child.switch()
-        while not child.dead:
-            try:
-                value = await result
-            except BaseException as exc:
-                result = child.throw(exc)
-            else:
-                result = child.switch(value)
-        return result
-
-    def wait(awaitable: Any) -> Any:
-        return greenlet.getcurrent().parent.switch(awaitable)
-
-    return spawn, wait
-
-
-class _Awaiting:
-    """A sync-looking view of an async store: each coroutine method is awaited in place."""
-
-    def __init__(self, store: Any, wait: Callable[[Any], Any]) -> None:
-        self._store, self._wait = store, wait
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._store, name)
-        if not asyncio.iscoroutinefunction(attr):
-            return attr
-        return lambda *a, **kw: self._wait(attr(*a, **kw))
-
-    def close(self) -> None:
-        """Closed by the benchmark on the loop."""
-
-
-async def run_native(args: argparse.Namespace, pg: str, redis: str) -> tuple[float, list[float]]:
-    from shared_core.clock import SystemClock
-    from shared_core.storage.postgres_async import open_postgres_async
-    from shared_core.storage.redis_async import (
-        open_async_redis_cache,
-        open_async_redis_events,
-        open_async_redis_sessions,
-    )
-
-    spawn, wait = _greenlet_bridge()
-    cfg, clock = MemoryConfig(), SystemClock()
-    records = await open_postgres_async(pg, config=cfg, clock=clock)
-    sessions = open_async_redis_sessions(redis, config=cfg, clock=clock)
-    cache = open_async_redis_cache(redis, config=cfg, clock=clock)
-    events = open_async_redis_events(redis, config=cfg, clock=clock)
-    stores = (records, sessions, cache, events)
-    mem = UserMemory(
-        "sqlite:///:memory:",
-        config=cfg,
-        clock=clock,
-        embedder=_embedder(args.embedder),
-        record_store=_Awaiting(records, wait),  # type: ignore[arg-type]
-        session_store=_Awaiting(sessions, wait),  # type: ignore[arg-type]
-        profile_cache=_Awaiting(cache, wait),  # type: ignore[arg-type]
-        event_bus=_Awaiting(events, wait),  # type: ignore[arg-type]
-    )
-    try:
-        await spawn(mem.observe, "warm-up", "I like jazz.")
-        return await _workload(
-            lambda m, *a, **kw: spawn(getattr(mem, m), *a, **kw),
-            args.coroutines,
-            args.rounds,
-            "nat",
-        )
-    finally:
-        await spawn(mem.flush_audit)
-        mem.vectors.close()
-        for store in stores:
-            await store.close()
-
-
 # ----------------------------------------------------------------------- scaffolding
 def _cleanup(pg_admin: str, schema: str, redis_url: str, prefix: str) -> None:
     import psycopg
@@ -208,9 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     ap.add_argument("--coroutines", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3, help="observe+recall pairs per coroutine")
-    ap.add_argument("--strategy", choices=("both", "thread", "native"), default="both")
     ap.add_argument("--embedder", choices=("hashing", "default"), default="hashing")
-    ap.add_argument("--pool-max", type=int, default=10, help="PostgreSQL pool size (both arms)")
+    ap.add_argument("--pool-max", type=int, default=10, help="PostgreSQL pool size")
     args = ap.parse_args(argv)
 
     print(
@@ -219,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {args.coroutines} coroutines x {args.rounds} x (observe + recall),"
         f" embedder={args.embedder}, pool_max={args.pool_max}"
     )
-    arms = ("thread", "native") if args.strategy == "both" else (args.strategy,)
+    arms = ("thread",)
     print(
         f"{'strategy':<8} {'calls':>6} {'wall s':>7} {'calls/s':>8} {'p50 ms':>7} "
         f"{'p95 ms':>7} {'p99 ms':>7}"
@@ -231,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         pg = f"{args.pg_url}{sep}schema={schema}&pool_max={args.pool_max}"
         rsep = "&" if "?" in args.redis_url else "?"
         redis_url = f"{args.redis_url}{rsep}prefix={prefix}"
-        runner = run_thread if arm == "thread" else run_native
+        runner = run_thread
         try:
             wall, lat = asyncio.run(runner(args, pg, redis_url))
         finally:

@@ -1,55 +1,37 @@
 """Small helpers shared by the adapters: calling a sync or async core, reading ids.
 
 The adapters accept either a :class:`shared_core.UserMemory` or a
-:class:`shared_core.AsyncUserMemory`. Async entry points await the async core
-natively and run a sync core in LangChain's executor; sync entry points call the
-sync core directly and refuse an async-only core with a typed error instead of
-blocking on a foreign event loop.
+:class:`shared_core.AsyncUserMemory` and call it through the core's one bridge,
+:class:`shared_core.CoreBridge`: async entry points await the async core natively and
+run a sync core in a worker thread; sync entry points call the sync core (or the async
+core's sync twin) directly.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import BaseMessage
-from langchain_core.runnables.config import run_in_executor
 
-from shared_core import InvalidIdError, InvalidInputError
+from shared_core import CoreBridge, InvalidIdError, InvalidInputError
 
 __all__ = ["acall", "call", "first_given", "input_text", "lookup", "message_text", "require_id"]
 
 
-def _is_async(fn: Any) -> bool:
-    return inspect.iscoroutinefunction(fn)
-
-
 def call(memory: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
-    """Call ``memory.<method>`` from synchronous code.
+    """Call ``memory.<method>`` from synchronous code (through :class:`shared_core.CoreBridge`).
 
     Args:
-        memory: a ``UserMemory`` (or an ``AsyncUserMemory`` that exposes its sync core).
+        memory: a ``UserMemory`` or an ``AsyncUserMemory`` (its sync twin is used).
         method: the core method name ("recall", "observe", ...).
         *args: positional arguments for the method.
         **kwargs: keyword arguments for the method.
 
     Returns:
         Whatever the core method returns.
-
-    Raises:
-        InvalidInputError: ``memory`` only has an async API; use the async entry point.
     """
-    fn = getattr(memory, method)
-    if not _is_async(fn):
-        return fn(*args, **kwargs)
-    sync_core = getattr(memory, "sync", None)
-    if sync_core is not None and not _is_async(getattr(sync_core, method, None)):
-        return getattr(sync_core, method)(*args, **kwargs)
-    raise InvalidInputError(
-        f"{type(memory).__name__}.{method} is async-only; call the async API "
-        "(ainvoke / aload_memory_variables / abatch) or pass a sync UserMemory"
-    )
+    return CoreBridge(memory).call(method, *args, **kwargs)
 
 
 async def acall(memory: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
@@ -64,10 +46,7 @@ async def acall(memory: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
     Returns:
         Whatever the core method returns.
     """
-    fn = getattr(memory, method)
-    if _is_async(fn):
-        return await fn(*args, **kwargs)
-    return await run_in_executor(None, fn, *args, **kwargs)
+    return await CoreBridge(memory).acall(method, *args, **kwargs)
 
 
 def lookup(source: Any, name: str) -> Any:

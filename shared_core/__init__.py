@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .aio import AsyncUserMemory
+from .aio import AsyncUserMemory, CoreBridge, run_sync
 from .clock import Clock, FakeClock, SystemClock, as_utc
 from .config import DecayPolicy, MemoryConfig, PiiMode
 from .embed import CachingEmbedder, multilingual_flag
@@ -91,6 +91,7 @@ __all__ = [
     "Conflict",
     "ConflictError",
     "ContextTemplates",
+    "CoreBridge",
     "DecayPolicy",
     "Embedder",
     "ExtractionError",
@@ -133,6 +134,7 @@ __all__ = [
     "manage_memory_outcome",
     "memory_line",
     "multilingual_flag",
+    "run_sync",
     "search_memory_call",
     "search_memory_outcome",
     "truncate_to_tokens",

@@ -1,21 +1,41 @@
-"""AsyncUserMemory: the async twin of :class:`shared_core.pipeline.UserMemory`.
+"""Async access to the core: :class:`AsyncUserMemory` and the adapters' :class:`CoreBridge`.
 
-The embedded SQLite store and the rule extractor do blocking IO/CPU work, so each call
-runs the shared pipeline in a worker thread (``asyncio.to_thread``): the event loop is
-never blocked, and no background event loop is created (safe in notebooks and hosts).
+**One async strategy.** Every call runs the shared sync pipeline on the sync stores in a
+worker thread (``asyncio.to_thread``): the event loop is never blocked, and no background
+event loop is created (safe in notebooks and hosts). It was chosen by measurement against
+native async stores (psycopg ``AsyncConnectionPool``, ``redis.asyncio``) under 200
+coroutines on Redis + PostgreSQL (``benchmarks/async_strategy.py``; numbers in the README):
+the thread offload had the higher throughput and the lower p95.
+
+**One bridge.** The LangChain and LlamaIndex adapters call the core from sync and async
+code alike through :class:`CoreBridge`:
+
+* a sync core (:class:`UserMemory`): sync callers call it directly (it never touches an
+  event loop, so a running loop, as in Jupyter, does not matter); async callers run it
+  with :func:`asyncio.to_thread`, so their loop is never blocked;
+* an :class:`AsyncUserMemory`: async callers await it on their own loop; sync callers use
+  its ``.sync`` twin, so no coroutine is driven from a second, temporary loop;
+* an async-only core (any object whose methods are coroutines and that has no ``.sync``):
+  every call, sync or async, runs on **one** private event loop per core object, kept in
+  a daemon thread and shared by every adapter holding that core.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+import concurrent.futures
+import inspect
+import threading
+import weakref
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from .entities import AuditEntry, Change, MemoryRecord, ScoredMemory, SessionTurn
+from .errors import InvalidInputError
 from .pipeline import UserMemory
 
-__all__ = ["AsyncUserMemory"]
+__all__ = ["AsyncUserMemory", "CoreBridge", "run_sync"]
 
 
 class AsyncUserMemory:
@@ -224,3 +244,127 @@ class AsyncUserMemory:
 
     async def reindex(self, user_id: str | None = None) -> int:
         return await asyncio.to_thread(self.sync.reindex, user_id)
+
+
+# ----------------------------------------------------------------------------- bridge
+class _LoopThread:
+    """A private event loop running forever in a daemon thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="usermemory-core-loop", daemon=True)
+        self.thread.start()
+        self._ready.wait()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.call_soon(self._ready.set)
+        self.loop.run_forever()
+        self.loop.close()
+
+    def submit(self, coro: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def stop(self) -> None:
+        if self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+# One private loop per async-only core object, shared by all adapters that hold it;
+# the loop stops when the core is garbage collected.
+_LOOPS: weakref.WeakKeyDictionary[Any, _LoopThread] = weakref.WeakKeyDictionary()
+_LOOPS_LOCK = threading.Lock()
+
+
+def _loop_for(core: Any) -> _LoopThread:
+    with _LOOPS_LOCK:
+        runner = _LOOPS.get(core)
+        if runner is None or not runner.thread.is_alive():
+            runner = _LoopThread()
+            _LOOPS[core] = runner
+            weakref.finalize(core, runner.stop)
+        return runner
+
+
+def _is_async(obj: Any) -> bool:
+    return inspect.iscoroutinefunction(getattr(obj, "observe", None))
+
+
+class CoreBridge:
+    """Runs core methods by name from sync or async code (see the module docstring).
+
+    Args:
+        core: a :class:`UserMemory` or :class:`AsyncUserMemory` (any object with the
+            core's method names; async-ness is detected per method).
+
+    Raises:
+        InvalidInputError: ``core`` is ``None``.
+    """
+
+    def __init__(self, core: Any) -> None:
+        if core is None:
+            raise InvalidInputError("a UserMemory or AsyncUserMemory instance is required")
+        self.core = core
+        twin = getattr(core, "sync", None)
+        self._sync_twin: Any = twin if _is_async(core) and not _is_async(twin) else None
+        if self._sync_twin is not None and not callable(getattr(twin, "observe", None)):
+            self._sync_twin = None
+
+    @property
+    def is_async(self) -> bool:
+        """Whether the core's methods are coroutine functions (an ``AsyncUserMemory``)."""
+        return _is_async(self.core)
+
+    @property
+    def uses_private_loop(self) -> bool:
+        """Whether calls run on a private loop (an async-only core without ``.sync``)."""
+        return self.is_async and self._sync_twin is None
+
+    def call(self, method: str, /, *args: Any, **kwargs: Any) -> Any:
+        """Call ``core.<method>(*args, **kwargs)`` from sync code and return its result.
+
+        Safe inside a running event loop (Jupyter): nothing runs on the caller's loop.
+
+        Raises:
+            InvalidInputError: called from the core's private loop thread (would deadlock).
+        """
+        fn = getattr(self.core, method)
+        if not inspect.iscoroutinefunction(fn):
+            return fn(*args, **kwargs)
+        if self._sync_twin is not None:
+            twin = getattr(self._sync_twin, method, None)
+            if twin is not None and not inspect.iscoroutinefunction(twin):
+                return twin(*args, **kwargs)
+        runner = _loop_for(self.core)
+        if threading.current_thread() is runner.thread:
+            raise InvalidInputError(
+                "a sync UserMemory adapter method was called from the core's private event loop"
+            )
+        return runner.submit(fn(*args, **kwargs)).result()
+
+    async def acall(self, method: str, /, *args: Any, **kwargs: Any) -> Any:
+        """Await ``core.<method>(*args, **kwargs)`` without blocking the caller's loop."""
+        fn = getattr(self.core, method)
+        if not inspect.iscoroutinefunction(fn):
+            return await asyncio.to_thread(fn, *args, **kwargs)
+        if not self.uses_private_loop:
+            return await fn(*args, **kwargs)
+        runner = _loop_for(self.core)
+        if threading.current_thread() is runner.thread:
+            return await fn(*args, **kwargs)
+        return await asyncio.wrap_future(runner.submit(fn(*args, **kwargs)))
+
+
+def run_sync(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine to completion from sync code, even inside a running event loop.
+
+    Without a running loop in this thread it uses :func:`asyncio.run`; inside one
+    (Jupyter) it runs the coroutine on a fresh loop in a worker thread and waits.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -1,7 +1,7 @@
 """SQL, schema migrations and row mapping shared by the PostgreSQL stores.
 
-Used by :mod:`shared_core.storage.postgres` (sync) and
-:mod:`shared_core.storage.postgres_async`; nothing here opens a connection. The driver
+Used by :mod:`shared_core.storage.postgres` and :mod:`shared_core.storage.pgvector`;
+nothing here opens a connection. The driver
 (psycopg 3) is imported lazily so that importing this module never needs the extra.
 """
 

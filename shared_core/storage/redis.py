@@ -9,9 +9,9 @@ Three small stores implement the protocols of :mod:`shared_core.storage.protocol
   ``memory.update`` (``MAXLEN ~`` trimmed); ``EventSubscriber`` consumes it with a
   consumer group and applies events to a local cache.
 
-The cache and the events live in :mod:`shared_core.storage.redis_events`, the asyncio
-twins of all of them in :mod:`shared_core.storage.redis_async`; this module holds the
-session store and everything they share (keys, Lua scripts, serialisation, URL options).
+The cache and the events live in :mod:`shared_core.storage.redis_events`; this module
+holds the session store and everything they share (keys, Lua scripts, serialisation, URL
+options).
 
 Key layout (``prefix`` is prepended to every key, default ``""``)::
 

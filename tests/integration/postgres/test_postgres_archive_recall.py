@@ -21,8 +21,7 @@ from shared_core.entities import Kind, Status
 from shared_core.errors import InvalidInputError
 from shared_core.recall.retrieve import supports_archive
 from shared_core.storage.postgres import PostgresRecordStore
-from shared_core.storage.postgres_async import AsyncPostgresRecordStore
-from shared_core.storage.protocols import ArchiveRecordStore, WriteBatch
+from shared_core.storage.protocols import ArchiveRecordStore
 
 pytestmark = pytest.mark.integration
 
@@ -85,25 +84,6 @@ def test_postgres_store_declares_its_archive(store: PostgresRecordStore) -> None
     assert supports_archive(store)
     assert store.archived_ids([]) == set()
     assert store.archived_ids(["no-such-id"]) == set()
-
-
-async def test_async_store_declares_its_archive(
-    pg_url: str, pg_schema: str, store: PostgresRecordStore, mem: UserMemory, clk: FakeClock
-) -> None:
-    ids = _seed(mem, clk)
-    _age_and_archive(store, clk)
-    async with AsyncPostgresRecordStore(pg_url, schema=pg_schema, clock=clk) as astore:
-        assert astore.supports_archive is True
-        assert await astore.archived_ids([]) == set()
-        assert await astore.archived_ids(list(ids.values())) == {
-            ids["turn"],
-            ids["episode"],
-            ids["interest"],
-        }
-        # a write brings an archived row back, and it stops being reported as archived
-        (back,) = await astore.get([ids["turn"]], include_archive=True)
-        await astore.apply(WriteBatch(records=[back.replace(updated_at=clk.now())]))
-        assert await astore.archived_ids([ids["turn"]]) == set()
 
 
 def test_archived_episode_is_recalled_only_with_include_archive(
