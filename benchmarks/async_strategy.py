@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shared_core import AsyncUserMemory
 from shared_core.config import MemoryConfig
+from shared_core.storage import StorageSpec
 
 SENTENCES = (
     "I'm allergic to penicillin.",
@@ -86,10 +87,7 @@ def _embedder(name: str) -> Any:
 
 async def run_thread(args: argparse.Namespace, pg: str, redis: str) -> tuple[float, list[float]]:
     mem = AsyncUserMemory(
-        pg,
-        sessions_url=redis,
-        cache_url=redis,
-        events_url=redis,
+        StorageSpec(records=pg, sessions=redis, cache=redis, events=redis),
         config=MemoryConfig(),
         embedder=_embedder(args.embedder),
     )

@@ -4,7 +4,7 @@ Combinations (all through ``UserMemory``, the public API):
 
 - ``embedded``          SQLite file (records + vectors), sessions in process
 - ``redis_pg``          PostgreSQL 15 records + Redis sessions/cache/stream; vectors in the
-                        embedded index ``open_production`` falls back to (no pgvector on 15)
+                        in-process index ``postgresql://`` falls back to (no pgvector on 15)
 - ``redis_pg_pgvector`` PostgreSQL 16 + pgvector (pgserver) records and vectors + Redis
 
 Each is bulk-loaded with ``--records`` synthetic memories over ``--users`` users through
@@ -42,7 +42,7 @@ from backend_postgres import WORDS, drop_schema, pgserver_url, synth_records, ti
 from shared_core import FakeClock, UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.recall.retrieve import record_text
-from shared_core.storage.combos import open_production
+from shared_core.storage import StorageSpec, open_backend
 from shared_core.storage.protocols import VectorItem, WriteBatch
 
 DIM = 384
@@ -163,11 +163,11 @@ def main() -> None:
 
     def production(pg: str) -> Callable[[], UserMemory]:
         def open_() -> UserMemory:
-            b = open_production(
-                pg, redis_url=redis_url, vectors="pgvector", clock=clock,
-                outbox_path=f"{tmp}/outbox-{uuid.uuid4().hex[:6]}.db",
+            spec = StorageSpec(
+                records=pg, sessions=redis_url, cache=redis_url, events=redis_url,
+                resilient=True, outbox=f"{tmp}/outbox-{uuid.uuid4().hex[:6]}.db",
             )  # fmt: skip
-            return UserMemory(**b.memory_kwargs(), clock=clock, embedder=emb)
+            return UserMemory(open_backend(spec, clock=clock), clock=clock, embedder=emb)
 
         return open_
 

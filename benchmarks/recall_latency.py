@@ -74,7 +74,7 @@ from shared_core.recall.retrieve import record_text
 from shared_core.recall.rewrite import rewrite
 from shared_core.storage.lexical import tokenize
 from shared_core.storage.protocols import RecordFilter, VectorItem, WriteBatch
-from shared_core.storage.registry import open_sqlite
+from shared_core.storage.registry import Backends, open_sqlite
 
 __all__ = [
     "PrecomputedEmbedder",
@@ -525,11 +525,7 @@ def open_memory(path: Path, embedder: Any, sink: StageSink | None = None) -> Ite
         vectors = Timed(vectors, "vectors", sink, ["search"])
         emb = Timed(embedder, "embedder", sink, ["embed"])
     mem = UserMemory(
-        f"sqlite:///{path}",
-        embedder=emb,
-        record_store=records,
-        vector_index=vectors,
-        session_store=backends.sessions,
+        Backends(records=records, vectors=vectors, sessions=backends.sessions), embedder=emb
     )
     try:
         yield mem

@@ -23,13 +23,12 @@ from .metrics import Metrics
 from .recall.fuse import FusionWeights
 from .recall.inject import ContextTemplates
 from .storage.protocols import (
-    EventBus,
-    ProfileCache,
     RecordStore,
     SessionStore,
     VectorIndex,
     WriteBatch,
 )
+from .storage.registry import Backends, StorageSpec, open_backend
 
 __all__ = ["MemoryBase", "default_url"]
 
@@ -52,79 +51,29 @@ class MemoryBase:
 
     def __init__(
         self,
-        url: str | None = None,
+        url: str | StorageSpec | Backends | None = None,
         *,
         config: MemoryConfig | None = None,
         clock: Clock | None = None,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
-        record_store: RecordStore | None = None,
-        vector_index: VectorIndex | None = None,
-        session_store: SessionStore | None = None,
-        profile_cache: ProfileCache | None = None,
-        event_bus: EventBus | None = None,
         templates: ContextTemplates | None = None,
         metrics: Metrics | None = None,
-        vectors_url: str | None = None,
-        sessions_url: str | None = None,
-        cache_url: str | None = None,
-        events_url: str | None = None,
     ) -> None:
         self.config = config or MemoryConfig.from_env()
         self.clock: Clock = clock or SystemClock()
-        self.url = url or default_url()
-        from .storage.registry import open_backend, open_component
-
-        opened: list[Any] = []
-
-        def component(u: str | None, role: Any) -> Any:
-            if u is None:
-                return None
-            obj = open_component(u, role, config=self.config, clock=self.clock)
-            opened.append(obj)
-            return obj
-
-        try:
-            if vector_index is None:
-                vector_index = component(vectors_url, "vectors")
-            if session_store is None:
-                session_store = component(sessions_url, "sessions")
-            if profile_cache is None:
-                profile_cache = component(cache_url, "cache")
-            if event_bus is None:
-                event_bus = component(events_url, "events")
-            if record_store is None or vector_index is None or session_store is None:
-                backends = open_backend(self.url, config=self.config, clock=self.clock)
-                record_store = backends.records if record_store is None else record_store
-                vector_index = backends.vectors if vector_index is None else vector_index
-                session_store = backends.sessions if session_store is None else session_store
-                profile_cache = backends.profile_cache if profile_cache is None else profile_cache
-                event_bus = backends.events if event_bus is None else event_bus
-                used = {
-                    id(record_store),
-                    id(vector_index),
-                    id(session_store),
-                    id(profile_cache),
-                    id(event_bus),
-                }
-                for part in (
-                    backends.records,
-                    backends.vectors,
-                    backends.sessions,
-                    backends.profile_cache,
-                    backends.events,
-                ):
-                    if part is not None and id(part) not in used:
-                        part.close()  # opened by the URL but replaced by an explicit store
-        except BaseException:
-            for obj in opened:
-                obj.close()
-            raise
-        self.records: RecordStore = record_store
-        self.vectors: VectorIndex = vector_index
-        self.sessions: SessionStore = session_store
-        self.cache = profile_cache
-        self.events = event_bus
+        if isinstance(url, Backends):
+            backends = url
+        else:
+            backends = open_backend(
+                url or default_url(), config=self.config, clock=self.clock, metrics=metrics
+            )
+        self.records: RecordStore = backends.records
+        self.vectors: VectorIndex = backends.vectors
+        self.sessions: SessionStore = backends.sessions
+        self.cache = backends.profile_cache
+        self.events = backends.events
+        metrics = metrics or backends.metrics
         self._embedder = embedder
         self.extractor: Extractor = extractor or RuleExtractor()
         self._fallback_extractor = RuleExtractor()

@@ -23,18 +23,16 @@ class UserMemory(WritePath, ReadPath, Management):
     """Structured long-term memory of users across conversations.
 
     Args:
-        url: where to keep memory; ``None`` opens the embedded default (SQLite in the
-            user data dir, or ``USERMEMORY_URL``). ``sqlite:///:memory:`` for tests.
+        url: where to keep memory: a URL (``None`` opens the embedded default, SQLite in
+            the user data dir, or ``USERMEMORY_URL``; ``sqlite:///:memory:`` for tests), a
+            :class:`~shared_core.storage.StorageSpec` naming a URL or store per role
+            (``StorageSpec(records="postgresql://...", sessions="redis://...")``), or
+            already opened :class:`~shared_core.storage.Backends`.
         config: tunables; defaults from ``MemoryConfig.from_env()``.
         clock: time source (inject a ``FakeClock`` in tests and simulations).
         embedder: text -> vectors; default all-MiniLM-L6-v2 (ONNX, see ``default_embedder``)
             (loaded lazily on first use).
         extractor: turn -> candidates; default the offline English/Chinese rules.
-        record_store / vector_index / session_store: explicit stores override the URL's.
-        profile_cache / event_bus: optional hot cache and change feed (e.g. Redis).
-        vectors_url / sessions_url / cache_url / events_url: open one component from its
-            own URL next to the record store, e.g. ``sessions_url="redis://..."``,
-            ``vectors_url="pinecone://index?namespace=prod"``.
         templates: replace the Jinja2 templates of ``context()``.
 
     Example:

@@ -1,8 +1,9 @@
 """Storage backends: the protocols, the embedded SQLite default and the URL registry.
 
-``open_backend("sqlite:///memory.db")`` returns :class:`Backends` (records, vectors,
-sessions). Server backends (PostgreSQL, Redis, Pinecone) live in their own modules and are
-imported only when their URL scheme is opened.
+``open_backend("sqlite:///memory.db")`` or ``open_backend(StorageSpec(records=...,
+sessions=...))`` returns :class:`Backends` (records, vectors, sessions, cache, events).
+Server backends (PostgreSQL, Redis, Pinecone) live in their own modules and are imported
+only when their URL scheme is opened.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .protocols import (
 from .registry import (
     Backends,
     BackendSpec,
+    StorageSpec,
     known_schemes,
     open_backend,
     open_component,
@@ -49,6 +51,7 @@ __all__ = [
     "SqliteDatabase",
     "SqliteRecordStore",
     "SqliteVectorIndex",
+    "StorageSpec",
     "VectorHit",
     "VectorIndex",
     "VectorItem",

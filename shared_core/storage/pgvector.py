@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-__all__ = ["PgVectorIndex", "open_pgvector"]
+__all__ = ["PgVectorIndex", "open_pgvector", "open_postgres_vectors"]
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +116,45 @@ def open_pgvector(
     return PgVectorIndex(
         conninfo, dimension=dim, schema=ours.get("schema", "usermemory"), max_size=pool_max
     )
+
+
+def open_postgres_vectors(
+    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
+) -> Any:
+    """Registry factory: the vector index of a ``postgresql://`` records URL.
+
+    pgvector in the records' database and schema when the server has the ``vector``
+    extension (``forget`` then erases the embeddings in the records' transaction). Without
+    it, the documented choice is an in-process index, announced by a WARNING on every open:
+    its vectors are lost when the process exits, so dense recall misses what earlier
+    processes wrote until ``UserMemory.reindex()`` rebuilds them from the records. Install
+    pgvector, or name a persistent index in the spec (``StorageSpec(vectors=
+    "sqlite:///vectors.db")`` or ``"pinecone://..."``), to keep them.
+
+    Raises:
+        BackendUnavailableError: the server cannot be reached.
+        ConfigError: a malformed URL.
+    """
+    from .vectors import SqliteVectorIndex
+
+    conninfo, ours = split_postgres_url(url)
+    index = PgVectorIndex.try_open(conninfo, schema=ours.get("schema", "usermemory"), max_size=4)
+    if index is not None:
+        return index
+    log.warning(
+        "PostgreSQL at %s has no pgvector extension: dense vectors are kept IN PROCESS and"
+        " lost on restart (run UserMemory.reindex() at start-up, install pgvector, or pass"
+        " StorageSpec(vectors='sqlite:///vectors.db'))",
+        _host_of(conninfo),
+    )
+    return SqliteVectorIndex(":memory:", clock=clock)
+
+
+def _host_of(conninfo: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(conninfo)
+    return f"{parts.hostname or 'localhost'}{parts.path}" if parts.scheme else "the server"
 
 
 class PgVectorIndex:

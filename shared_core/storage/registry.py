@@ -1,6 +1,6 @@
-"""URL scheme -> storage backend.
+"""Backend assembly: a frozen :class:`StorageSpec` -> :func:`open_backend` -> :class:`Backends`.
 
-Every backend is named by the scheme of a URL and found in, in order: backends registered
+Every store is named by the scheme of a URL and found in, in order: backends registered
 at run time with :func:`register_backend`, the built-in table :data:`BUILTIN_BACKENDS`
 (``"module:attr"`` strings, imported only when used), and the ``usermemory.backends``
 entry-point group of installed packages (entry-point name = scheme, value =
@@ -8,13 +8,16 @@ entry-point group of installed packages (entry-point name = scheme, value =
 
 A factory is called as ``factory(url, *, config=..., clock=...)`` and returns either a
 complete :class:`Backends` or one component (a record store, vector index, session store,
-profile cache or event bus). :func:`open_backend` turns a record store into a full
-:class:`Backends` (sessions in process; vectors in an in-process index unless the
-scheme also provides vectors); :func:`open_component` opens one role, e.g. Redis sessions
-next to a PostgreSQL record store::
+profile cache or event bus). :func:`open_backend` opens a spec (or one URL, which is the
+spec ``StorageSpec(records=url)``): each role comes from its own URL or store object in
+the spec, else from the records URL's scheme when it provides that role (``sqlite://``
+records + vectors, ``postgresql://`` records + pgvector), else in process (sessions; a
+vector index with a warning that it is not persisted)::
 
     backends = open_backend("sqlite:///~/.local/share/usermemory/memory.db")
-    sessions = open_component("redis://localhost:6379/0", "sessions")
+    backends = open_backend(
+        StorageSpec(records="postgresql://db/app", sessions="redis://cache:6379/0")
+    )
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from ..clock import Clock, SystemClock
 from ..config import MemoryConfig
 from ..errors import ConfigError, MissingDependencyError, UnknownBackendError, UserMemoryError
+from ..metrics import Metrics
 from .protocols import EventBus, ProfileCache, RecordStore, SessionStore, VectorIndex
 
 __all__ = [
@@ -42,6 +46,7 @@ __all__ = [
     "BackendSpec",
     "Backends",
     "Role",
+    "StorageSpec",
     "known_schemes",
     "open_backend",
     "open_component",
@@ -74,6 +79,8 @@ class Backends:
         sessions: short-term session memory.
         profile_cache: optional hot cache of profiles (e.g. Redis).
         events: optional change feed (e.g. a Redis Stream).
+        metrics: the counters the failure-handling wrappers count into (``None``: no
+            wrappers); ``UserMemory`` uses them unless it is given its own.
     """
 
     records: RecordStore
@@ -81,6 +88,7 @@ class Backends:
     sessions: SessionStore
     profile_cache: ProfileCache | None = None
     events: EventBus | None = None
+    metrics: Metrics | None = None
 
     def close(self) -> None:
         """Close every store (each exactly once, even if shared)."""
@@ -96,6 +104,41 @@ class Backends:
                 errors.append(exc)
         if errors:
             raise errors[0]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StorageSpec:
+    """What to open for one memory: a URL (or an already opened store) per role.
+
+    Attributes:
+        records: the record store's URL (``sqlite:///memory.db``, ``postgresql://...``) or
+            a :class:`~shared_core.storage.protocols.RecordStore`.
+        vectors: a vector URL (``pinecone://INDEX?namespace=prod``, ``sqlite:///vec.db``)
+            or index; ``None`` takes the records scheme's own (SQLite: the same file;
+            PostgreSQL: pgvector in the same schema, see :func:`open_postgres_vectors`),
+            else an in-process index (logged: it is not persisted).
+        sessions: a session-store URL (``redis://...``) or store; ``None``: in process.
+        cache: a profile-cache URL (``redis://...``) or cache; ``None``: no cache.
+        events: an event-bus URL (``redis://...``) or bus; ``None``: no change feed.
+        resilient: wrap the stores in the failure handling of
+            :mod:`shared_core.storage.resilient`: sessions fall back to an in-process store
+            while their server is down, cache and events are skipped, and vector writes that
+            fail wait in an outbox for replay.
+        outbox: SQLite file of that outbox (``None``: in memory, lost on restart: run
+            ``UserMemory.reindex()`` at start-up).
+        probe_interval: seconds between attempts on a backend that is down.
+
+    Store objects passed here belong to the opened :class:`Backends` (closed with it).
+    """
+
+    records: str | RecordStore
+    vectors: str | VectorIndex | None = None
+    sessions: str | SessionStore | None = None
+    cache: str | ProfileCache | None = None
+    events: str | EventBus | None = None
+    resilient: bool = False
+    outbox: str | None = None
+    probe_interval: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +173,15 @@ BUILTIN_BACKENDS: Mapping[str, BackendSpec] = MappingProxyType(
         ),
         "postgresql": _spec(
             "postgres",
-            "PostgreSQL record store",
+            "PostgreSQL records + pgvector (in process without the extension, logged)",
             records="shared_core.storage.postgres:open_postgres",
+            vectors="shared_core.storage.pgvector:open_postgres_vectors",
         ),
         "postgres": _spec(
             "postgres",
-            "PostgreSQL record store",
+            "PostgreSQL records + pgvector (in process without the extension, logged)",
             records="shared_core.storage.postgres:open_postgres",
+            vectors="shared_core.storage.pgvector:open_postgres_vectors",
         ),
         "redis": _spec(
             "redis",
@@ -298,69 +343,170 @@ def _call(
 
 
 def open_backend(
-    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
+    spec: str | StorageSpec,
+    *,
+    config: MemoryConfig | None = None,
+    clock: Clock | None = None,
+    metrics: Metrics | None = None,
 ) -> Backends:
-    """Open the stores named by ``url``.
+    """Open the stores of ``spec`` (the one way backends are assembled).
 
     Args:
-        url: e.g. ``"sqlite:///memory.db"``, ``"sqlite:///:memory:"``,
-            ``"postgresql://localhost/app"``.
+        spec: a :class:`StorageSpec`, or one URL (``"sqlite:///memory.db"``,
+            ``"sqlite:///:memory:"``, ``"postgresql://localhost/app"``) meaning
+            ``StorageSpec(records=url)``.
         config: memory configuration (session TTL, ...).
         clock: time source handed to every store.
+        metrics: counters for the failure-handling wrappers (``spec.resilient``).
 
     Returns:
-        A :class:`Backends`; parts the scheme does not provide run in process.
+        A complete :class:`Backends`; roles nobody provides run in process.
 
     Raises:
-        ConfigError: malformed URL or the scheme has no record store.
+        ConfigError: malformed URL, a scheme that cannot serve a role, or no record store.
         UnknownBackendError: no backend for the scheme (the message lists the known ones).
         MissingDependencyError: the driver is not installed (names the extra).
+        BackendUnavailableError: a server cannot be reached (with ``resilient``, only the
+            record store's and the vector index's servers must be up).
     """
+    spec = StorageSpec(records=spec) if isinstance(spec, str) else spec
+    if not isinstance(spec, StorageSpec):
+        raise ConfigError(f"expected a URL or a StorageSpec, got {type(spec).__name__}")
     cfg = config or MemoryConfig()
     clk = clock or SystemClock()
-    scheme, spec = _lookup(url)
-    parts: dict[str, Any] = {}
-    if "backends" in spec.factories:
-        result = _call(spec.factories["backends"], scheme, spec, url, cfg, clk)
-        if isinstance(result, Backends):
-            return result
-        role = _role_of(result)
-        if role is None:
-            raise ConfigError(f"backend {scheme!r} returned {type(result).__name__}, not a store")
-        parts[role] = result
-    else:
-        for role in ("records", "vectors", "sessions"):
-            if role in spec.factories:
-                parts[role] = _call(spec.factories[role], scheme, spec, url, cfg, clk)
-    if "records" not in parts:
-        for part in parts.values():
-            part.close()
-        raise ConfigError(
-            f"{scheme}:// provides {', '.join(sorted(spec.factories))}, not a record store; "
-            f"pass it as that component (open_component(url, role)) next to a record store URL"
-        )
-    return _complete(parts, cfg, clk, scheme)
+    opened: list[Any] = []  # closed again if assembly fails
+    try:
+        parts = _base_parts(spec, cfg, clk, opened)
+        if isinstance(parts.get(""), Backends):  # a factory's complete set, used as it is
+            return cast(Backends, parts[""])
+        for role, given in (
+            ("vectors", spec.vectors),
+            ("sessions", spec.sessions),
+            ("cache", spec.cache),
+            ("events", spec.events),
+        ):
+            if isinstance(given, str):
+                parts[role] = open_component(given, role, config=cfg, clock=clk)  # type: ignore[arg-type]
+                opened.append(parts[role])
+            elif given is not None:
+                parts[role] = given
+        if "vectors" not in parts:
+            from .vectors import SqliteVectorIndex
 
+            if isinstance(spec.records, str):
+                logger.warning(
+                    "%s:// has no vector index; using an in-process one (vectors are not"
+                    " persisted: pass StorageSpec(vectors=...) to keep them)",
+                    _lookup(spec.records)[0],
+                )
+            parts["vectors"] = SqliteVectorIndex(":memory:", clock=clk)
+        if spec.resilient:
+            metrics = metrics or Metrics()
+            _make_resilient(parts, spec, cfg, clk, metrics, opened)
+        if "sessions" not in parts:
+            from .session import InMemorySessionStore
 
-def _complete(parts: dict[str, Any], cfg: MemoryConfig, clk: Clock, scheme: str) -> Backends:
-    from .session import InMemorySessionStore
-    from .vectors import SqliteVectorIndex
-
-    if "vectors" not in parts:
-        logger.warning(
-            "%s:// has no vector index; using an in-process one (vectors are not persisted)",
-            scheme,
-        )
-        parts["vectors"] = SqliteVectorIndex(":memory:", clock=clk)
-    if "sessions" not in parts:
-        parts["sessions"] = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
+            parts["sessions"] = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
+    except BaseException:
+        for obj in reversed(opened):
+            obj.close()
+        raise
     return Backends(
         records=parts["records"],
         vectors=parts["vectors"],
         sessions=parts["sessions"],
         profile_cache=parts.get("cache"),
         events=parts.get("events"),
+        metrics=metrics if spec.resilient else None,
     )
+
+
+def _base_parts(
+    spec: StorageSpec, cfg: MemoryConfig, clk: Clock, opened: list[Any]
+) -> dict[str, Any]:
+    """The record store, plus what the records URL's scheme provides for unset roles."""
+    if not isinstance(spec.records, str):
+        if not isinstance(spec.records, RecordStore):
+            raise ConfigError(f"records must be a URL or a RecordStore, got {spec.records!r}")
+        return {"records": spec.records}
+    scheme, reg = _lookup(spec.records)
+    wanted = ["records"]
+    if spec.vectors is None:
+        wanted.append("vectors")
+    if spec.sessions is None:
+        wanted.append("sessions")
+    parts: dict[str, Any] = {}
+    if "backends" in reg.factories and ("vectors" in wanted or "records" not in reg.factories):
+        result = _call(reg.factories["backends"], scheme, reg, spec.records, cfg, clk)
+        plain = spec == StorageSpec(records=spec.records)
+        if isinstance(result, Backends) and plain:
+            return {"": result}
+        if isinstance(result, Backends):
+            got: dict[str, Any] = {
+                "records": result.records,
+                "vectors": result.vectors,
+                "sessions": result.sessions,
+                "cache": result.profile_cache,
+                "events": result.events,
+            }
+        else:
+            role = _role_of(result)
+            if role is None:
+                raise ConfigError(
+                    f"backend {scheme!r} returned {type(result).__name__}, not a store"
+                )
+            got = {role: result}
+        for role, part in got.items():
+            if part is None:
+                continue
+            if role in wanted or (role in ("cache", "events") and getattr(spec, role) is None):
+                parts[role] = part
+                opened.append(part)
+            else:
+                part.close()  # the spec names another store for this role
+    else:
+        for role in wanted:
+            if role in reg.factories:
+                parts[role] = _call(reg.factories[role], scheme, reg, spec.records, cfg, clk)
+                opened.append(parts[role])
+    if "records" not in parts:
+        raise ConfigError(
+            f"{scheme}:// provides {', '.join(sorted(reg.factories))}, not a record store; "
+            f"name it as that role in a StorageSpec next to a record store URL"
+        )
+    return parts
+
+
+def _make_resilient(
+    parts: dict[str, Any],
+    spec: StorageSpec,
+    cfg: MemoryConfig,
+    clk: Clock,
+    metrics: Metrics,
+    opened: list[Any],
+) -> None:
+    from .outbox import OutboxVectorIndex
+    from .resilient import ResilientEventBus, ResilientProfileCache, ResilientSessionStore
+    from .session import InMemorySessionStore
+
+    probe = spec.probe_interval
+    if spec.outbox is None:
+        logger.info("vector outbox kept in memory; pass StorageSpec(outbox=path) to keep it")
+    parts["vectors"] = OutboxVectorIndex(
+        parts["vectors"], spec.outbox or ":memory:", probe_interval=probe, metrics=metrics
+    )
+    opened.append(parts["vectors"])
+    if spec.sessions is not None:
+        local = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
+        parts["sessions"] = ResilientSessionStore(
+            parts["sessions"], local, probe_interval=probe, metrics=metrics
+        )
+    if "cache" in parts:
+        parts["cache"] = ResilientProfileCache(
+            parts["cache"], probe_interval=probe, metrics=metrics
+        )
+    if "events" in parts:
+        parts["events"] = ResilientEventBus(parts["events"], probe_interval=probe, metrics=metrics)
 
 
 def open_component(
@@ -387,9 +533,10 @@ def open_component(
     elif "backends" in spec.factories and role in ("records", "vectors", "sessions"):
         full = open_backend(url, config=cfg, clock=clk)
         obj = getattr(full, role)
-        for other in ("records", "vectors", "sessions"):
-            if other != role:
-                getattr(full, other).close()
+        for other in ("records", "vectors", "sessions", "profile_cache", "events"):
+            part = getattr(full, other)
+            if other != role and part is not None:
+                part.close()
         return obj
     else:
         raise ConfigError(

@@ -4,8 +4,8 @@ Every test that takes ``deployment`` (or ``mem``/``clock``) runs once per combin
 
 - ``embedded``            SQLite file (records + vectors), sessions in process
 - ``redis_pg``            PostgreSQL 15 records, Redis sessions/cache/stream, and the
-                          embedded vector index that ``open_vectors("pgvector")`` falls back
-                          to because PG 15 here has no ``vector`` extension
+                          in-process vector index that ``postgresql://`` falls back to
+                          because PG 15 here has no ``vector`` extension
 - ``redis_pg_pgvector``   PostgreSQL 16 + pgvector (pgserver) records and vectors, Redis
 - ``redis_pg_pinecone``   PostgreSQL 15 records, Pinecone EMULATOR vectors, Redis
 - ``rediscluster_pg``     PostgreSQL 15 records, 3-node Redis Cluster sessions/cache/stream
@@ -14,7 +14,7 @@ PostgreSQL stores are opened once per combination (one schema each, dropped at t
 and emptied between tests; Redis keys live under a random prefix per test; Pinecone
 gets a namespace per test. The production wrappers of ``shared_core.storage.resilient``
 (resilient sessions/cache/events, vector outbox in a SQLite file) are used as in
-``open_production``. A missing server fails under ``CI=true`` and skips locally.
+``StorageSpec(resilient=True)``. A missing server fails under ``CI=true`` and skips locally.
 """
 
 from __future__ import annotations
@@ -54,17 +54,11 @@ from integration.redis.conftest import redis_cluster, redis_url  # noqa: E402
 from shared_core import FakeClock, UserMemory  # noqa: E402
 from shared_core.embed import HashingEmbedder  # noqa: E402
 from shared_core.metrics import Metrics  # noqa: E402
-from shared_core.storage.combos import open_vectors  # noqa: E402
-from shared_core.storage.outbox import OutboxVectorIndex  # noqa: E402
+from shared_core.storage import StorageSpec, open_backend  # noqa: E402
 from shared_core.storage.postgres import PostgresRecordStore  # noqa: E402
 from shared_core.storage.redis import RedisSessionStore  # noqa: E402
 from shared_core.storage.redis_events import RedisEventBus, RedisProfileCache  # noqa: E402
-from shared_core.storage.resilient import (  # noqa: E402
-    ResilientEventBus,
-    ResilientProfileCache,
-    ResilientSessionStore,
-)
-from shared_core.storage.session import InMemorySessionStore  # noqa: E402
+from shared_core.storage.vectors import SqliteVectorIndex  # noqa: E402
 
 __all__ = [
     "EMULATOR_API_KEY",
@@ -301,7 +295,7 @@ def build_memory(
     probe_interval: float = 5.0,
     redis_base: str | None = None,
 ) -> UserMemory:
-    """A ``UserMemory`` on the combination, assembled like ``open_production`` does."""
+    """A ``UserMemory`` on the combination, assembled by ``open_backend(StorageSpec(...))``."""
     if e.name == "embedded":
         return UserMemory.from_url(
             f"sqlite:///{tmp / 'memory.db'}",
@@ -322,30 +316,23 @@ def build_memory(
             namespace=namespace,
             dimension=256,
         )
-    else:  # PG 15 has no pgvector: the same fallback as open_production(vectors="pgvector")
-        inner = open_vectors("embedded", e.records, e.pg_url, config=_config(), clock=e.clock)
-    vectors = OutboxVectorIndex(
-        inner, tmp / "vector-outbox.db", probe_interval=probe_interval, metrics=metrics
-    )
+    else:  # PG 15 has no pgvector: the in-process index postgresql:// falls back to
+        inner = SqliteVectorIndex(":memory:", clock=e.clock)
     base = redis_base or e.redis_url
     assert base is not None
     url = f"{base}{'&' if '?' in base else '?'}prefix={prefix}"
-    local = InMemorySessionStore(1800, clock=e.clock)
-    sessions = ResilientSessionStore(
-        RedisSessionStore(url), local, probe_interval=probe_interval, metrics=metrics
-    )
-    cache = ResilientProfileCache(
-        RedisProfileCache(url), probe_interval=probe_interval, metrics=metrics
-    )
-    events = ResilientEventBus(
-        RedisEventBus(url, clock=e.clock), probe_interval=probe_interval, metrics=metrics
+    spec = StorageSpec(
+        records=Shared(e.records),
+        vectors=inner,
+        sessions=RedisSessionStore(url),
+        cache=RedisProfileCache(url),
+        events=RedisEventBus(url, clock=e.clock),
+        resilient=True,
+        outbox=str(tmp / "vector-outbox.db"),
+        probe_interval=probe_interval,
     )
     return UserMemory(
-        record_store=Shared(e.records),
-        vector_index=vectors,
-        session_store=sessions,
-        profile_cache=cache,
-        event_bus=events,
+        open_backend(spec, config=_config(), clock=e.clock, metrics=metrics),
         clock=e.clock,
         embedder=HashingEmbedder(),
         metrics=metrics,

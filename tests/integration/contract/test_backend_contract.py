@@ -149,23 +149,27 @@ def test_versioning_keeps_every_version(mem: Any, clock: Any) -> None:
     assert sum(1 for h in hist if h.status.value == "active") == 1
 
 
-def test_pgvector_fallback_is_logged_once(
+def test_postgresql_url_gets_pgvector_or_a_logged_in_process_index(
     deployment: Deployment, caplog: pytest.LogCaptureFixture
 ) -> None:
     if deployment.name not in ("redis_pg", "redis_pg_pgvector"):
         pytest.skip("only the PostgreSQL 15 / 16 combinations decide about pgvector")
-    from shared_core.storage.combos import open_vectors
     from shared_core.storage.pgvector import PgVectorIndex
+    from shared_core.storage.registry import open_component
     from shared_core.storage.vectors import SqliteVectorIndex
 
     e = deployment.env
     assert e.records is not None and e.pg_url is not None
+    url = f"{e.pg_url}{'&' if '?' in e.pg_url else '?'}schema={e.schema}"
     with caplog.at_level(logging.WARNING):
-        idx = open_vectors("pgvector", e.records, e.pg_url, config=None, clock=e.clock)  # type: ignore[arg-type]
+        idx = open_component(url, "vectors", clock=e.clock)
     try:
         if deployment.name == "redis_pg":
             assert isinstance(idx, SqliteVectorIndex)
-            assert any("no pgvector extension" in r.getMessage() for r in caplog.records)
+            assert any(
+                "no pgvector extension" in r.getMessage() and "lost on restart" in r.getMessage()
+                for r in caplog.records
+            )
         else:
             assert isinstance(idx, PgVectorIndex) and idx.schema == e.schema
     finally:
@@ -191,7 +195,7 @@ def test_redis_cluster_url_scheme_opens_cluster_stores(deployment: Deployment) -
         store.close()
 
 
-def test_open_production_assembles_and_falls_back(
+def test_resilient_spec_assembles_and_falls_back(
     pg_url: str, redis_url: str, tmp_path: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     import uuid
@@ -200,23 +204,30 @@ def test_open_production_assembles_and_falls_back(
 
     from shared_core import UserMemory
     from shared_core.embed import HashingEmbedder
-    from shared_core.storage.combos import open_production
+    from shared_core.storage import StorageSpec, open_backend
     from shared_core.storage.outbox import OutboxVectorIndex
     from shared_core.storage.resilient import ResilientSessionStore
 
     schema = f"p_{uuid.uuid4().hex[:10]}"
     prefix = f"umc:{uuid.uuid4().hex[:10]}:"
     with caplog.at_level(logging.WARNING):
-        backends = open_production(
-            f"{pg_url}?schema={schema}",
-            redis_url=f"{redis_url}?prefix={prefix}",
-            vectors="pgvector",
-            outbox_path=tmp_path / "outbox.db",
+        redis = f"{redis_url}?prefix={prefix}"
+        backends = open_backend(
+            StorageSpec(
+                records=f"{pg_url}?schema={schema}",
+                sessions=redis,
+                cache=redis,
+                events=redis,
+                resilient=True,
+                outbox=str(tmp_path / "outbox.db"),
+            )
         )
     assert any("no pgvector extension" in r.getMessage() for r in caplog.records)
     assert isinstance(backends.vectors, OutboxVectorIndex)
     assert isinstance(backends.sessions, ResilientSessionStore)
-    mem = UserMemory(**backends.memory_kwargs(), embedder=HashingEmbedder())
+    assert backends.metrics is not None
+    mem = UserMemory(backends, embedder=HashingEmbedder())
+    assert mem.metrics is backends.metrics
     try:
         mem.observe(USER, "My budget is 93817.", session_id="p1")
         assert mem.profile(USER)["budget.max"] == "93817"

@@ -29,6 +29,7 @@ from contract_env import START, Env, Shared, _drop_schema, build_memory, unavail
 from shared_core import FakeClock, Status, UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.metrics import Metrics
+from shared_core.storage import StorageSpec
 from shared_core.storage.outbox import OutboxVectorIndex
 from shared_core.storage.postgres import PostgresRecordStore
 
@@ -171,8 +172,8 @@ def test_cache_never_serves_a_profile_from_before_an_outage_write(
 
 def test_postgres_connections_killed_the_pool_reconnects(pg_env: Env, tmp_path: Path) -> None:
     mem = UserMemory(
-        record_store=Shared(pg_env.records), clock=pg_env.clock,
-        embedder=HashingEmbedder(), url="sqlite:///:memory:",
+        StorageSpec(records=Shared(pg_env.records)), clock=pg_env.clock,
+        embedder=HashingEmbedder(),
     )  # fmt: skip
     assert pg_env.pg_url is not None
     mem.observe("u", "My budget is 5000.")
@@ -198,8 +199,8 @@ def test_postgres_restart_pool_reconnects(
 
     index = PgVectorIndex(pgvector_url, schema=str(e.schema), dimension=256)
     mem = UserMemory(
-        record_store=e.records, vector_index=index, clock=e.clock,
-        embedder=HashingEmbedder(), url="sqlite:///:memory:",
+        StorageSpec(records=e.records, vectors=index), clock=e.clock,
+        embedder=HashingEmbedder(),
     )  # fmt: skip
     try:
         mem.observe("u", "I'm allergic to penicillin.", system_context="health")
@@ -251,9 +252,9 @@ def test_vector_failure_after_sql_write_is_replayed_from_the_outbox(
     inner = _pinecone(e)
     inner.upsert([])  # the index exists before failures are injected
     mem = UserMemory(
-        record_store=Shared(e.records), vector_index=OutboxVectorIndex(inner, outbox,
+        StorageSpec(records=Shared(e.records), vectors=OutboxVectorIndex(inner, outbox,
         probe_interval=0,
-        metrics=metrics), clock=e.clock, embedder=HashingEmbedder(), url="sqlite:///:memory:",
+        metrics=metrics)), clock=e.clock, embedder=HashingEmbedder(),
         metrics=metrics,
     )  # fmt: skip
     e.emulator.inject_failures(1000, path="/vectors/upsert", index=e.pinecone_index)
@@ -268,9 +269,9 @@ def test_vector_failure_after_sql_write_is_replayed_from_the_outbox(
     e.emulator.clear_failures()
     inner2 = _pinecone(e)
     mem2 = UserMemory(
-        record_store=Shared(e.records),
-        vector_index=OutboxVectorIndex(inner2, outbox, probe_interval=0),
-        clock=e.clock, embedder=HashingEmbedder(), url="sqlite:///:memory:",
+        StorageSpec(records=Shared(e.records),
+        vectors=OutboxVectorIndex(inner2, outbox, probe_interval=0)),
+        clock=e.clock, embedder=HashingEmbedder(),
     )  # fmt: skip
     try:
         res = mem2.recall(U, "penicillin allergy", system_context="health", k=1)
@@ -290,8 +291,8 @@ def test_vector_failure_without_outbox_is_repaired_by_reindex(pinecone_env: Env)
     inner = _pinecone(e)
     inner.upsert([])
     mem = UserMemory(
-        record_store=Shared(e.records), vector_index=inner, clock=e.clock,
-        embedder=HashingEmbedder(), url="sqlite:///:memory:",
+        StorageSpec(records=Shared(e.records), vectors=inner), clock=e.clock,
+        embedder=HashingEmbedder(),
     )  # fmt: skip
     try:
         e.emulator.inject_failures(1000, path="/vectors/upsert", index=e.pinecone_index)

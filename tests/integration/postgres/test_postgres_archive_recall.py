@@ -20,6 +20,7 @@ from shared_core.embed import HashingEmbedder
 from shared_core.entities import Kind, Status
 from shared_core.errors import InvalidInputError
 from shared_core.recall.retrieve import supports_archive
+from shared_core.storage import StorageSpec
 from shared_core.storage.postgres import PostgresRecordStore
 from shared_core.storage.protocols import ArchiveRecordStore
 
@@ -43,8 +44,7 @@ def store(pg_url: str, pg_schema: str, clk: FakeClock) -> Iterator[PostgresRecor
 def mem(store: PostgresRecordStore, clk: FakeClock) -> Iterator[UserMemory]:
     """PostgreSQL records; SQLite (in memory) vectors and sessions."""
     m = UserMemory(
-        "sqlite:///:memory:",
-        record_store=store,
+        StorageSpec(records=store),
         clock=clk,
         embedder=HashingEmbedder(),
         config=MemoryConfig(),

@@ -12,6 +12,7 @@ import pytest
 
 from shared_core import UserMemory
 from shared_core.embed import HashingEmbedder
+from shared_core.storage import StorageSpec
 from shared_core.storage.redis import RedisSessionStore
 from shared_core.storage.redis_events import (
     EventSubscriber,
@@ -25,11 +26,13 @@ pytestmark = pytest.mark.integration
 
 def open_memory(client: Any, prefix: str, db: Path) -> UserMemory:
     return UserMemory(
-        f"sqlite:///{db}",
+        StorageSpec(
+            records=f"sqlite:///{db}",
+            sessions=RedisSessionStore(client, prefix=prefix, ttl_seconds=60),
+            cache=RedisProfileCache(client, prefix=prefix, ttl_seconds=60),
+            events=RedisEventBus(client, prefix=prefix),
+        ),
         embedder=HashingEmbedder(),
-        session_store=RedisSessionStore(client, prefix=prefix, ttl_seconds=60),
-        profile_cache=RedisProfileCache(client, prefix=prefix, ttl_seconds=60),
-        event_bus=RedisEventBus(client, prefix=prefix),
     )
 
 
@@ -115,10 +118,12 @@ def test_redis_cache_and_stream_down_degrade_but_work(tmp_path: Path) -> None:
         sock.bind(("127.0.0.1", 0))
         dead = f"redis://127.0.0.1:{sock.getsockname()[1]}/0"
     with UserMemory(
-        f"sqlite:///{tmp_path / 'm.db'}",
+        StorageSpec(
+            records=f"sqlite:///{tmp_path / 'm.db'}",
+            cache=RedisProfileCache(dead),
+            events=RedisEventBus(dead),
+        ),
         embedder=HashingEmbedder(),
-        profile_cache=RedisProfileCache(dead),
-        event_bus=RedisEventBus(dead),
     ) as memory:
         memory.remember("frank", "diet", "vegan")
         assert memory.profile("frank") == {"diet": "vegan"}

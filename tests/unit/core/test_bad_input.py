@@ -10,6 +10,7 @@ from shared_core import (
     TextTooLargeError,
     UserMemoryError,
 )
+from shared_core.storage import StorageSpec
 
 HOSTILE_IDS = ["'; DROP TABLE records;--", "u%_\\", "用户🙂", 'a"b', "x" * 200, "a:b{c}*?"]
 
@@ -214,8 +215,10 @@ def test_explicit_empty_components_are_kept(clock):
             return 0
 
     store = EmptyButReal(60, clock=clock)
-    mem = UserMemory.from_url(
-        "sqlite:///:memory:", clock=clock, embedder=HashingEmbedder(), session_store=store
+    mem = UserMemory(
+        StorageSpec(records="sqlite:///:memory:", sessions=store),
+        clock=clock,
+        embedder=HashingEmbedder(),
     )
     assert mem.sessions is store
 
