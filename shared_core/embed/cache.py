@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import LRUCache
 
 from ..errors import ConfigError, InvalidInputError
 from .languages import multilingual_flag
@@ -38,38 +38,6 @@ def l2_normalise(vectors: npt.NDArray[Any]) -> Vectors:
     return out
 
 
-class _LRU:
-    """A small thread-safe LRU map of text -> vector."""
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = max(0, int(maxsize))
-        self._data: OrderedDict[str, Vectors] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> Vectors | None:
-        with self._lock:
-            vec = self._data.get(key)
-            if vec is not None:
-                self._data.move_to_end(key)
-            return vec
-
-    def put(self, key: str, vec: Vectors) -> None:
-        if self.maxsize == 0:
-            return
-        with self._lock:
-            self._data[key] = vec
-            self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
 class CachingEmbedder:
     """Base class: input validation, an LRU cache, de-duplication and batching.
 
@@ -95,7 +63,9 @@ class CachingEmbedder:
             raise ConfigError("cache_size must be >= 0")
         self.batch_size = int(batch_size)
         self._dim: int | None = None
-        self._cache = _LRU(cache_size)
+        self._cache_size = int(cache_size)
+        self._cache: LRUCache[str, Vectors] = LRUCache(maxsize=max(1, self._cache_size))
+        self._cache_lock = threading.Lock()
         self._model_lock = threading.RLock()
         self.model_calls = 0
         self.cache_hits = 0
@@ -126,7 +96,8 @@ class CachingEmbedder:
 
     def clear_cache(self) -> None:
         """Drop every cached vector."""
-        self._cache.clear()
+        with self._cache_lock:
+            self._cache.clear()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Embed ``texts``; rows are unit length and in input order.
@@ -145,12 +116,13 @@ class CachingEmbedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         found: dict[str, Vectors] = {}
         missing: list[str] = []
-        for text in dict.fromkeys(items):
-            vec = self._cache.get(text)
-            if vec is None:
-                missing.append(text)
-            else:
-                found[text] = vec
+        with self._cache_lock:
+            for text in dict.fromkeys(items):
+                vec = self._cache.get(text)
+                if vec is None:
+                    missing.append(text)
+                else:
+                    found[text] = vec
         with self._model_lock:
             self.cache_hits += len(items) - len(missing)
             self.cache_misses += len(missing)
@@ -169,8 +141,10 @@ class CachingEmbedder:
             encoded = l2_normalise(raw)
             for text, vec in zip(batch, encoded, strict=True):
                 vec.setflags(write=False)
-                self._cache.put(text, vec)
                 found[text] = vec
+            if self._cache_size:
+                with self._cache_lock:
+                    self._cache.update(zip(batch, encoded, strict=True))
         return np.stack([found[t] for t in items]).astype(np.float32, copy=False)
 
 

@@ -19,10 +19,11 @@ import json
 import logging
 import os
 import sqlite3
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+
+from cachetools import LRUCache
 
 from ..clock import Clock
 from ..entities import (
@@ -120,8 +121,9 @@ class SqliteRecordStore:
         max_cached_records: int = 100_000,
     ) -> None:
         self.db = (database or SqliteDatabase(path, clock=clock)).acquire()
-        self._lex_cache: OrderedDict[tuple[str, str], LexDocs] = OrderedDict()
-        self._lex_cache_size = max(1, lexical_cache_size)
+        self._lex_cache: LRUCache[tuple[str, str], LexDocs] = LRUCache(
+            maxsize=max(1, lexical_cache_size)
+        )
         self._cache = RecordCache(lexical_cache_size, max_cached_records)
         self._closed = False
         self.db.on_records_written(self._cache_written)
@@ -473,7 +475,6 @@ class SqliteRecordStore:
         with self.db.lock:
             docs = self._lex_cache.get(ck)
             if docs is not None:
-                self._lex_cache.move_to_end(ck)
                 return docs
             with self.db.read() as conn:
                 rows = conn.execute(
@@ -483,8 +484,6 @@ class SqliteRecordStore:
                 ).fetchall()
             docs = LexDocs(rows)
             self._lex_cache[ck] = docs
-            while len(self._lex_cache) > self._lex_cache_size:
-                self._lex_cache.popitem(last=False)
             return docs
 
     def _invalidate(self, keys: set[tuple[str, str]]) -> None:

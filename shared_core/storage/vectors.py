@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 import os
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import LRUCache
 
 from ..clock import Clock
 from ..entities import Kind
@@ -38,6 +38,11 @@ class _Block:
     ids: list[str]
     kinds: npt.NDArray[np.str_]
     matrix: Vector  # (n, dim), rows L2-normalised
+
+
+def _rows(blocks: dict[str, _Block]) -> int:
+    """How many vectors a cached user holds (the LRU's size measure)."""
+    return sum(len(b.ids) for b in blocks.values())
 
 
 def _normalise(vector: npt.ArrayLike, dimension: int | None) -> Vector:
@@ -76,10 +81,11 @@ class SqliteVectorIndex:
         max_cached_vectors: int = 250_000,
     ) -> None:
         self.db = (database or SqliteDatabase(path, clock=clock)).acquire()
-        self._cache: OrderedDict[str, dict[str, _Block]] = OrderedDict()
-        self._cache_rows: dict[str, int] = {}
+        # LRU bounded by vectors held (a user bigger than the whole bound is read, not kept)
+        self._cache: LRUCache[str, dict[str, _Block]] = LRUCache(
+            maxsize=max(1, max_cached_vectors), getsizeof=_rows
+        )
         self._max_users = max(1, max_cached_users)
-        self._max_rows = max(1, max_cached_vectors)
         self._closed = False
         self.db.on_erase(self._drop)
         self.db.on_external_change(self._drop_all)
@@ -228,7 +234,6 @@ class SqliteVectorIndex:
             self.db.check_external_changes()  # another connection wrote: drop the cache
             blocks = self._cache.get(user_id)
             if blocks is not None:
-                self._cache.move_to_end(user_id)
                 return blocks
             with self.db.read() as conn:
                 # no ORDER BY: sorting ~100 rows here is cheaper than SQLite's temp b-tree
@@ -249,28 +254,19 @@ class SqliteVectorIndex:
                     kinds=np.array([r[2] for r in items]),
                     matrix=mat.reshape(len(items), -1),
                 )
-            self._cache[user_id] = blocks
-            self._cache_rows[user_id] = len(rows)
-            self._evict()
+            if len(rows) <= self._cache.maxsize:
+                self._cache[user_id] = blocks
+                while len(self._cache) > self._max_users:
+                    self._cache.popitem()
             return blocks
-
-    def _evict(self) -> None:
-        total = sum(self._cache_rows.values())
-        while self._cache and (len(self._cache) > self._max_users or total > self._max_rows):
-            if len(self._cache) == 1:
-                break  # always keep the user being searched
-            user, _ = self._cache.popitem(last=False)
-            total -= self._cache_rows.pop(user, 0)
 
     def _drop_all(self) -> None:
         with self.db.lock:
             self._cache.clear()
-            self._cache_rows.clear()
 
     def _drop(self, user_id: str) -> None:
         with self.db.lock:
             self._cache.pop(user_id, None)
-            self._cache_rows.pop(user_id, None)
 
     @property
     def cached_users(self) -> int:
@@ -284,7 +280,6 @@ class SqliteVectorIndex:
         self._closed = True
         with self.db.lock:
             self._cache.clear()
-            self._cache_rows.clear()
         for cb in (self._drop, self._drop_all):
             self.db.remove_listener(cb)
         self.db.release()
