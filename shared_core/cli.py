@@ -496,22 +496,23 @@ def serve(
         mcp=not no_mcp,
         allowed_hosts=(f"{host}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"),
     )
-    from .pipeline import UserMemory
+    from .pipeline import UserMemory, default_url
     from .server.app import create_app
     from .server.auth import KeyStore
     from .server.run import serve as run_server
+    from .storage.registry import StorageSpec
 
     if url is not None and not url.strip():
         raise click.ClickException("--url must not be empty (omit it for the default store)")
     try:
-        mem = UserMemory(
-            url,
-            embedder=_make_embedder(embedder) if embedder != "auto" else None,
-            sessions_url=sessions_url,
-            cache_url=cache_url,
-            events_url=events_url,
-            vectors_url=vectors_url,
+        spec = StorageSpec(
+            records=url or default_url(),
+            sessions=sessions_url,
+            cache=cache_url,
+            events=events_url,
+            vectors=vectors_url,
         )
+        mem = UserMemory(spec, embedder=_make_embedder(embedder) if embedder != "auto" else None)
     except UserMemoryError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     with mem:
