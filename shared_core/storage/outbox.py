@@ -23,6 +23,7 @@ import numpy as np
 from ..entities import Kind
 from ..errors import BackendError, InvalidInputError, map_backend_errors
 from ..metrics import Metrics
+from .migrations import SQLITE, Migration, run_migrations
 from .protocols import Vector, VectorHit, VectorIndex, VectorItem
 from .resilient import Breaker
 
@@ -30,20 +31,23 @@ __all__ = ["OutboxVectorIndex"]
 
 log = logging.getLogger(__name__)
 
-_OUTBOX_SCHEMA = """
-CREATE TABLE IF NOT EXISTS vector_outbox (
-    record_id TEXT PRIMARY KEY,
-    seq INTEGER NOT NULL,
-    op TEXT NOT NULL CHECK (op IN ('upsert', 'delete')),
-    user_id TEXT,
-    system_context TEXT,
-    kind TEXT,
-    key TEXT,
-    vector BLOB
-);
-CREATE INDEX IF NOT EXISTS vector_outbox_user ON vector_outbox (user_id);
-CREATE TABLE IF NOT EXISTS vector_outbox_erase (user_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
-"""
+#: The outbox file's schema, applied by the migration runner like every other table.
+OUTBOX_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        id=1,
+        name="vector_outbox",
+        statements=(
+            "CREATE TABLE IF NOT EXISTS vector_outbox ("
+            " record_id TEXT PRIMARY KEY,"
+            " seq INTEGER NOT NULL,"
+            " op TEXT NOT NULL CHECK (op IN ('upsert', 'delete')),"
+            " user_id TEXT, system_context TEXT, kind TEXT, key TEXT, vector BLOB)",
+            "CREATE INDEX IF NOT EXISTS vector_outbox_user ON vector_outbox (user_id)",
+            "CREATE TABLE IF NOT EXISTS vector_outbox_erase"
+            " (user_id TEXT PRIMARY KEY, seq INTEGER NOT NULL)",
+        ),
+    ),
+)
 
 
 class OutboxVectorIndex:
@@ -87,7 +91,7 @@ class OutboxVectorIndex:
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode = WAL")
                 self._db.execute("PRAGMA synchronous = FULL")
-            self._db.executescript(_OUTBOX_SCHEMA)
+            run_migrations(self._db, OUTBOX_MIGRATIONS, dialect=SQLITE)
         self._seq = self._max_seq()
 
     @property

@@ -48,3 +48,36 @@ class TestOutboxVectorIndexContract(VectorIndexContract):
         ix = OutboxVectorIndex(SqliteVectorIndex(":memory:"), tmp_path / "outbox.db")
         yield ix
         ix.close()
+
+
+def test_outbox_schema_goes_through_the_migration_runner(tmp_path: Path) -> None:
+    import sqlite3
+
+    from shared_core.storage.migrations import applied_migrations
+
+    path = tmp_path / "outbox.db"
+    OutboxVectorIndex(SqliteVectorIndex(":memory:"), path).close()
+    OutboxVectorIndex(SqliteVectorIndex(":memory:"), path).close()  # reopening is a no-op
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        assert [m.name for m in applied_migrations(conn)] == ["vector_outbox"]
+    finally:
+        conn.close()
+
+
+def test_an_outbox_file_made_before_the_runner_keeps_its_queue(tmp_path: Path) -> None:
+    import sqlite3
+
+    from shared_core.storage.outbox import OUTBOX_MIGRATIONS
+
+    path = tmp_path / "old-outbox.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for stmt in OUTBOX_MIGRATIONS[0].statements:  # the tables as the old DDL made them
+        conn.execute(stmt)
+    conn.execute("INSERT INTO vector_outbox (record_id, seq, op) VALUES ('r1', 7, 'delete')")
+    conn.close()
+    ix = OutboxVectorIndex(SqliteVectorIndex(":memory:"), path, probe_interval=3600)
+    try:
+        assert ix.pending() == 1
+    finally:
+        ix.close()
