@@ -59,22 +59,28 @@ def _percentile(values: list[float], q: float) -> float:
 
 async def _workload(
     call: Callable[..., Awaitable[Any]], coroutines: int, rounds: int, tag: str
-) -> tuple[float, list[float]]:
+) -> tuple[float, list[float], list[BaseException]]:
+    """Run the workload; return wall seconds, per-call latencies and the calls' errors."""
     latencies: list[float] = []
+    errors: list[BaseException] = []
+
+    async def timed(method: str, *args: Any, **kwargs: Any) -> None:
+        t0 = time.perf_counter()
+        try:
+            await call(method, *args, **kwargs)
+        except Exception as exc:  # counted and reported: one failure must not hide the rest
+            errors.append(exc)
+        latencies.append(time.perf_counter() - t0)
 
     async def user(i: int) -> None:
         uid = f"{tag}-u{i}"
         for r in range(rounds):
-            t0 = time.perf_counter()
-            await call("observe", uid, SENTENCES[(i + r) % len(SENTENCES)], session_id="s1")
-            t1 = time.perf_counter()
-            await call("recall", uid, QUERIES[(i + r) % len(QUERIES)], k=3)
-            t2 = time.perf_counter()
-            latencies.extend((t1 - t0, t2 - t1))
+            await timed("observe", uid, SENTENCES[(i + r) % len(SENTENCES)], session_id="s1")
+            await timed("recall", uid, QUERIES[(i + r) % len(QUERIES)], k=3)
 
     started = time.perf_counter()
     await asyncio.gather(*(user(i) for i in range(coroutines)))
-    return time.perf_counter() - started, latencies
+    return time.perf_counter() - started, latencies, errors
 
 
 def _embedder(name: str) -> Any:
@@ -85,7 +91,9 @@ def _embedder(name: str) -> Any:
     return HashingEmbedder()
 
 
-async def run_thread(args: argparse.Namespace, pg: str, redis: str) -> tuple[float, list[float]]:
+async def run_thread(
+    args: argparse.Namespace, pg: str, redis: str
+) -> tuple[float, list[float], list[BaseException]]:
     mem = AsyncUserMemory(
         StorageSpec(records=pg, sessions=redis, cache=redis, events=redis),
         config=MemoryConfig(),
@@ -117,7 +125,14 @@ def _cleanup(pg_admin: str, schema: str, redis_url: str, prefix: str) -> None:
         client.close()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run the benchmark, print its table and return it as a report.
+
+    The report: ``machine`` and ``workload`` (what ran) and ``rows``, one per strategy with
+    ``strategy``, the throwaway ``pg_schema`` and ``redis_prefix`` it used (removed
+    afterwards), ``calls``, ``errors`` (calls that raised; the first one's repr in
+    ``first_error``), ``wall_s``, ``calls_per_s`` and ``p50_ms``/``p95_ms``/``p99_ms``.
+    """
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
@@ -127,6 +142,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool-max", type=int, default=10, help="PostgreSQL pool size")
     args = ap.parse_args(argv)
 
+    report: dict[str, Any] = {
+        "machine": {
+            "arch": platform.machine(),
+            "cores": os.cpu_count(),
+            "python": platform.python_version(),
+        },
+        "workload": {
+            "coroutines": args.coroutines,
+            "rounds": args.rounds,
+            "embedder": args.embedder,
+            "pool_max": args.pool_max,
+        },
+        "rows": [],
+    }
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores,"
         f" Python {platform.python_version()};"
@@ -135,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     arms = ("thread",)
     print(
-        f"{'strategy':<8} {'calls':>6} {'wall s':>7} {'calls/s':>8} {'p50 ms':>7} "
+        f"{'strategy':<8} {'calls':>6} {'errors':>6} {'wall s':>7} {'calls/s':>8} {'p50 ms':>7} "
         f"{'p95 ms':>7} {'p99 ms':>7}"
     )
     for arm in arms:
@@ -147,17 +176,33 @@ def main(argv: list[str] | None = None) -> int:
         redis_url = f"{args.redis_url}{rsep}prefix={prefix}"
         runner = run_thread
         try:
-            wall, lat = asyncio.run(runner(args, pg, redis_url))
+            wall, lat, errors = asyncio.run(runner(args, pg, redis_url))
         finally:
             _cleanup(args.pg_url, schema, args.redis_url, prefix)
         ms = [x * 1000 for x in lat]
+        row = {
+            "strategy": arm,
+            "pg_schema": schema,
+            "redis_prefix": prefix,
+            "calls": len(lat),
+            "errors": len(errors),
+            "first_error": repr(errors[0]) if errors else None,
+            "wall_s": wall,
+            "calls_per_s": len(lat) / wall,
+            "p50_ms": statistics.median(ms),
+            "p95_ms": _percentile(ms, 95),
+            "p99_ms": _percentile(ms, 99),
+        }
+        report["rows"].append(row)
         print(
-            f"{arm:<8} {len(lat):>6} {wall:>7.2f} {len(lat) / wall:>8.1f}"
-            f" {statistics.median(ms):>7.1f} {_percentile(ms, 95):>7.1f}"
-            f" {_percentile(ms, 99):>7.1f}"
+            f"{arm:<8} {row['calls']:>6} {row['errors']:>6} {wall:>7.2f}"
+            f" {row['calls_per_s']:>8.1f} {row['p50_ms']:>7.1f} {row['p95_ms']:>7.1f}"
+            f" {row['p99_ms']:>7.1f}"
         )
-    return 0
+        if errors:
+            print(f"first error: {row['first_error']}")
+    return report
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(1 if any(row["errors"] for row in main()["rows"]) else 0)
