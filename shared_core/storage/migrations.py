@@ -50,13 +50,17 @@ class Dialect:
         placeholder: the DB-API parameter marker (``?`` or ``%s``).
         begin: statements that open a write transaction and serialise concurrent
             migrators (e.g. ``BEGIN IMMEDIATE``; PostgreSQL: ``BEGIN`` plus an advisory lock).
-        create_table: DDL of the bookkeeping table.
+        create_table: DDL of the bookkeeping table (``CREATE TABLE IF NOT EXISTS <table>``).
+        table: the bookkeeping table. A component that keeps its own migration list in a
+            database another list migrates (pgvector's table next to the records) records
+            them in its own table, since each list rejects ids it does not know.
     """
 
     name: str
     placeholder: str
     begin: tuple[str, ...]
     create_table: str
+    table: str = MIGRATIONS_TABLE
 
 
 SQLITE = Dialect(
@@ -119,7 +123,7 @@ def applied_migrations(conn: _Connection, dialect: Dialect = SQLITE) -> list[App
     """The migrations recorded in the database, in order (creates the table if needed)."""
     conn.execute(dialect.create_table)
     rows = conn.execute(
-        f"SELECT id, name, checksum, applied_at FROM {MIGRATIONS_TABLE} ORDER BY id"
+        f"SELECT id, name, checksum, applied_at FROM {dialect.table} ORDER BY id"
     ).fetchall()
     return [AppliedMigration(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
 
@@ -175,7 +179,7 @@ def run_migrations(
             conn.execute(stmt)
         try:
             row = conn.execute(
-                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE id = {ph}", (mig.id,)
+                f"SELECT 1 FROM {dialect.table} WHERE id = {ph}", (mig.id,)
             ).fetchone()
             if row is not None:  # applied earlier or by a concurrent process
                 conn.execute("COMMIT")
@@ -185,7 +189,7 @@ def run_migrations(
             if mig.apply is not None:
                 mig.apply(conn)
             conn.execute(
-                f"INSERT INTO {MIGRATIONS_TABLE} (id, name, checksum, applied_at) "
+                f"INSERT INTO {dialect.table} (id, name, checksum, applied_at) "
                 f"VALUES ({ph}, {ph}, {ph}, {ph})",
                 (mig.id, mig.name, mig.checksum, clk.now().isoformat()),
             )
@@ -204,7 +208,7 @@ def _run_outside_transaction(
     conn: _Connection, mig: Migration, dialect: Dialect, clk: Clock
 ) -> bool:
     ph = dialect.placeholder
-    row = conn.execute(f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE id = {ph}", (mig.id,)).fetchone()
+    row = conn.execute(f"SELECT 1 FROM {dialect.table} WHERE id = {ph}", (mig.id,)).fetchone()
     if row is not None:
         return False
     try:
@@ -213,7 +217,7 @@ def _run_outside_transaction(
         if mig.apply is not None:
             mig.apply(conn)
         conn.execute(
-            f"INSERT INTO {MIGRATIONS_TABLE} (id, name, checksum, applied_at) "
+            f"INSERT INTO {dialect.table} (id, name, checksum, applied_at) "
             f"VALUES ({ph}, {ph}, {ph}, {ph})",
             (mig.id, mig.name, mig.checksum, clk.now().isoformat()),
         )

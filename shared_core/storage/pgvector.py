@@ -1,7 +1,12 @@
 """pgvector :class:`~shared_core.storage.protocols.VectorIndex`: embeddings next to the records.
 
 Table ``<schema>.embeddings(record_id PK, user_id, system_context, kind, key,
-embedding vector(dim))`` with a btree on ``(user_id, system_context)``. Every search is
+embedding vector(dim))`` with a btree on ``(user_id, system_context)``, made by the
+migration runner from :func:`pgvector_migrations` once the dimension is known and recorded
+in its own ``_usermemory_vector_migrations`` (the records' ``_usermemory_migrations`` in
+the same schema would reject ids from another list). A table made before by the ad-hoc DDL
+is the same table: its migration's ``IF NOT EXISTS`` statements are no-ops and it is
+recorded on the next open. Every search is
 exact: the btree selects one user's rows and ``ORDER BY embedding <=> q LIMIT k`` sorts
 them by cosine distance. At per-user sizes (hundreds to a few thousand vectors) this is
 both fast and 100% accurate; an HNSW index would post-filter ``WHERE user_id = ...`` and
@@ -30,14 +35,29 @@ from ..clock import Clock
 from ..config import MemoryConfig
 from ..entities import Kind
 from ..errors import BackendUnavailableError, ConfigError, InvalidInputError
-from .postgres_sql import SCHEMA_RE, dec, driver, enc, pg_errors, split_postgres_url
+from .migrations import Migration, run_migrations
+from .postgres_sql import (
+    SCHEMA_RE,
+    dec,
+    driver,
+    enc,
+    pg_errors,
+    postgres_dialect,
+    split_postgres_url,
+)
 from .protocols import Vector, VectorHit, VectorItem
 
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-__all__ = ["PgVectorIndex", "open_pgvector", "open_postgres_vectors"]
+__all__ = [
+    "VECTOR_MIGRATIONS_TABLE",
+    "PgVectorIndex",
+    "open_pgvector",
+    "open_postgres_vectors",
+    "pgvector_migrations",
+]
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +68,30 @@ _UPSERT = (
     " kind = EXCLUDED.kind, key = EXCLUDED.key, embedding = EXCLUDED.embedding"
 )
 UNAVAILABLE_MESSAGE = "pgvector not available; use a separate vector index"
+#: pgvector's own bookkeeping table, next to the records' ``_usermemory_migrations``.
+VECTOR_MIGRATIONS_TABLE = "_usermemory_vector_migrations"
+
+
+def pgvector_migrations(dimension: int) -> tuple[Migration, ...]:
+    """pgvector's schema for vectors of ``dimension``. Never edit a step: append one.
+
+    ``IF NOT EXISTS`` keeps tables made by the DDL of earlier versions (identical) valid.
+    """
+    return (
+        Migration(
+            id=1,
+            name="embeddings_table",
+            statements=(
+                "CREATE TABLE IF NOT EXISTS embeddings (record_id text PRIMARY KEY,"
+                " user_id text NOT NULL, system_context text NOT NULL, kind text NOT NULL,"
+                f" key text NOT NULL, embedding vector({int(dimension)}) NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS embeddings_user"
+                " ON embeddings (user_id, system_context)",
+            ),
+        ),
+    )
+
+
 _warned = False
 _warn_lock = threading.Lock()
 
@@ -215,7 +259,7 @@ class PgVectorIndex:
         try:
             with pg_errors("pgvector"):
                 self._pool.open(wait=True, timeout=timeout)
-            if self.dimension is not None and existing is None:
+            if self.dimension is not None:  # also records a table made by older versions
                 self._create_table(self.dimension)
         except BaseException:
             self._pool.close()
@@ -275,16 +319,17 @@ class PgVectorIndex:
         return str(row[0]), (int(dim[0]) if dim is not None and dim[0] > 0 else None)
 
     def _create_table(self, dimension: int) -> None:
+        """Apply :func:`pgvector_migrations` (the runner opens its own transactions)."""
         with self._tx() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"um-vec:{self.schema}",))
-            conn.execute(
-                f"CREATE TABLE IF NOT EXISTS embeddings (record_id text PRIMARY KEY,"
-                f" user_id text NOT NULL, system_context text NOT NULL, kind text NOT NULL,"
-                f" key text NOT NULL, embedding vector({int(dimension)}) NOT NULL)".encode()
-            )
-            conn.execute(
-                "CREATE INDEX IF NOT EXISTS embeddings_user ON embeddings (user_id, system_context)"
-            )
+            conn.autocommit = True
+            try:
+                run_migrations(
+                    conn,
+                    pgvector_migrations(dimension),
+                    dialect=postgres_dialect(self.schema, VECTOR_MIGRATIONS_TABLE),
+                )
+            finally:
+                conn.autocommit = False
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:

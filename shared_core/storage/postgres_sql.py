@@ -128,16 +128,20 @@ POSTGRES_MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
-def postgres_dialect(schema: str) -> Dialect:
-    """The migration runner's dialect; the advisory lock serialises concurrent migrators."""
+def postgres_dialect(schema: str, table: str = MIGRATIONS_TABLE) -> Dialect:
+    """The migration runner's dialect; the advisory lock serialises concurrent migrators.
+
+    ``table`` is the bookkeeping table (another one for a component with its own list).
+    """
     return Dialect(
         name="postgres",
         placeholder="%s",
         begin=("BEGIN", f"SELECT pg_advisory_xact_lock(hashtext('usermemory:{schema}'))"),
         create_table=(
-            f"CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} (id integer PRIMARY KEY,"
+            f"CREATE TABLE IF NOT EXISTS {table} (id integer PRIMARY KEY,"
             " name text NOT NULL UNIQUE, checksum text NOT NULL, applied_at text NOT NULL)"
         ),
+        table=table,
     )
 
 

@@ -149,6 +149,94 @@ def test_dimension_is_checked_and_remembered(pgvector_url: str, pgvector_schema:
         )
 
 
+def _bookkeeping(url: str, schema: str, table: str) -> list[tuple[int, str]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            sql.SQL("SELECT id, name FROM {}.{} ORDER BY id").format(
+                sql.Identifier(schema), sql.Identifier(table)
+            )
+        ).fetchall()
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def test_the_table_goes_through_its_own_migration_list(
+    pgvector_url: str, pgvector_schema: str
+) -> None:
+    # records and vectors share a schema, each list in its own bookkeeping table: reopening
+    # either one (in either order) must not reject the other's migrations as unknown
+    store = PostgresRecordStore(pgvector_url, schema=pgvector_schema, max_size=2)
+    index = PgVectorIndex(pgvector_url, schema=pgvector_schema, dimension=DIM, max_size=2)
+    index.close()
+    store.close()
+    index = PgVectorIndex(pgvector_url, schema=pgvector_schema, max_size=2)
+    store = PostgresRecordStore(pgvector_url, schema=pgvector_schema, max_size=2)
+    try:
+        assert index.dimension == DIM
+        vector_list = [(m.id, m.name) for m in pgvector_module.pgvector_migrations(DIM)]
+        assert (
+            _bookkeeping(pgvector_url, pgvector_schema, pgvector_module.VECTOR_MIGRATIONS_TABLE)
+            == vector_list
+        )
+        records = _bookkeeping(pgvector_url, pgvector_schema, "_usermemory_migrations")
+        assert records and not set(records) & set(vector_list)
+    finally:
+        index.close()
+        store.close()
+
+
+def test_a_table_made_by_the_old_ddl_keeps_working(pgvector_url: str, pgvector_schema: str) -> None:
+    # what versions before the migration runner created, with a vector already in it
+    ident = sql.Identifier(pgvector_schema)
+    with psycopg.connect(pgvector_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(ident))
+        conn.execute(
+            sql.SQL(
+                "CREATE TABLE {}.embeddings (record_id text PRIMARY KEY,"
+                " user_id text NOT NULL, system_context text NOT NULL, kind text NOT NULL,"
+                " key text NOT NULL, embedding vector({}) NOT NULL)"
+            ).format(ident, sql.Literal(DIM))
+        )
+        conn.execute(
+            sql.SQL(
+                "CREATE INDEX embeddings_user ON {}.embeddings (user_id, system_context)"
+            ).format(ident)
+        )
+        old = np.zeros(DIM, dtype=np.float32)
+        old[0] = 1.0
+        conn.execute(
+            sql.SQL(
+                "INSERT INTO {}.embeddings VALUES ('old', 'u', 'default', 'fact', 'k', %s)"
+            ).format(ident),
+            ("[" + ",".join(map(str, old.tolist())) + "]",),
+        )
+    index = PgVectorIndex(pgvector_url, schema=pgvector_schema, max_size=2)
+    try:
+        assert index.dimension == DIM
+        assert _bookkeeping(
+            pgvector_url, pgvector_schema, pgvector_module.VECTOR_MIGRATIONS_TABLE
+        ) == [(1, "embeddings_table")]
+        assert [h.record_id for h in index.search("u", "default", old, k=3)] == ["old"]
+        new = np.zeros(DIM, dtype=np.float32)
+        new[1] = 1.0
+        index.upsert(
+            [
+                VectorItem(
+                    record_id="new",
+                    user_id="u",
+                    system_context="default",
+                    kind=Kind.FACT,
+                    key="k2",
+                    vector=new,
+                )
+            ]
+        )
+        assert [h.record_id for h in index.search("u", "default", new, k=1)] == ["new"]
+    finally:
+        index.close()
+    with PgVectorIndex(pgvector_url, schema=pgvector_schema, max_size=2) as again:
+        assert again.ids_for_user("u") == {"old", "new"}
+
+
 def test_missing_extension_is_reported_once(
     pg_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
