@@ -5,6 +5,7 @@ Nothing reaches a store before it passes here, so a rejected call changes nothin
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -48,11 +49,24 @@ def check_key(value: Any) -> str:
 
 
 def check_value(value: Any, *, max_chars: int) -> str:
-    """A memory value: str, int, float or bool, stored as text."""
+    """A memory value: str, int, float or bool, stored as text.
+
+    Raises:
+        InvalidInputError: another type, a non-finite float, an int too long to write as
+            text (Python's 4,300-digit limit) or text that ``check_text`` refuses.
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInputError(f"value must be a finite number, got {value!r}")
+        return check_text(str(value), "value", max_chars=max_chars)
+    if isinstance(value, int):
+        try:
+            text = str(value)
+        except ValueError as exc:  # int -> str digit limit (sys.get_int_max_str_digits)
+            raise InvalidInputError(f"value is an integer too large to store: {exc}") from exc
+        return check_text(text, "value", max_chars=max_chars)
     return check_text(value, "value", max_chars=max_chars)
 
 

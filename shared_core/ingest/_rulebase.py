@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..entities import Candidate, Intent, Kind, Scope
+from ..errors import InvalidInputError
 from ..scripts import HAN_BASIC
 from . import lexicon as L
 from .lexicon import canonical_value, slugify
@@ -175,9 +176,9 @@ MARKER_ONLY_RE = re.compile(
     r"\W*$",
     _I,
 )
-_SENT_END_RE = re.compile(r"[。！？!?；;\n]+|\.+(?=\s|$)")
+_SENT_END_RE = re.compile(r"[。！？!?；;\n]++|\.++(?=\s|$)")
 # a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
-_CLAUSE_SEP_RE = re.compile(r"(?<!\d)[,，:：]+|[,，:：]+(?!\d)|\s+-{1,2}\s+|——")
+_CLAUSE_SEP_RE = re.compile(r"(?<!\d)[,，:：]++|[,，:：]+(?!\d)|(?<!\s)\s++-{1,2}\s++|——")
 
 
 def has_explicit_marker(text: str) -> bool:
@@ -208,19 +209,37 @@ def scope_of(sentence: str) -> Scope:
     return Scope.GLOBAL
 
 
+#: The longest span a handler ever looks at. A longer sentence is cut into windows of at
+#: most this many characters (at a comma or a space when there is one), so each pattern's
+#: work per window is bounded and a turn's work is linear in its length.
+MAX_SENTENCE_CHARS = 400
+_BREAK_RE = re.compile(r"[,，:：、\s]")
+
+
 def sentences(text: str) -> list[str]:
-    """Split text into sentences, keeping the end punctuation (linear time)."""
+    """Split text into sentences, keeping the end punctuation (linear time).
+
+    A sentence longer than :data:`MAX_SENTENCE_CHARS` is returned as several windows.
+    """
     out: list[str] = []
     start = 0
     for m in _SENT_END_RE.finditer(text):
-        chunk = text[start : m.end()].strip()
-        if chunk:
-            out.append(chunk)
+        _add_windows(out, text[start : m.end()])
         start = m.end()
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
+    _add_windows(out, text[start:])
     return out
+
+
+def _add_windows(out: list[str], chunk: str) -> None:
+    chunk = chunk.strip()
+    while len(chunk) > MAX_SENTENCE_CHARS:
+        cut = MAX_SENTENCE_CHARS
+        for m in _BREAK_RE.finditer(chunk, MAX_SENTENCE_CHARS // 2, MAX_SENTENCE_CHARS):
+            cut = m.end()  # the last break in the second half of the window
+        out.append(chunk[:cut].strip())
+        chunk = chunk[cut:].strip()
+    if chunk:
+        out.append(chunk)
 
 
 def clauses(sentence: str) -> list[tuple[str, int]]:
@@ -380,13 +399,39 @@ _CORR_ZH_BARE = re.compile(
 
 
 #: "Y, not X" / "I meant Y, not X" / "是Y，不是X": the new value first.
-_CORR_EN_NEW_FIRST = re.compile(
-    r"(?P<new>[$€£¥]?[^\W_](?:[\w' -]|(?<=\d),(?=\d{3})){0,60}?)\s*[,;]?\s*(?:and\s+|but\s+)?"
-    r"not\s+(?:the\s+|a\s+|an\s+|in\s+)?"
-    r"(?P<old>[$€£¥]?[^\W_](?:[\w -]|(?<=\d),(?=\d{3})){0,40}?)\s*"
+#: "Y, not X" / "I meant Y, not X": found from each "not" (linear), X after it up to a
+#: clause end, Y the words before it (see :func:`_new_first`).
+_NOT_AT = re.compile(r"\bnot\s++", _I)
+_OLD_AFTER = re.compile(
+    r"(?:the\s+|a\s+|an\s+|in\s+)?"
+    r"(?P<old>[$€£¥]?[^\W_](?:[\w -]|(?<=\d),(?=\d{3})){0,40}?)\s*+"
     r"(?=$|[;:!?]|,(?!\d{3})|\.(?!\d))",
     _I,
 )
+_SEP_BEFORE = re.compile(r"\s*+[,;]?\s*+(?:(?:and|but)\s++)?\Z", _I)
+_NEW_BEFORE = re.compile(r"[$€£¥]?[^\W_](?:[\w' -]|(?<=\d),(?=\d{3})){0,60}+\Z", _I)
+
+
+def _new_first(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """(start of Y, end, Y, X) for each "Y, not X" in ``text``; linear in its length."""
+    after = 0
+    for m in _NOT_AT.finditer(text):
+        if m.start() < after:
+            continue
+        mo = _OLD_AFTER.match(text, m.end())
+        if mo is None:
+            continue
+        lo = max(after, m.start() - 72)
+        left = text[lo : m.start()]
+        sep = _SEP_BEFORE.search(left)
+        head = left[: sep.start()] if sep else left
+        mn = _NEW_BEFORE.search(head, max(0, len(head) - 62))
+        if mn is None:
+            continue
+        after = mo.end()
+        yield lo + mn.start(), mo.end(), mn.group(0), mo.group("old")
+
+
 _CORR_ZH_NEW_FIRST = re.compile(
     r"是(?P<new>[^，,。！？!?；;是]{1,20}?)\s*[，,]?\s*(?:而)?不是(?P<old>[^，,。！？!?；;]{1,20})"
 )
@@ -419,7 +464,10 @@ def _corrected_amount(new: str, old: str) -> str | None:
     mn, mo = _AMOUNT_TAIL.search(new), _AMOUNT_TAIL.match(old.strip())
     if mn is None or mo is None:
         return None
-    a, b = L.parse_number(mn.group("n")), L.parse_number(mo.group("n"))
+    try:
+        a, b = L.parse_number(mn.group("n")), L.parse_number(mo.group("n"))
+    except InvalidInputError:
+        return None  # an amount out of range corrects nothing
     if a is None or b is None or a == b or min(a, b) < 100:
         return None
     if _YEAR.match(mn.group("n")) and _YEAR.match(mo.group("n")):
@@ -443,21 +491,21 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
             c = cand(kind, key, new)
             was = _old_value(old, key)
             yield m.start(), m.end(), dataclasses.replace(c, correction=True, replaces=was)
-    for m in _CORR_EN_NEW_FIRST.finditer(cl.text):
-        tail = _classified_tail(m.group("new"))
+    for start, end, new_text, old_text in _new_first(cl.text):
+        tail = _classified_tail(new_text)
         if tail is None:
-            if (amount := _corrected_amount(m.group("new"), m.group("old"))) is not None:
+            if (amount := _corrected_amount(new_text, old_text)) is not None:
                 c = cand(Kind.PREFERENCE, "budget.max", amount, normalized=amount)
-                yield m.start(), m.end(), dataclasses.replace(c, correction=True)
+                yield start, end, dataclasses.replace(c, correction=True)
             continue
         term, (key, kind, _canon) = tail
-        old_term = classify(phrase(m.group("old"), 3))
+        old_term = classify(phrase(old_text, 3))
         if old_term is not None and old_term[0] != key:
             continue
         c = cand(kind, key, term)
         yield (
-            m.start("new") + m.group("new").rfind(term),
-            m.end(),
+            start + new_text.rfind(term),
+            end,
             dataclasses.replace(c, correction=True, replaces=old_term[2] if old_term else ""),
         )
     for m in _CORR_ZH_NEW_FIRST.finditer(cl.text):
@@ -516,7 +564,7 @@ _RULE_ZH = re.compile(
 def h_rule(cl: Clause) -> Iterator[Hit]:
     """rule.<slug> for always/never/from-now-on instructions that no other handler claimed."""
     for rx in (_RULE_EN, _RULE_ZH):
-        m = rx.search(cl.text)
+        m = rx.match(cl.text)
         if m is None:
             continue
         instr = m.group("instr").strip()

@@ -7,10 +7,12 @@ driver in :mod:`shared_core.ingest.extract` applies sentence-level signals. Priv
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterator
 
 from ..entities import Candidate, Intent, Kind
+from ..errors import InvalidInputError
 from . import lexicon as L
 from ._rulebase import (
     CJK,
@@ -25,7 +27,7 @@ from ._rulebase import (
     phrase,
     split_items,
 )
-from .dates import resolve_dates
+from .dates import DATE_HINTS, resolve_dates
 from .lexicon import parse_number, slugify
 
 __all__ = ["CLAUSE_HANDLERS"]
@@ -207,17 +209,20 @@ def h_diet(cl: Clause) -> Iterator[Hit]:
 
 # ---- budget ----------------------------------------------------------------------------
 _NOT_UNIT = (
-    r"(?!\s*(?:hours?|hrs?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|km|kilometers?|miles?"
+    r"(?!\s{0,3}(?:hours?|hrs?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|km|kilometers?|miles?"
     r"|kg|lbs?|pounds?\s+of|people|persons?|guests?|times|percent|%|pm|am|o'clock|:\d|x\b"
     r"|天|个|次|小时|分钟|年|岁|人|公里|斤|点|%|周|月|号))"
 )
 
 
 def _amt(name: str) -> str:
+    # An amount starts only where a digit run starts ((?<![\d.,])) and its runs are
+    # possessive, so a wall of digits is scanned once per pattern, not once per position.
     number = (
-        r"[$€£¥￥]?\s?(?:\d{1,3}(?:\s\d{3})+(?!\d)|\d[\d,]*)(?:\.\d+)?\s?(?:k|K|w|万|千|thousand|grand|million)?"
+        r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
+        r"\s?(?:k|K|w|万|千|thousand|grand|million)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|元|块钱?|美元))?"
-        r"|[零一二两三四五六七八九十百千万亿]{1,8}(?:元|块钱?|美元)?"
+        r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
     )
     return f"(?P<{name}>{number}){_NOT_UNIT}"
 
@@ -268,16 +273,42 @@ _MONEY = re.compile(
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
+_HAS_BUDGET = re.compile(r"budget|预算|spend|afford|price|花|价", _I)
+
+
+@functools.lru_cache(maxsize=64)
+def _mentions_budget(sentence: str) -> bool:
+    """Once per sentence, not once per clause (a sentence may have hundreds)."""
+    return _HAS_BUDGET.search(sentence) is not None
+
+
+def _amount(text: str) -> int | str | None:
+    """The amount in ``text``; the reason as a string when it is out of range."""
+    try:
+        return parse_number(_GROUPED_SPACE.sub("", text))
+    except InvalidInputError as exc:
+        return str(exc)
+
+
+def _invalid(key: str, raw: str, why: str) -> Candidate:
+    """A candidate the gate rejects ("invalid value"): a bad value skips itself, not the
+    turn. Its value shows the start of the raw text and ``why``."""
+    shown = raw.strip() if len(raw.strip()) <= 40 else raw.strip()[:40] + "…"
+    return cand(Kind.PREFERENCE, key, f"{shown} ({why})", normalized="", signals=("invalid_value",))
+
+
 def h_budget(cl: Clause) -> Iterator[Hit]:
     """budget.max / budget.min (normalized = plain integer)."""
-    has_budget = (
-        re.search(r"budget|预算|spend|afford|price|花|价", cl.sentence.text, _I) is not None
-    )
+    has_budget = _mentions_budget(cl.sentence.text)
     ranged: list[tuple[int, int]] = []
     if has_budget:
         for r in _RANGE.finditer(cl.text):
-            lo, hi = parse_number(r.group("lo")), parse_number(r.group("hi"))
-            if lo is not None and hi is not None and lo < hi:
+            lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
+            if isinstance(lo, str) or isinstance(hi, str):
+                ranged.append(r.span())
+                why = lo if isinstance(lo, str) else str(hi)
+                yield r.start(), r.end(), _invalid("budget.max", r.group(0), why)
+            elif lo is not None and hi is not None and lo < hi:
                 ranged.append(r.span())
                 value = r.group(0).strip()
                 yield (
@@ -294,13 +325,16 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
         for m in rx.finditer(cl.text):
             if any(m.start() < e and s < m.end() for s, e in ranged):
                 continue
-            amount = parse_number(_GROUPED_SPACE.sub("", m.group("amt")))
+            q = m.group("q") or ""
+            key = "budget.min" if _MIN_WORDS.search(q) else "budget.max"
+            amount = _amount(m.group("amt"))
+            if isinstance(amount, str):
+                yield m.start(), m.end(), _invalid(key, q + m.group("amt"), amount)
+                continue
             if amount is None:
                 continue
             if not (i in (0, 1) or has_budget or _MONEY.search(m.group("amt")) or amount >= 100):
                 continue
-            q = m.group("q") or ""
-            key = "budget.min" if _MIN_WORDS.search(q) else "budget.max"
             value = m.group(0).strip() if i in (2, 3, 4) else (q + m.group("amt")).strip()
             yield m.start(), m.end(), cand(Kind.PREFERENCE, key, value, normalized=str(amount))
 
@@ -617,25 +651,25 @@ _EVENT_ZH = re.compile(
 
 def h_event(cl: Clause) -> Iterator[Hit]:
     """event.<slug> with the absolute date in the value ("surgery on 2026-04-10")."""
-    dates = resolve_dates(cl.text, cl.at)
+    found = [m for rx in (_EVENT_EN, _EVENT_ZH) for m in rx.finditer(cl.text)]
+    dates = resolve_dates(cl.text, cl.at) if found else []
     if not dates:
         return
-    for rx in (_EVENT_EN, _EVENT_ZH):
-        for m in rx.finditer(cl.text):
-            ev = m.group("ev")
-            for d in dates:
-                ev = ev.replace(d.text, " ")
-            ev = re.sub(r"\b(?:on|at|in|this|last)\s*$", "", ev.strip(), flags=_I)
-            ev = phrase(CUT_ZH.sub("", ev), 3)
-            slug = slugify(ev, max_words=3)
-            if not slug or slug in L.TOPIC_STOP:
-                continue
-            value = f"{ev} on {dates[0].iso}"
-            yield (
-                m.start(),
-                m.end(),
-                cand(Kind.EVENT, f"event.{slug}", value, normalized=value.lower()),
-            )
+    for m in found:
+        ev = m.group("ev")
+        for d in dates:
+            ev = ev.replace(d.text, " ")
+        ev = re.sub(r"\b(?:on|at|in|this|last)\s*$", "", ev.strip(), flags=_I)
+        ev = phrase(CUT_ZH.sub("", ev), 3)
+        slug = slugify(ev, max_words=3)
+        if not slug or slug in L.TOPIC_STOP:
+            continue
+        value = f"{ev} on {dates[0].iso}"
+        yield (
+            m.start(),
+            m.end(),
+            cand(Kind.EVENT, f"event.{slug}", value, normalized=value.lower()),
+        )
 
 
 def _hint(words: str) -> tuple[str, ...]:
@@ -662,14 +696,14 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
             " 住 搬 移居 在 家"
         ),
     ),
-    (h_language, None),
+    (h_language, tuple(k for k in L.LANGUAGES)),
     (h_industry, _hint("in company business startup firm shop 做 搞 从事 干 行业 业 领域")),
     (h_job, _hint("a work job profession occupation role title 是")),
     (h_family, _hint("my 我")),
     (h_device, _hint("device 设备")),
     (h_seat, _hint("seat 座位 位置 位子")),
     (h_timezone, _hint("zone utc gmt / 时区")),
-    (h_event, None),
+    (h_event, DATE_HINTS),
     (
         h_interest,
         _hint(

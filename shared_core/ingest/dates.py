@@ -44,7 +44,7 @@ from dateutil.relativedelta import relativedelta
 
 from .lexicon import parse_number
 
-__all__ = ["ResolvedDate", "end_of_day", "parse_until", "resolve_dates"]
+__all__ = ["DATE_HINTS", "ResolvedDate", "end_of_day", "parse_until", "resolve_dates"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,23 +302,27 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Resolver], ...] = (
     (_ZH_AGO_RE, _r_zh_ago),
     (_OFFSET_RE, _r_offset),
 )
-_DIGIT_OR_WORD_HINT = re.compile(
-    r"\d|day|week|month|year|night|morning|tomorrow|evening|afternoon|mon|tue|wed|thu|fri|sat|sun"
-    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|fortnight"
-    r"|天|日|周|星期|礼拜|月|年|晚|号",
-    _FLAGS,
+#: Substrings one of which every date expression contains (a cheap pre-filter).
+_HINT_WORDS = (
+    "0 1 2 3 4 5 6 7 8 9 day week month year night morning tomorrow evening afternoon mon tue"
+    " wed thu fri sat sun jan feb mar apr may jun jul aug sep oct nov dec fortnight"
+    " 天 日 周 星期 礼拜 月 年 晚 号"
 )
+DATE_HINTS: tuple[str, ...] = tuple(_HINT_WORDS.split())
+_DIGIT_OR_WORD_HINT = re.compile("|".join(re.escape(h) for h in DATE_HINTS), _FLAGS)
 
 
 def _scan(text: str, today: date) -> Iterator[ResolvedDate]:
     found: list[ResolvedDate] = []
+    taken = bytearray(len(text))  # offsets already claimed by a more specific pattern
     for pattern, resolve in _PATTERNS:
         for m in pattern.finditer(text):
-            if any(m.start() < r.end and r.start < m.end() for r in found):
+            if any(taken[m.start() : m.end()]):
                 continue
             day = resolve(m, today)
             if day is not None:
                 found.append(ResolvedDate(m.group(0), m.start(), m.end(), day))
+                taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     yield from sorted(found, key=lambda r: r.start)
 
 

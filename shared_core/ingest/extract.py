@@ -103,6 +103,9 @@ __all__ = ["RuleExtractor"]
 logger = logging.getLogger(__name__)
 
 _I = re.IGNORECASE
+#: The most candidates one turn yields: a turn that states more facts than this is a paste,
+#: and its later sentences are not read (the turn itself is kept as an episode).
+MAX_CANDIDATES = 64
 
 
 class RuleExtractor:
@@ -165,6 +168,9 @@ class RuleExtractor:
             )
             for clause, hit in self._sentence_hits(sent, at):
                 out.append(_finish(hit, clause, sent, marker=marker, joke=joke))
+            if len(out) >= MAX_CANDIDATES:
+                logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
+                break
         out = _dedupe(out)
         if retraction:
             out.append(
@@ -200,6 +206,9 @@ class RuleExtractor:
         consumed: list[tuple[int, int]] = []
         for _start, _end, c in _claim(whole, _SENTENCE_HANDLERS, consumed):
             yield whole, c
+        # a handler whose hint is nowhere in the sentence is not tried on its clauses
+        low = sent.text.lower()
+        active = tuple(e for e in _CLAUSE_HANDLERS if _hint_matches(e[1], low))
         for ctext, cstart in clauses(sent.text):
             if _overlaps(cstart, cstart + len(ctext), consumed):
                 continue
@@ -212,7 +221,7 @@ class RuleExtractor:
                 at,
             )
             used: list[tuple[int, int]] = []
-            for _start, _end, c in _claim(clause, _CLAUSE_HANDLERS, used):
+            for _start, _end, c in _claim(clause, active, used):
                 yield clause, c
             if not used:
                 for _s, _e, c in h_rule(clause):
@@ -597,7 +606,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (_h_quiet, ("after", "past", "before", "quiet", "点")),
     (_h_name, ("name", "call", "i'm", "am", "叫", "名字", "我是")),
     (_h_call, ("call", "phone", "ring", "电话", "来电")),
-    (_h_channel, None),
+    (_h_channel, tuple(L.CHANNELS)),
     (
         _h_recommend,
         (
@@ -618,21 +627,38 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
 )
 
 
+_HINT_RES: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def _hint_matches(hint: tuple[str, ...] | None, low: str) -> bool:
+    """Whether a lowercased text contains one of ``hint``'s substrings (``None``: always)."""
+    if hint is None:
+        return True
+    rx = _HINT_RES.get(hint)
+    if rx is None:
+        rx = _HINT_RES[hint] = re.compile(alt(hint))
+    return rx.search(low) is not None
+
+
 def _claim(
     clause: Clause, handlers: tuple[_Entry, ...], used: list[tuple[int, int]]
 ) -> Iterator[Hit]:
     """Run ``handlers`` in order; a hit overlapping a span claimed by an earlier handler is
     dropped (one handler may yield several candidates for one span). A handler whose hint
-    does not match the clause is skipped without running its patterns."""
+    does not match the clause is skipped without running its patterns. A handler that
+    fails is logged and skipped: one bad rule never costs the turn its other candidates."""
     low = clause.text.lower()
     for handler, hint in handlers:
-        if hint is not None and not any(w in low for w in hint):
+        if not _hint_matches(hint, low):
             continue
         mine: list[tuple[int, int]] = []
-        for start, end, c in handler(clause):
-            if not _overlaps(start, end, used):
-                mine.append((start, end))
-                yield start, end, c
+        try:
+            for start, end, c in handler(clause):
+                if not _overlaps(start, end, used):
+                    mine.append((start, end))
+                    yield start, end, c
+        except Exception:  # a bug in one rule must not drop the turn's other candidates
+            logger.exception("rule %s failed on a clause of %d chars", handler.__name__, len(low))
         used.extend(mine)
 
 

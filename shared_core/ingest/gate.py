@@ -38,6 +38,7 @@ _REJECTING_SIGNALS: tuple[tuple[str, str], ...] = (
     ("third_party", "about someone else, not the user"),
     ("negated", "negated statement"),
     ("quoted", "quoted or reported speech"),
+    ("invalid_value", "invalid value (out of range or malformed): candidate skipped"),
 )
 
 _WRITE_ROLES = frozenset({"user", "tool"})

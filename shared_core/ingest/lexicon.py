@@ -18,6 +18,8 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..errors import InvalidInputError
+
 __all__ = [
     "CHANNELS",
     "CONDITIONS",
@@ -28,6 +30,7 @@ __all__ = [
     "INDUSTRIES",
     "KEY_SYNONYMS",
     "LANGUAGES",
+    "MAX_AMOUNT_DIGITS",
     "MEDICATIONS",
     "canonical_value",
     "lookup",
@@ -401,7 +404,12 @@ _SUFFIX_MULT: Mapping[str, int] = {
     "w": 10_000,
     "亿": 100_000_000,
 }
-_ARABIC_RE = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*([a-z\u4e00-\u9fff]*)\s*$", re.IGNORECASE)
+#: The longest integer part an amount may have (a quadrillion); longer is out of range.
+MAX_AMOUNT_DIGITS = 15
+_MAX_AMOUNT = 10**MAX_AMOUNT_DIGITS
+_ARABIC_RE = re.compile(
+    r"^\s*+(\d[\d,]*+(?:\.\d++)?)\s*+([a-z\u4e00-\u9fff]*+)\s*+$", re.IGNORECASE
+)
 _SLUG_DROP_RE = re.compile(r"[^\w\s-]+", re.UNICODE)
 _SLUG_SPACE_RE = re.compile(r"[\s-]+", re.UNICODE)
 
@@ -446,12 +454,17 @@ def parse_number(text: str) -> int | None:
 
     Examples: ``"5000"``, ``"20,000"``, ``"5k"``, ``"1.5万"``, ``"两万"``,
     ``"一万五"`` (15000), ``"three"``, ``"$300"`` (currency symbols are ignored).
+    Linear in ``len(text)``.
 
     Args:
         text: the number text.
 
     Returns:
         The integer value (fractions are rounded), or ``None`` when it is not a number.
+
+    Raises:
+        InvalidInputError: a number whose integer part has more than
+            :data:`MAX_AMOUNT_DIGITS` digits, or whose value reaches ``10**15``.
     """
     t = text.strip().lower().lstrip("$€£¥￥").strip()
     for unit_word in (
@@ -475,14 +488,29 @@ def parse_number(text: str) -> int | None:
         return _EN_NUMBERS[t]
     m = _ARABIC_RE.match(t)
     if m:
-        number = float(m.group(1).replace(",", ""))
+        whole, _, frac = m.group(1).replace(",", "").partition(".")
+        if len(whole.lstrip("0")) > MAX_AMOUNT_DIGITS:
+            raise InvalidInputError(
+                f"amount out of range: {len(whole)} digits (at most {MAX_AMOUNT_DIGITS})"
+            )
+        number = float(f"{whole}.{frac[:6] or 0}")
         suffix = m.group(2)
-        if not suffix:
-            return round(number)
-        if suffix in _SUFFIX_MULT:
-            return round(number * _SUFFIX_MULT[suffix])
-        return None
-    return _parse_cn_integer(t)
+        if suffix and suffix not in _SUFFIX_MULT:
+            return None
+        return _in_range(round(number * _SUFFIX_MULT.get(suffix, 1)))
+    if len(t) > 4 * MAX_AMOUNT_DIGITS:
+        return None  # no Chinese amount in range is written with this many characters
+    value = _parse_cn_integer(t)
+    return None if value is None else _in_range(value)
+
+
+def _in_range(value: int) -> int:
+    if value >= _MAX_AMOUNT:
+        digits = len(str(value)) if value < 10**4000 else 4000
+        raise InvalidInputError(
+            f"amount out of range: {digits} digits (at most {MAX_AMOUNT_DIGITS})"
+        )
+    return value
 
 
 def lookup(vocabulary: Mapping[str, str], surface: str) -> str | None:
@@ -520,6 +548,15 @@ _VOCAB_BY_KEY: tuple[tuple[str, Mapping[str, str]], ...] = (
 )
 
 
+_BUDGET_NUMBER = re.compile(
+    # the amount ends where Latin letters do not go on ("5 months" is not 5m); a Chinese
+    # unit may follow ("8000块", "2万元"), which \b would not allow. Possessive runs that
+    # start only at the start of a run keep the search linear on a wall of digits.
+    r"[$€£¥￥]?\s*+(?<![\d.,])\d[\d.,]*+\s*(?:k|w|万|千|thousand|grand|million|m)?(?![a-z])"
+    r"|(?<![零〇一二两三四五六七八九十百千万亿])[零〇一二两三四五六七八九十百千万亿]++"
+)
+
+
 def canonical_value(key: str, value: str) -> str:
     """The canonical ``normalized`` form of ``value`` for ``key``.
 
@@ -535,18 +572,15 @@ def canonical_value(key: str, value: str) -> str:
         value: the value as stated.
 
     Returns:
-        The normalized value (never raises).
+        The normalized value.
+
+    Raises:
+        InvalidInputError: a budget amount out of range (see :func:`parse_number`).
     """
     v = " ".join(value.strip().split())
     low = v.lower()
     if key.startswith("budget."):
-        m = re.search(
-            # the amount ends where Latin letters do not go on ("5 months" is not 5m);
-            # a Chinese unit may follow ("8000块", "2万元"), which \b would not allow
-            r"[$€£¥￥]?\s*\d[\d.,]*\s*(?:k|w|万|千|thousand|grand|million|m)?(?![a-z])"
-            r"|[零〇一二两三四五六七八九十百千万亿]+",
-            low,
-        )
+        m = _BUDGET_NUMBER.search(low)
         if m:
             n = parse_number(m.group(0))
             if n is not None:
