@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .embeddings import LangChainEmbedder, UserMemoryEmbeddings
-    from .extractor import ExtractedMemories, LangChainExtractor, MemoryCandidate
+    from .extractor import LangChainExtractor
     from .history import UserMemoryChatHistory
     from .ids import resolve_session_id, resolve_user_id
     from .memory import UserMemoryBuffer
@@ -45,10 +45,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "ExtractedMemories",
     "LangChainEmbedder",
     "LangChainExtractor",
-    "MemoryCandidate",
     "StoreNamespaceError",
     "UserMemoryBuffer",
     "UserMemoryChatHistory",
@@ -71,9 +69,7 @@ __all__ = [
 _WHERE = {
     "LangChainEmbedder": "embeddings",
     "UserMemoryEmbeddings": "embeddings",
-    "ExtractedMemories": "extractor",
     "LangChainExtractor": "extractor",
-    "MemoryCandidate": "extractor",
     "UserMemoryBuffer": "memory",
     "UserMemoryChatHistory": "history",
     "resolve_session_id": "ids",

@@ -21,13 +21,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from .block import UserMemoryBlock
 from .chat_memory import UserChatMemory
 from .embedding import LlamaIndexEmbedder
-from .extractor import ExtractedMemory, ExtractionResult, LlamaIndexExtractor
+from .extractor import LlamaIndexExtractor
 from .retriever import UserMemoryRetriever, scored_to_node
 from .tools import create_manage_memory_tool, create_memory_tools, create_search_memory_tool
 
 __all__ = [
-    "ExtractedMemory",
-    "ExtractionResult",
     "LlamaIndexEmbedder",
     "LlamaIndexExtractor",
     "UserChatMemory",

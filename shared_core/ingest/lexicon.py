@@ -1,11 +1,11 @@
-"""Word lists, synonyms and canonical values for the rule extractor and the recall rewriter.
+"""Word lists and canonical values for the rule extractor (query words per key live in
+:mod:`shared_core.taxonomy`).
 
 All vocabulary lives here so that the extractor (``extract.py``), the date resolver
 (``dates.py``) and the query rewriter agree on one spelling of every value.
 
 Public helpers:
 
-* :data:`KEY_SYNONYMS` - query words (English and Chinese) -> key prefixes they are about.
 * :func:`canonical_value` - the canonical ``normalized`` form of a value for a key.
 * :func:`parse_number` - Arabic / Chinese / "5k" style numbers -> ``int``.
 * :func:`lookup` - the canonical term of a surface form in one vocabulary.
@@ -28,7 +28,6 @@ __all__ = [
     "FAMILY",
     "FOODS",
     "INDUSTRIES",
-    "KEY_SYNONYMS",
     "LANGUAGES",
     "MAX_AMOUNT_DIGITS",
     "MEDICATIONS",
@@ -48,18 +47,6 @@ def _table(spec: str) -> Mapping[str, str]:
             if surface.strip():
                 out[surface.strip().lower()] = canonical.strip()
     return MappingProxyType(out)
-
-
-def _synonyms(spec: str) -> dict[str, tuple[str, ...]]:
-    """Parse ``prefix, prefix: word | word ...`` lines into ``{word: (prefix, ...)}``."""
-    out: dict[str, tuple[str, ...]] = {}
-    for line in spec.strip().splitlines():
-        prefixes, _, words = line.rpartition(": ")
-        targets = tuple(p.strip() for p in prefixes.split(","))
-        for word in words.split("|"):
-            if word.strip():
-                out[word.strip()] = targets
-    return out
 
 
 def _words(text: str) -> frozenset[str]:
@@ -273,66 +260,6 @@ grandmother: grandmother | grandma | 奶奶 | 外婆
 grandfather: grandfather | grandpa | 爷爷 | 外公
 boyfriend: boyfriend | 男朋友
 girlfriend: girlfriend | 女朋友
-"""
-)
-
-#: Query words (English and Chinese) -> the key prefixes a question with them is about.
-KEY_SYNONYMS: dict[str, tuple[str, ...]] = _synonyms(
-    """
-contact.: call | calls | calling | phone | ring | text | texts | sms | message | email | e-mail
-contact.: mail | notify | notification | notifications | contact | reach | whatsapp | wechat
-contact.: telegram | 电话 | 打电话 | 来电 | 短信 | 发短信 | 通知 | 联系 | 邮件 | 微信
-contact.call.emergency, contact.: emergency | 紧急
-contact.quiet_hours: disturb | quiet | 打扰
-contact.: alert | alerts | which channel | what channel | preferred channel | 提醒我
-allergy: allergy | allergies | allergic | 过敏
-allergy.medication, health.: medication | medications | medicine | medicines | prescribe
-allergy.medication, health.: prescription | prescriptions | pharmacist | pharmacy
-allergy.medication, health.: 药 | 药物 | 开药 | 药房
-allergy.medication: drug | drugs | antibiotic | antibiotics | 抗生素
-allergy.food, diet, taste.: food
-diet, allergy.food, taste.: eat | 吃
-health., allergy: health | 健康
-health.: condition | conditions | illness | illnesses | sick | disease | 病 | 疾病 | 病史
-diet, allergy.food, taste.: meal | meals | 餐食 | 吃饭
-diet, allergy.food: 忌口 | dietary
-diet, allergy.food: 饮食
-diet: diet | vegetarian | 素食
-budget.: budget | cost | expensive | cheap
-budget.: pay | afford | spend | price | prices | money | 钱 | 能花 | 花多少 | 花钱 | 可以花
-budget.: 预算 | 价格 | 多少钱 | 贵 | 便宜
-location.: 停电 | 天气 | 附近 | 本地 | weather | outage | outages | nearby | local
-contact.channel, contact.: 什么方式 | 哪种方式 | 怎么联系 | 怎么通知 | how to reach
-contact.channel, contact.: how should you contact
-location.: live | where | 住 | 哪里
-location.address, location.: address
-location.city: city | 城市
-location.address: ship | deliver | delivery | 地址 | 住址 | 送货 | 快递
-location.country: country
-name: name | called | 名字 | 叫 | 叫什么 | call you | call me by | address you | who am i
-name: 我是谁 | 称呼 | 姓名
-language: language | reply | 语言 | 回复
-industry: industry | business | company | 行业 | 公司
-job.: job | occupation | profession | 职业
-job., industry: work | 工作
-recommend., interest., taste.: recommend | recommendation | recommendations | suggest | 推荐
-recommend., interest.: offer
-recommend.: 推销
-taste.: like | likes | favorite | favourite | music | 喜欢
-taste., interest.: 爱好
-interest., taste.: interest | 兴趣
-interest.: interested
-family.: family | 家人
-family.wife: wife | 老婆 | 妻子
-family.husband: husband | 老公
-family.son: son | 儿子
-family.daughter: daughter | 女儿
-family.son, family.daughter: kids | children | 孩子
-device.: device | 设备
-seat: seat | 座位
-timezone: timezone | 时区
-event.: happened | last time | 上次
-rule.: rule | 规则
 """
 )
 

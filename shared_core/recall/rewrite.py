@@ -3,7 +3,8 @@
 * strips fillers ("um", "hey", "can you", "please", "嗯", "那个", "请问"),
 * maps "last time / previously / when did I / 上次 / 之前 / 什么时候" to an episodic lookup,
 * expands key synonyms (call / phone / text / 电话 / 短信 -> ``contact.``) for the
-  structured key lookup, using the extractor's lexicon so both paths agree.
+  structured key lookup, from the key taxonomy (:mod:`shared_core.taxonomy`) so the
+  write and read paths agree on what a key is called.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ingest.lexicon import KEY_SYNONYMS
+from ..taxonomy import query_synonyms
 
 __all__ = ["RewrittenQuery", "rewrite"]
 
@@ -41,19 +42,18 @@ class RewrittenQuery:
     episodic: bool  # the user refers to a past conversation
 
 
+_PREFIXES: dict[str, tuple[str, ...]] = query_synonyms()
+
+
 def _synonym_pattern() -> re.Pattern[str]:
     """One alternation over every synonym, longest first (ASCII words need word bounds)."""
-    words = sorted({w.lower() for w in KEY_SYNONYMS if w}, key=len, reverse=True)
+    words = sorted(_PREFIXES, key=len, reverse=True)
     parts = [
         rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])" if w.isascii() else re.escape(w) for w in words
     ]
     return re.compile("|".join(parts))
 
 
-_PREFIXES: dict[str, tuple[str, ...]] = {}
-for _word, _prefixes in KEY_SYNONYMS.items():
-    _PREFIXES.setdefault(_word.lower(), ())
-    _PREFIXES[_word.lower()] += tuple(p for p in _prefixes if p not in _PREFIXES[_word.lower()])
 _SYNONYMS = _synonym_pattern()
 
 

@@ -35,7 +35,7 @@ def model_with(*replies: AIMessage | str) -> RecordingChatModel:
 
 
 GOOD = {
-    "candidates": [
+    "memories": [
         {
             "kind": "constraint",
             "key": "allergy.medication",
@@ -91,7 +91,7 @@ def test_assistant_turns_are_not_sent_to_the_model() -> None:
     "reply",
     [
         AIMessage(content="Sure! The user likes tea."),  # no tool call at all
-        tool_reply({"candidates": "not a list"}),  # schema violation, nothing to salvage
+        tool_reply({"memories": "not a list"}),  # schema violation, nothing to salvage
         tool_reply({"unexpected": 1}),
         AIMessage(content="", tool_calls=[{"name": "Other", "args": {}, "id": "x"}]),
     ],
@@ -118,8 +118,8 @@ def test_model_exception_degrades_to_rules() -> None:
 
 def test_partial_output_keeps_valid_candidates_and_drops_garbage() -> None:
     partial = {
-        "candidates": [
-            GOOD["candidates"][1],
+        "memories": [
+            GOOD["memories"][1],
             {"kind": "fact", "key": "name"},  # missing value/evidence
             {
                 "kind": "fact",
@@ -152,7 +152,7 @@ def test_partial_output_keeps_valid_candidates_and_drops_garbage() -> None:
 
 def test_hallucinated_evidence_is_dropped_even_when_output_parses() -> None:
     made_up = {
-        "candidates": [
+        "memories": [
             {"kind": "fact", "key": "home.city", "value": "Berlin", "evidence": "I live in Berlin"}
         ]
     }
@@ -168,7 +168,7 @@ def test_model_without_tool_calling_is_a_config_error() -> None:
 
 
 def test_extractor_plugs_into_the_core(clock: FakeClock) -> None:
-    extractor = LangChainExtractor(model_with(tool_reply(GOOD), tool_reply({"candidates": []})))
+    extractor = LangChainExtractor(model_with(tool_reply(GOOD), tool_reply({"memories": []})))
     with UserMemory.from_url(
         "sqlite:///:memory:", embedder=HashingEmbedder(), extractor=extractor, clock=clock
     ) as mem:
@@ -207,3 +207,34 @@ def test_core_embedder_as_langchain_embeddings() -> None:
     docs = emb.embed_documents(["green tea", "green tea", "coffee"])
     assert len(docs) == 3 and len(docs[0]) == 32 and docs[0] == docs[1] != docs[2]
     assert emb.embed_query("green tea") == docs[0]
+
+
+def test_a_new_taxonomy_key_reaches_the_model_with_no_adapter_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The schema and the prompt come from the taxonomy: one row more, the model sees it."""
+    from dataclasses import replace
+
+    from shared_core import taxonomy
+
+    bound: list[Any] = []
+
+    class ToolRecorder(RecordingChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            bound.extend(tools)
+            return self
+
+    row = replace(
+        taxonomy.KEYS["seat"],
+        key="pet.species",
+        label_en="Pets",
+        describe="kinds of pets the user has",
+        values=("dog", "cat"),
+    )
+    monkeypatch.setattr(taxonomy, "KEYS", {**taxonomy.KEYS, "pet.species": row})
+    model = ToolRecorder(messages=iter([tool_reply({"memories": []})]))
+    LangChainExtractor(model).extract(turn("I have a dog."))
+    assert "pet.species" in str(model.calls[0][0].content)  # the prompt's key list
+    (tool,) = bound
+    keys = {k["key"] for k in tool["x-keys"]}
+    assert "pet.species" in keys  # the structured-output schema
