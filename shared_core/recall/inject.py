@@ -36,6 +36,7 @@ import jinja2
 
 from ..entities import Conflict, Kind, MemoryRecord, ScoredMemory, Source, UserState
 from ..readable import value_text
+from ..taxonomy import label
 
 __all__ = [
     "END_MARKER",
@@ -180,7 +181,13 @@ def _cite(rec: MemoryRecord) -> str:
 def _item(rec: MemoryRecord) -> dict[str, Any]:
     # a LangGraph store item ("lg.<namespace>:<key>", a JSON object) reads as a note
     key = "note" if ":" in rec.key else rec.key
-    return {"key": key, "value": value_text(rec.value), "cite": _cite(rec), "exceptions": []}
+    return {
+        "key": key,
+        "label": label(key),
+        "value": value_text(rec.value),
+        "cite": _cite(rec),
+        "exceptions": [],
+    }
 
 
 @dataclass(slots=True)
@@ -267,7 +274,12 @@ def _hard_items(hard: Sequence[MemoryRecord]) -> list[dict[str, Any]]:
         for k, it in items.items():
             if k.startswith(parent + "\x00"):
                 it["exceptions"].append(
-                    {"key": child.key, "value": child.value, "cite": _cite(child)}
+                    {
+                        "key": child.key,
+                        "label": label(child.key),
+                        "value": child.value,
+                        "cite": _cite(child),
+                    }
                 )
                 break
     return list(items.values())
