@@ -132,8 +132,8 @@ IMPLICIT_CUE_RE = re.compile(
     _I,
 )
 _QUESTION_START_RE = re.compile(
-    r"^\s*(?:am|do|did|does|is|are|was|were|have|has|what|what's|whats|where|which|who|when"
-    r"|how|why)\b",
+    r"^\s*(?:am|do(?!\s+not\b|\s+never\b|n't\b)|did|does|is|are|was|were|have|has|what|what's"
+    r"|whats|where|which|who|when|how|why)\b",
     _I,
 )
 _REQUEST_RE = re.compile(
@@ -178,7 +178,12 @@ MARKER_ONLY_RE = re.compile(
 )
 _SENT_END_RE = re.compile(r"[。！？!?；;\n]++|\.++(?=\s|$)")
 # a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
-_CLAUSE_SEP_RE = re.compile(r"(?<!\d)[,，:：]++|[,，:：]+(?!\d)|(?<!\s)\s++-{1,2}\s++|——")
+# "and I ..." / "but my ..." starts a new clause: "My name is Ada and I live in Berlin"
+# states two things, each matched on its own
+_CLAUSE_SEP_RE = re.compile(
+    r"(?<!\d)[,，:：]++|[,，:：]+(?!\d)|(?<!\s)\s++-{1,2}\s++|——"
+    r"|(?i:(?<!\s)\s++(?:and|but)\s++(?=(?:i|i'm|i've|i'd|i'll|my)\b))"
+)
 
 
 def has_explicit_marker(text: str) -> bool:

@@ -672,6 +672,76 @@ def h_event(cl: Clause) -> Iterator[Hit]:
         )
 
 
+# ---- rule packs: data rows (key, value, explicit, pattern), one pack per language ------------
+#: How the user wants answers. ``explicit`` rows are requests ("keep answers short"); the
+#: others are behavioural complaints ("too long") that become a preference only after the
+#: consensus rule (``MemoryConfig.implicit_consensus`` signals).
+PACK_EN: tuple[tuple[str, str, bool, str], ...] = (
+    (
+        "response.length",
+        "short",
+        True,
+        r"\b(?:keep|make)\s+(?:your\s+|the\s+|my\s+)?(?:answers?|replies|responses|it)\s+"
+        r"(?:short|brief|concise)|\b(?:short|brief|concise)\s+(?:answers?|replies|responses)\b"
+        r"|\bbe\s+(?:brief|concise)\b",
+    ),
+    ("response.length", "short", False, r"\btoo\s+(?:long|verbose|wordy)\b|\bshorter,?\s+please\b"),
+    (
+        "response.length",
+        "long",
+        True,
+        r"\b(?:detailed|longer|in-depth|thorough)\s+(?:answers?|replies|responses|explanations)\b"
+        r"|\bgo\s+into\s+(?:more\s+)?detail\b",
+    ),
+    ("response.length", "long", False, r"\btoo\s+short\b|\bmore\s+detail,?\s+please\b"),
+    (
+        "response.format",
+        "bullets",
+        True,
+        r"\bbullet(?:ed)?\s*(?:points?|lists?)\b|\bin\s+bullets\b",
+    ),
+    ("response.format", "table", True, r"\b(?:in|as)\s+a\s+table\b"),
+    (
+        "response.tone",
+        "formal",
+        True,
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b",
+    ),
+    (
+        "response.tone",
+        "casual",
+        True,
+        r"\b(?:be|keep\s+it|sound)\s+(?:more\s+)?(?:casual|informal|relaxed)\b",
+    ),
+)
+PACK_ZH: tuple[tuple[str, str, bool, str], ...] = (
+    (
+        "response.length",
+        "short",
+        True,
+        r"(?:回答|回复)(?:得)?(?:要)?(?:简短|简洁|短)|简短一[点些]|简洁一[点些]",
+    ),
+    ("response.length", "short", False, r"太长了|短一[点些]|说重点"),
+    ("response.length", "long", True, r"(?:回答|回复)(?:得)?(?:要)?详细|详细一[点些]"),
+    ("response.format", "bullets", True, r"分点(?:列出|回答|说)|用列表"),
+    ("response.format", "table", True, r"用表格"),
+    ("response.tone", "formal", True, r"正式一[点些]|(?:语气|说话)正式"),
+    ("response.tone", "casual", True, r"随意一[点些]|轻松一[点些]|口语化"),
+)
+_PACK_RX = tuple(
+    (key, value, explicit, re.compile(rx, _I)) for key, value, explicit, rx in PACK_EN + PACK_ZH
+)
+
+
+def h_pack(cl: Clause) -> Iterator[Hit]:
+    """The rows of :data:`PACK_EN` / :data:`PACK_ZH`: a match yields its key and value."""
+    for key, value, explicit, rx in _PACK_RX:
+        if (m := rx.search(cl.text)) is not None:
+            exp = explicit and not cl.sentence.implicit_cue
+            c = cand(Kind.PREFERENCE, key, m.group(0), normalized=value, explicit=exp)
+            yield m.start(), m.end(), c
+
+
 def _hint(words: str) -> tuple[str, ...]:
     return tuple(words.split())
 
@@ -683,6 +753,14 @@ _DIGITS = "0 1 2 3 4 5 6 7 8 9 "
 #: one of its hint substrings (``None``: always run).
 CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] | None], ...] = (
     (h_allergy, _hint("allerg 过敏")),
+    (
+        h_pack,
+        _hint(
+            "answer repl respons brief concise too short long detail bullet table formal"
+            " professional casual informal relaxed 回答 回复 简短 简洁 太长 短一 重点 详细"
+            " 分点 列表 表格 正式 随意 轻松 口语"
+        ),
+    ),
     (h_condition, _hint("have got suffer diagnos live i'm am 有 患 得了 确诊 诊断 怀孕")),
     (
         h_diet,

@@ -1,0 +1,79 @@
+"""Issue 12's reported misses: negative imperatives, compound sentences, and answer-style
+preferences learned from repeated behaviour (the consensus rule)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from shared_core import FakeClock, UserMemory
+from shared_core.embed import HashingEmbedder
+from shared_core.entities import ChangeAction, Turn
+from shared_core.ingest._rulebase import is_self_question
+from shared_core.ingest.extract import RuleExtractor
+
+AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
+
+
+def extract(text: str) -> list[tuple[str, str]]:
+    turn = Turn(user_id="u", text=text, session_id="s", turn_id="t", at=AT)
+    return [(c.key, c.normalized) for c in RuleExtractor().extract(turn) if not c.signals]
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("Do not ever recommend credit cards to me.", False),
+        ("Don't recommend crypto to me.", False),
+        ("Do never call me.", False),
+        ("Do you know my name?", True),
+        ("Do I have any allergies", True),
+    ],
+)
+def test_negative_imperatives_are_not_questions(text: str, question: bool) -> None:
+    assert is_self_question(text) is question
+
+
+def test_negative_imperative_stores_the_constraint() -> None:
+    assert extract("Do not ever recommend credit cards to me.") == [
+        ("recommend.credit_cards", "never")
+    ]
+    assert extract("不要给我推荐理财产品。") == [("recommend.理财产品", "never")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My name is Ada and I live in Berlin.", [("name", "ada"), ("location.city", "berlin")]),
+        ("I love jazz and my wife is Jane.", [("taste.jazz", "like"), ("family.wife", "jane")]),
+    ],
+)
+def test_compound_sentences_keep_every_clause(text: str, expected: list[tuple[str, str]]) -> None:
+    assert extract(text) == expected
+
+
+@pytest.fixture
+def mem() -> UserMemory:
+    return UserMemory.from_url(
+        "sqlite:///:memory:", clock=FakeClock(AT), embedder=HashingEmbedder()
+    )
+
+
+def test_a_request_about_answer_length_is_a_preference(mem: UserMemory) -> None:
+    mem.observe("u", "Could you keep answers short?")
+    assert mem.history("u", "response.length")[0].normalized == "short"
+
+
+@pytest.mark.parametrize("complaint", ["Shorter please, too long.", "太长了，说重点。"])
+def test_repeated_complaints_become_a_preference_after_consensus(
+    mem: UserMemory, complaint: str
+) -> None:
+    actions = []
+    for i in range(3):
+        changes = mem.observe("u", complaint, session_id=f"s{i}")
+        actions.append([c.action for c in changes if c.key == "response.length"])
+    assert actions[:2] == [[ChangeAction.PENDING], [ChangeAction.PENDING]]
+    assert actions[2] == [ChangeAction.ADDED]
+    active = [r for r in mem.history("u", "response.length") if r.status.value == "active"]
+    assert [(r.normalized, r.explicit) for r in active] == [("short", False)]
