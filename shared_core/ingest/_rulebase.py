@@ -101,6 +101,9 @@ JOKE_RE = re.compile(
     r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?",
     _I,
 )
+#: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
+#: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
+LAUGH_RE = re.compile(r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪]", _I)
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
 RETRACT_RE = re.compile(
     r"\b(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:remember|save|store|record|keep|note)\s+"
@@ -585,6 +588,50 @@ def h_rule(cl: Clause) -> Iterator[Hit]:
             hard=True,
         )
         yield m.start(), m.end(), c
+
+
+# ---- free-form notes: nothing a user declares about themselves is silently lost ---------
+#: The confidence a note starts with (below a matched key's): the rules did not understand
+#: it, they only kept the user's words.
+NOTE_CONFIDENCE = 0.6
+_NOTE_EN = re.compile(
+    r"^\W*(?:(?:also|and|but|so|well|actually|btw|oh)\W+)*"
+    r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"
+    r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|drive|wear"
+    r"|sleep|was\s+born|grew\s+up|only|rarely|mostly)\b.{2,100})$",
+    _I,
+)
+_NOTE_ZH = re.compile(
+    r"^\W*(?P<body>我(?:不会|不能|从来不|从不|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
+    r"[^?？吗呢]{2,40})$"
+)
+#: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
+_NOT_DURABLE = re.compile(
+    r"\b(?:today|tonight|now|right\s+now|tomorrow|yesterday|this\s+(?:morning|afternoon|evening"
+    r"|week|weekend|month)|later|soon|going\s+to|gonna|will|would|could|should|might|think"
+    r"|guess|hope|wonder|want|wanted|need|needed|trying|looking|feel|feeling|tired|hungry|busy"
+    r"|bored|fine|good|great|ok|okay|sorry|glad|happy|sure|here|back|done|ready|thanks?|just"
+    r"|kidding|joking|wondering|asking|curious|confused|not\s+sure|no\s+idea|a\s+question"
+    r"|if|what|how|why|when|where|who|you|your|it|that|this|basically|totally|literally"
+    r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
+    r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
+    r"|哈哈|呵呵|嘿嘿",
+    _I,
+)
+
+
+def h_note(cl: Clause) -> Iterator[Hit]:
+    """note.<slug> = the user's words, for a durable first-person statement no rule read
+    ("I'm left-handed", "I work night shifts", "我不会开车"), with a lower confidence."""
+    m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text)
+    if m is None or _NOT_DURABLE.search(m.group("body")) or _NOT_DURABLE.search(cl.sentence.text):
+        return
+    body = m.group("body").strip().rstrip(".!。！")
+    slug = slugify(re.sub(r"^(?:i(?:'m|\s+am)?|我)\s*", "", body, flags=_I), max_words=4)[:40]
+    if not slug:
+        return
+    c = cand(Kind.FACT, f"note.{slug}", body, normalized=body.lower())
+    yield m.start("body"), m.end("body"), dataclasses.replace(c, confidence_hint=NOTE_CONFIDENCE)
 
 
 # ---- interests, tastes ------------------------------------------------------------------------

@@ -73,6 +73,7 @@ from ._rulebase import (
     HYPOTHETICAL_RE,
     IMPLICIT_CUE_RE,
     JOKE_RE,
+    LAUGH_RE,
     PERMANENT_RE,
     RETRACT_RE,
     Clause,
@@ -84,6 +85,7 @@ from ._rulebase import (
     first_person,
     h_address,
     h_correction,
+    h_note,
     h_rule,
     has_explicit_marker,
     is_self_question,
@@ -151,6 +153,7 @@ class RuleExtractor:
     def _extract(self, raw: str, at: datetime) -> list[Candidate]:
         text = normalize_text(raw)
         joke = JOKE_RE.search(text) is not None
+        laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
         marker = has_explicit_marker(text)
         out: list[Candidate] = []
@@ -167,7 +170,7 @@ class RuleExtractor:
                 valid_until=parse_until(sent_text, at),
             )
             for clause, hit in self._sentence_hits(sent, at):
-                out.append(_finish(hit, clause, sent, marker=marker, joke=joke))
+                out.append(_finish(hit, clause, sent, marker=marker, joke=joke or laugh))
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
@@ -225,6 +228,10 @@ class RuleExtractor:
                 yield clause, c
             if not used:
                 for _s, _e, c in h_rule(clause):
+                    used.append((_s, _e))
+                    yield clause, c
+            if not used:
+                for _s, _e, c in h_note(clause):
                     yield clause, c
 
 
