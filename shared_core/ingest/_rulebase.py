@@ -591,9 +591,9 @@ def h_rule(cl: Clause) -> Iterator[Hit]:
 
 
 # ---- free-form notes: nothing a user declares about themselves is silently lost ---------
-#: The confidence a note starts with (below a matched key's): the rules did not understand
-#: it, they only kept the user's words.
-NOTE_CONFIDENCE = 0.6
+#: The confidence a note starts with (above the default recall threshold of 0.7, below a
+#: matched key's 0.95): the rules did not understand it, they only kept the user's words.
+NOTE_CONFIDENCE = 0.75
 _NOTE_EN = re.compile(
     r"^\W*(?:(?:also|and|but|so|well|actually|btw|oh)\W+)*"
     r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"

@@ -77,3 +77,38 @@ def test_repeated_complaints_become_a_preference_after_consensus(
     assert actions[2] == [ChangeAction.ADDED]
     active = [r for r in mem.history("u", "response.length") if r.status.value == "active"]
     assert [(r.normalized, r.explicit) for r in active] == [("short", False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("I'm left-handed.", "note.left_handed"),
+        ("I work night shifts.", "note.work_night_shifts"),
+        ("我不会开车。", "note.不会开车"),
+    ],
+)
+def test_a_durable_statement_no_rule_reads_is_kept_as_a_note(
+    mem: UserMemory, text: str, key: str
+) -> None:
+    mem.observe("u", text)
+    (record,) = mem.history("u", key)
+    assert record.value == text.rstrip(".。") and record.confidence <= 0.75
+    assert any(h.record.key == key for h in mem.recall("u", text))
+    assert key in mem.context("u", text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm tired today.",
+        "I think it will rain.",
+        "I'm basically a professional napper, haha",
+        'As the song goes, "I\'m on a highway to hell."',
+        "I have a question.",
+        "I'm allergic to Mondays lol",
+        "我对周一过敏 🙃",
+    ],
+)
+def test_passing_states_jokes_and_quotes_store_nothing(mem: UserMemory, text: str) -> None:
+    mem.observe("u", text)
+    assert mem.profile("u") == {}
