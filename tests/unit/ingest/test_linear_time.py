@@ -164,8 +164,10 @@ def _hostile(draw: st.DrawFn) -> str:
     return _rep(unit, size)
 
 
-#: CPU seconds per KB for one call (32 KB in well under a second, with room for CI noise).
-BUDGET_PER_KB = 0.03
+#: CPU seconds per KB for one call, plus a fixed allowance: generous, because a shared CI
+#: machine is noisy; a super-linear pattern costs seconds to minutes on 4-8 KB.
+BUDGET_PER_KB = 0.1
+BUDGET_BASE = 0.5
 
 
 @settings(
@@ -178,9 +180,9 @@ BUDGET_PER_KB = 0.03
 def test_hostile_text_stays_linear(mem: UserMemory, text: str) -> None:
     kb = len(text) / 1000
     user = f"fuzz_{uuid.uuid4().hex}"  # a fresh user: the time is the text's, not history's
-    assert _cpu(lambda: mem.observe(user, text)) < BUDGET_PER_KB * kb + 0.1
-    assert _cpu(lambda: mem.recall(user, text[:2000])) < BUDGET_PER_KB * kb + 0.1
-    assert _cpu(lambda: mem.remember(user, "note.fuzz", text)) < BUDGET_PER_KB * kb + 0.1
+    assert _cpu(lambda: mem.observe(user, text)) < BUDGET_PER_KB * kb + BUDGET_BASE
+    assert _cpu(lambda: mem.recall(user, text[:2000])) < BUDGET_PER_KB * kb + BUDGET_BASE
+    assert _cpu(lambda: mem.remember(user, "note.fuzz", text)) < BUDGET_PER_KB * kb + BUDGET_BASE
 
 
 # ---- numbers never crash a turn --------------------------------------------------------------
