@@ -25,9 +25,10 @@ from .errors import InvalidInputError, UserMemoryError
 from .recall import select
 from .recall.fuse import calibrated_fusion
 from .recall.inject import render_context
+from .recall.intent import detect_intent
 from .recall.retrieve import no_archive_message, retrieve, supports_archive
 from .recall.rewrite import rewrite
-from .recall.score import score_hits
+from .recall.score import RankSignals, score_hits
 from .storage.protocols import (
     RecordFilter,
 )
@@ -148,6 +149,7 @@ class ReadPath(MemoryBase):
     ) -> list[ScoredMemory]:
         cfg = self.config
         rq = rewrite(query)
+        intent = detect_intent(query)
         refs = self._scope_refs(device_id, session_id)
         pool = max(cfg.candidate_pool, k * 3)
         got = retrieve(
@@ -161,6 +163,7 @@ class ReadPath(MemoryBase):
             pool=pool,
             kinds=kinds,
             include_archive=include_archive,
+            intent=intent,
         )
         loaded = got.loaded
         if got.degraded:
@@ -181,7 +184,13 @@ class ReadPath(MemoryBase):
                 continue
             allowed[rid] = rec
         scored = score_hits(
-            fused, allowed, now=now, config=cfg, system_context=system_context, episodic=rq.episodic
+            fused,
+            allowed,
+            now=now,
+            config=cfg,
+            system_context=system_context,
+            episodic=rq.episodic,
+            signals=RankSignals(bm25=got.bm25, intent=intent, dated=frozenset(got.dated)),
         )
         if got.archived:
             scored = [select.mark_archived(s) if s.record.id in got.archived else s for s in scored]

@@ -3,13 +3,24 @@
 Three channels, each a ranked list of record ids with a raw score:
 
 * ``key``     - structured lookup of the keys the rewriter mapped the query to (score 1);
-* ``lexical`` - BM25 over the user's records (order), scored by *query-term coverage*:
-  the share of the query's content tokens found in the record. BM25's absolute scale
-  depends on the size of one user's corpus; coverage does not, so it can be calibrated
-  and compared across users and channels (and lets recall abstain);
+* ``lexical`` - BM25 over the user's records. Two scores per hit: the raw BM25 score
+  (:attr:`Retrieved.bm25`), which *ranks* (IDF-weighted, so a rare word the query shares
+  with a turn counts more than a common one), and *query-term coverage*, the share of the
+  query's content tokens found in the record, which *calibrates*: BM25's absolute scale
+  depends on the size of one user's corpus, coverage does not, so the fused relevance
+  keeps an absolute meaning and recall can abstain;
 * ``dense``   - cosine similarity of embeddings; left out for a query the embedder cannot
   represent (a mostly-Chinese query with an English-only model such as MiniLM, see
   :func:`shared_core.embed.represents`), where its cosines are noise.
+
+A prefix the rewriter maps a generic word to ("like" -> ``taste.``) can match dozens of
+records; a key hit is worth ``1`` when its prefix matches at most
+:data:`KEY_SPECIFIC_MATCHES` records and proportionally less beyond, so a broad category
+does not bury the turns that answer the question.
+
+When the query names calendar days (:mod:`.intent`), the user's episodes of those days are
+loaded too (:attr:`Retrieved.dated`), whether or not a retriever found them: "what did we
+talk about on April 27th?" shares no word with the turns it asks about.
 
 With ``include_archive=True`` (a store with ``supports_archive``, see
 :class:`~shared_core.storage.protocols.ArchiveRecordStore`) the key, lexical and load
@@ -33,9 +44,12 @@ from ..llm import Embedder
 from ..storage.lexical import tokenize
 from ..storage.protocols import ArchiveRecordStore, RecordFilter, RecordStore, VectorIndex
 from .fuse import ChannelHits
+from .intent import QueryIntent
 from .rewrite import RewrittenQuery
 
 __all__ = [
+    "KEY_SPECIFIC_MATCHES",
+    "MAX_DATED_EPISODES",
     "Retrieved",
     "coverage",
     "embedding_parts",
@@ -46,6 +60,11 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: a key prefix matching at most this many records is specific (key score 1)
+KEY_SPECIFIC_MATCHES = 3
+#: at most this many of a user's newest episodes are scanned for the days a query names
+MAX_DATED_EPISODES = 5000
 
 
 def supports_archive(records: object) -> bool:
@@ -69,6 +88,8 @@ class Retrieved:
     loaded: dict[str, MemoryRecord] = field(default_factory=dict)
     degraded: bool = False  # the dense channel failed and was skipped
     archived: set[str] = field(default_factory=set)  # loaded ids read from the archive
+    bm25: dict[str, float] = field(default_factory=dict)  # raw BM25 score per lexical hit
+    dated: set[str] = field(default_factory=set)  # episodes of the days the query names
 
 
 def record_text(rec: MemoryRecord) -> str:
@@ -121,6 +142,7 @@ def retrieve(
     pool: int,
     kinds: tuple[Kind, ...] | None = None,
     include_archive: bool = False,
+    intent: QueryIntent | None = None,
 ) -> Retrieved:
     """Run the three retrievers and load every hit's record.
 
@@ -153,7 +175,7 @@ def retrieve(
             )
         )
         out.loaded.update((r.id, r) for r in keyed)
-        out.channels.append(ChannelHits("key", [(r.id, 1.0) for r in keyed]))
+        out.channels.append(ChannelHits("key", _key_scores(keyed, query.key_prefixes)))
 
     if archive is None:
         lex = records.lexical_search(user_id, system_context, query.text, limit=pool)
@@ -163,6 +185,7 @@ def retrieve(
         )
     need = [h.record_id for h in lex if h.record_id not in out.loaded]
     out.loaded.update((r.id, r) for r in get(need))
+    out.bm25 = {h.record_id: h.score for h in lex if h.record_id in out.loaded}
     q_tokens = tokenize(query.text)
     out.channels.append(
         ChannelHits(
@@ -189,6 +212,32 @@ def retrieve(
     out.channels.append(ChannelHits("dense", [(h.record_id, h.similarity) for h in dense]))
     need = [h.record_id for h in dense if h.record_id not in out.loaded]
     out.loaded.update((r.id, r) for r in get(need))
+    if intent is not None and intent.dates:
+        days = set(intent.dates)
+        episodes = find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                kinds=(Kind.EPISODE,),
+                scope_refs=scope_refs,
+                limit=MAX_DATED_EPISODES,
+            )
+        )
+        for rec in episodes:
+            when = rec.provenance.at or rec.created_at
+            if (when.month, when.day) in days:
+                out.dated.add(rec.id)
+                out.loaded.setdefault(rec.id, rec)
     if archive is not None and out.loaded:
         out.archived = archive.archived_ids(list(out.loaded))
+    return out
+
+
+def _key_scores(keyed: Sequence[MemoryRecord], prefixes: Sequence[str]) -> list[tuple[str, float]]:
+    """1 for a record under a specific prefix, ``KEY_SPECIFIC_MATCHES / n`` under a broad one."""
+    counts = {p: sum(r.key.startswith(p) for r in keyed) for p in prefixes}
+    out = []
+    for rec in keyed:
+        n = min((c for p, c in counts.items() if c and rec.key.startswith(p)), default=1)
+        out.append((rec.id, min(1.0, KEY_SPECIFIC_MATCHES / n)))
     return out
