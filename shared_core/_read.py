@@ -29,6 +29,7 @@ from .recall.intent import detect_intent
 from .recall.retrieve import no_archive_message, retrieve, supports_archive
 from .recall.rewrite import rewrite
 from .recall.score import RankSignals, score_hits
+from .storage.lexical import MAX_QUERY_CHARS
 from .storage.protocols import (
     RecordFilter,
 )
@@ -148,6 +149,9 @@ class ReadPath(MemoryBase):
         include_archive: bool = False,
     ) -> list[ScoredMemory]:
         cfg = self.config
+        # a query is searched on its head: a pasted document must not cost seconds of
+        # segmentation and pattern matching (issue 16)
+        query = query[:MAX_QUERY_CHARS]
         rq = rewrite(query)
         intent = detect_intent(query)
         refs = self._scope_refs(device_id, session_id)
@@ -257,10 +261,26 @@ class ReadPath(MemoryBase):
         conflicts = [c for c in self.records.conflicts(user_id, system_context) if c.question]
         prof = self.profile(user_id, system_context=system_context, device_id=device_id)
         shown = {s.record.key for s in recalled} | {r.key for r in hard}
-        rq = rewrite(query)
+        rq = rewrite(query[:MAX_QUERY_CHARS])
         asked = self._asked_records(user_id, system_context, rq.key_prefixes)
         missing, faded = select.asked_answers(
             asked, refs, now, shown, constraints, cfg, system_context
+        )
+        standing = select.standing_profile(
+            self.records.find(
+                RecordFilter(
+                    user_id=user_id,
+                    system_context=system_context,
+                    key_prefixes=select.STANDING_KEYS,
+                    exclude_kinds=NON_ENTITY_KINDS,
+                    scope_refs=refs,
+                )
+            ),
+            refs,
+            now,
+            shown | {r.key for r in missing},
+            cfg,
+            system_context,
         )
         if asked and not rq.episodic:
             # the structured layer answers the asked key: a past turn that stated a value
@@ -280,6 +300,7 @@ class ReadPath(MemoryBase):
             faded=faded,
             recalled=recalled,
             missing=missing,
+            standing=standing,
             token_budget=token_budget,
             count_tokens=tokens.count_tokens,
             templates=self.templates,

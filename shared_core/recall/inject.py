@@ -210,11 +210,16 @@ def render_context(
     recalled: Iterable[ScoredMemory],
     faded: Sequence[MemoryRecord] = (),
     missing: Sequence[MemoryRecord] = (),
+    standing: Sequence[MemoryRecord] = (),
     token_budget: int,
     count_tokens: Callable[[str], int],
     templates: ContextTemplates | None = None,
 ) -> str:
-    """Render the context block within ``token_budget`` tokens."""
+    """Render the context block within ``token_budget`` tokens.
+
+    ``standing`` (the standing profile) is listed first among preferences and facts, so the
+    budget drops it after every recalled or asked-about item.
+    """
     tpl = templates or ContextTemplates()
     hard_items = _hard_items(hard)
     hard_ids = {r.id for r in hard}
@@ -232,6 +237,7 @@ def render_context(
         else:
             soft.append(_item(rec))
     soft += [_item(r) for r in missing if r.id not in hard_ids]
+    soft[:0] = [_item(r) for r in standing if r.id not in hard_ids]
     questions = dict.fromkeys(c.question for c in conflicts if c.question)  # once each
     parts = _Parts(
         identity={
@@ -285,12 +291,31 @@ def _hard_items(hard: Sequence[MemoryRecord]) -> list[dict[str, Any]]:
     return list(items.values())
 
 
+_SPEAKER = {
+    "user": "the user said",
+    "assistant": "the assistant said (not the user's words)",
+    "tool": "a tool returned",
+    "system": "a system message said",
+}
+
+
 def _episode_item(rec: MemoryRecord) -> dict[str, Any]:
+    """A past turn or session summary, labelled with who said it.
+
+    An assistant reply is memory too ("what did you recommend?"), but it is never shown as
+    something the user said.
+    """
     when: datetime = rec.provenance.at or rec.created_at
+    if rec.key.startswith("turn:"):
+        role = str(rec.metadata.get("role") or rec.provenance.role or "user")
+        speaker = _SPEAKER.get(role, "the user said")
+    else:
+        speaker = "summary"
     return {
         "date": f"{when:%Y-%m-%d}",
         "session": rec.provenance.session_id or "?",
         "turn": rec.provenance.turn_id,
+        "speaker": speaker,
         "text": rec.value,
     }
 

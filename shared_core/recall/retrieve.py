@@ -41,7 +41,7 @@ from ..embed import represents
 from ..entities import NON_ENTITY_KINDS, Kind, MemoryRecord
 from ..errors import BackendError, InvalidInputError
 from ..llm import Embedder
-from ..storage.lexical import tokenize
+from ..storage.lexical import tokenize, tokenize_query
 from ..storage.protocols import ArchiveRecordStore, RecordFilter, RecordStore, VectorIndex
 from .fuse import ChannelHits
 from .intent import QueryIntent
@@ -186,7 +186,7 @@ def retrieve(
     need = [h.record_id for h in lex if h.record_id not in out.loaded]
     out.loaded.update((r.id, r) for r in get(need))
     out.bm25 = {h.record_id: h.score for h in lex if h.record_id in out.loaded}
-    q_tokens = tokenize(query.text)
+    q_tokens = tokenize_query(query.text)
     out.channels.append(
         ChannelHits(
             "lexical",

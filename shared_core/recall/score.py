@@ -47,7 +47,8 @@ class RankWeights:
 
     lexical: float = 1.0  # BM25 / the query's best BM25
     dense: float = 1.0  # calibrated cosine
-    key: float = 1.0  # structured key match (specificity-weighted)
+    key: float = 2.0  # structured key match (specificity-weighted)
+    key_specificity_power: float = 2.0  # a broad prefix's share counts as share ** power
     previous_turn: float = 0.45  # BM25 (normalised) of the turn just before, same session
     speaker: float = 0.6  # multiplier bonus when the turn's speaker is the one asked about
     date: float = 1.0  # the turn is from a day the query names
@@ -137,7 +138,7 @@ def score_hits(
         rank = (
             w.lexical * lex.get(hit.record_id, 0.0)
             + w.dense * comp.get("dense", 0.0)
-            + w.key * comp.get("key", 0.0)
+            + w.key * comp.get("key", 0.0) ** w.key_specificity_power
         )
         if is_episode and rec.provenance.turn_index:
             prev = (rec.provenance.session_id or "", rec.provenance.turn_index - 1)

@@ -9,7 +9,9 @@ Policy applied after ranking, on structured records (never on rendered text):
 * :func:`most_specific` - a device/session-scoped value hides the global one of its key;
 * :func:`asked_answers` - current (and faded inferred) values of the keys a query names
   that the ranking left out;
-* :func:`stale_turns` - past turns that stated a value since replaced or taken back.
+* :func:`stale_turns` - past turns that stated a value since replaced or taken back;
+* :func:`standing_profile` - the user's current explicit declarations of the core keys
+  (:data:`STANDING_KEYS`), shown in every context block whatever the query's wording.
 """
 
 from __future__ import annotations
@@ -24,13 +26,19 @@ from ..entities import Kind, MemoryRecord, ScoredMemory, Source, Status
 from ..ingest.resolve import polarity
 
 __all__ = [
+    "STANDING_KEYS",
     "asked_answers",
     "live_turn",
     "mark_archived",
     "most_specific",
     "stale_turns",
+    "standing_profile",
     "suppressed",
 ]
+
+#: core keys whose explicit current value is in every context block (the name is in the
+#: identity line): contact channel and hours, language, diet, allergies and health facts
+STANDING_KEYS = ("contact.", "language", "diet", "allergy", "health.")
 
 
 def live_turn(rec: MemoryRecord, session_id: str) -> bool:
@@ -124,3 +132,35 @@ def stale_turns(asked: Sequence[MemoryRecord]) -> set[str]:
         elif not r.metadata.get("promoted"):
             stale |= turns(r)
     return stale - current
+
+
+def standing_profile(
+    records: Sequence[MemoryRecord],
+    refs: tuple[str, ...],
+    now: datetime,
+    shown: set[str],
+    config: MemoryConfig,
+    system_context: str,
+) -> list[MemoryRecord]:
+    """Explicit, current values of :data:`STANDING_KEYS` not already shown, scoped first.
+
+    "How will you tell me my order is ready?" names no key, yet the stored
+    ``contact.channel = SMS`` is what the agent must know; inferred values are not
+    standing facts (they are recalled, or asked about, when relevant).
+    """
+    keep: dict[str, MemoryRecord] = {}
+    for rec in sorted(records, key=lambda r: (r.scope_ref == "", r.key)):  # scoped first
+        if (
+            rec.kind is Kind.EPISODE
+            or rec.status is not Status.ACTIVE
+            or rec.scope_ref not in refs
+            or rec.key in shown
+            or not rec.key.startswith(STANDING_KEYS)
+            or not rec.explicit
+            or rec.source is Source.INFERRED
+            or is_expired(rec, now)
+            or not is_recallable(rec, now, config, system_context)
+        ):
+            continue
+        keep.setdefault(rec.key, rec)
+    return list(keep.values())

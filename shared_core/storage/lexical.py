@@ -32,12 +32,14 @@ from ..scripts import HAN
 
 __all__ = [
     "LEXICAL_VERSION",
+    "MAX_QUERY_CHARS",
     "BM25Index",
     "LexDocs",
     "jieba_loaded",
     "s_stem",
     "tokenize",
     "tokenize_key",
+    "tokenize_query",
     "warm_up",
 ]
 
@@ -211,6 +213,25 @@ def tokenize(text: str, *, stem: bool = True) -> list[str]:
                 if word and word not in STOPWORDS:
                     out.append(word)
     return out
+
+
+#: a query is searched on its first 1,000 characters: a question fits many times over, and
+#: segmenting a pasted 32,000-character Chinese text took seconds (issue 16)
+MAX_QUERY_CHARS = 1000
+
+
+def tokenize_query(query: str) -> list[str]:
+    """Tokens of a search query: its first :data:`MAX_QUERY_CHARS` characters, segmented once.
+
+    The lexical store and the coverage score both need the query's tokens; the result is
+    cached for the few most recent queries, so one recall segments its query once.
+    """
+    return list(_query_tokens(query[:MAX_QUERY_CHARS]))
+
+
+@functools.lru_cache(maxsize=64)
+def _query_tokens(query: str) -> tuple[str, ...]:
+    return tuple(tokenize(query))
 
 
 def tokenize_key(key: str) -> list[str]:

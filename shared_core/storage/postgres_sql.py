@@ -290,9 +290,9 @@ def to_tsvector_literal(weighted: Sequence[tuple[str, str]]) -> str:
 
 def to_tsquery_literal(query: str) -> str:
     """An OR ``tsquery`` literal of the query's tokens, each quoted: never query syntax."""
-    from .lexical import tokenize
+    from .lexical import tokenize_query
 
-    return " | ".join(_escape_lexeme(t) for t in dict.fromkeys(_usable(tokenize(query))))
+    return " | ".join(_escape_lexeme(t) for t in dict.fromkeys(_usable(tokenize_query(query))))
 
 
 def user_hash(user_id: str) -> str:

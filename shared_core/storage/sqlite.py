@@ -36,7 +36,7 @@ from ..entities import (
 )
 from ..errors import InvalidInputError
 from ..ids import user_digest
-from .lexical import LEXICAL_VERSION, LexDocs, tokenize
+from .lexical import LEXICAL_VERSION, LexDocs, tokenize_query
 from .protocols import LexicalHit, RecordFilter, WriteBatch
 from .sqlite_base import (
     RECORD_COLUMNS,
@@ -450,7 +450,7 @@ class SqliteRecordStore:
 
         The query is tokenized like the records; it is never interpreted as query syntax.
         """
-        q_tokens = tokenize(query)
+        q_tokens = tokenize_query(query)
         if not q_tokens or limit <= 0:
             return []
         try:
