@@ -11,8 +11,9 @@ The rule (README, "Conflicts and decay"):
   decay has a floor (0.8) and their effective confidence is their stated confidence,
   so a preference declared in session 3 is still recalled at session 50.
 * hard constraints and permanent statements ("never ...") do not decay at all.
-* episodes (past turns, session summaries): recency is a ranking signal with a floor,
-  never a filter.
+* episodes (past turns, session summaries): never filtered, and not multiplied by their
+  decay in recall (relevance decides, ``recall/score.py``): their decay class's ``tau``
+  only shapes the recency boost of queries that ask for the latest ("last time").
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..config import MemoryConfig
-from ..decay import decay, effective_confidence, is_expired, is_recallable
+from ..decay import decay, decay_class, effective_confidence, is_expired, is_recallable
 from ..entities import Kind, MemoryRecord, ScoredMemory
 from .fuse import FusedHit
 from .intent import QueryIntent
@@ -53,7 +53,6 @@ class RankWeights:
     speaker: float = 0.6  # multiplier bonus when the turn's speaker is the one asked about
     date: float = 1.0  # the turn is from a day the query names
     recency: float = 0.15  # only when the query asks for the latest occurrence
-    recency_tau_days: float = 30.0
 
     @property
     def ceiling(self) -> float:
@@ -147,10 +146,11 @@ def score_hits(
             rank *= 1.0 + w.speaker
         if dated or (sig.intent.dates and _day(rec) in sig.intent.dates):
             rank += w.date
-        age_days = max(0.0, (now - rec.updated_at).total_seconds() / 86400.0)
-        recent = math.exp(-age_days / w.recency_tau_days)
-        if recency_asked:
-            rank += w.recency * recent
+        if recency_asked:  # exp(-age / tau) of the record's decay class
+            policy = config.decay[decay_class(rec)]
+            if policy.tau_hours is not None:
+                age_hours = max(0.0, (now - rec.updated_at).total_seconds() / 3600.0)
+                rank += w.recency * math.exp(-age_hours / policy.tau_hours)
         rank /= w.ceiling
         d = 1.0 if is_episode else decay(rec, now, config)
         out.append(
