@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .entities import MemoryRecord, SessionTurn
+from .entities import MemoryRecord, SessionTurn, Source
 
 __all__ = ["summarize_session"]
 
@@ -27,6 +27,9 @@ def summarize_session(
         f"Session {session_id} on {start:%Y-%m-%d} ({len(turns)} turns).",
         f"The user opened with: {opening}",
     ]
+    # an inference is not a statement (and must not resurface, quoted in a summary, when a
+    # hard rule suppresses it)
+    written = [r for r in written if r.source is not Source.INFERRED]
     if written:
         stated = "; ".join(
             f"{r.key} = {r.value} (turn {r.provenance.turn_id})" for r in written[:8]
