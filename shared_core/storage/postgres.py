@@ -12,11 +12,11 @@ migrations recorded in ``<schema>._usermemory_migrations``:
   incoming one (optimistic locking), else ``ConflictError``. A ``search`` tsvector
   (GIN-indexed) holds the :func:`shared_core.storage.lexical.tokenize` tokens of key
   (weight A), value/normalized (B) and the provenance span (C).
-- ``profiles``: one JSONB document per user, ``{system_context: {scope: {key: value}}}``
-  (scope ``"global"`` or the scope_ref such as ``"device:phone"``), maintained in the same
-  transaction as every write with ``jsonb_set`` on nested paths (intermediate objects are
-  created, emptied ones pruned). It mirrors active, non-episode records; expiry
-  (``valid_until``) is left to the reader.
+- No profile table: ``UserMemory.profile()`` reads the records (it filters by expiry, decay
+  and recallability, which a stored key -> value document cannot), and a profile cache
+  (``StorageSpec(cache="redis://...")``) is its fast path. Migration 3 drops the JSONB
+  ``profiles`` document earlier versions kept on every write (``benchmarks/pg_profile.py``
+  at commit 00ff6aa measured it; numbers in the README, "PostgreSQL profile document").
 - ``audit``, ``conflicts``, ``users`` (memory_enabled and session counters),
   ``tombstones`` (sha256 of an erased user id, time and counts) and ``records_archive``.
 
@@ -40,7 +40,7 @@ and in WAL/backups until they rotate; run ``VACUUM`` on a schedule where that ma
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -55,13 +55,11 @@ from .postgres_sql import (
     COLS,
     POSTGRES_MIGRATIONS,
     dec,
-    dec_json,
     driver,
     enc,
     pg_errors,
     record_params,
     row_to_record,
-    scope_label,
     split_postgres_url,
     user_hash,
 )
@@ -84,7 +82,7 @@ def open_postgres(
     Args:
         url: ``postgresql://user@host:5432/db?schema=usermemory&pool_min=1&pool_max=10``.
         config: the memory configuration (kept for the registry's uniform signature).
-        clock: time source for migration and profile bookkeeping.
+        clock: time source for migration bookkeeping.
 
     Raises:
         ConfigError: a malformed URL.
@@ -152,7 +150,7 @@ class PostgresRecordStore:
     Args:
         conninfo: a libpq URL or ``key=value`` string (without our ``schema``/``pool_*``).
         schema: the schema holding every table (created if missing); ``[a-z_][a-z0-9_]*``.
-        clock: time source for bookkeeping (migrations, profile updates).
+        clock: time source for bookkeeping (migrations).
         config: memory configuration (kept for the registry's uniform signature).
         min_size: connections the pool keeps open.
         max_size: most connections the pool opens.
@@ -248,8 +246,7 @@ class PostgresRecordStore:
         """Commit the whole batch in one transaction, or nothing.
 
         Records are upserted by id; an existing row is only replaced when its stored
-        ``version`` equals the record's (optimistic locking). The JSONB profile of every
-        touched slot is recomputed in the same transaction.
+        ``version`` equals the record's (optimistic locking).
 
         Raises:
             ConflictError: the stored version differs (a concurrent writer), or a second
@@ -267,12 +264,10 @@ class PostgresRecordStore:
         conflicts = [q.conflict_params(c) for c in batch.conflicts]
         resolved = [(when, enc(cid)) for cid, when in batch.resolved_conflicts]
         state = None if batch.user_state is None else q.user_params(batch.user_state)
-        old_slots: set[tuple[str, str, str, str]] = set()
         with self.transaction() as conn:
             if records:
                 ids = [p["id"] for p in params]
                 conn.execute("DELETE FROM records_archive WHERE id = ANY(%s)", (ids,))
-                old_slots = set(conn.execute(q.SLOTS_OF_IDS, (ids,)).fetchall())
             for rec, p in zip(records, params, strict=True):
                 try:
                     row = conn.execute(q.UPSERT_RECORD, p).fetchone()
@@ -295,24 +290,6 @@ class PostgresRecordStore:
                     cur.executemany("UPDATE conflicts SET resolved_at = %s WHERE id = %s", resolved)
             if state is not None:
                 conn.execute(q.UPSERT_USER, state)
-            slots = {(p["user_id"], p["system_context"], p["scope_ref"], p["key"]) for p in params}
-            self._refresh_profile(conn, slots | old_slots)
-
-    def _refresh_profile(
-        self, conn: psycopg.Connection[Any], slots: Iterable[tuple[str, str, str, str]]
-    ) -> None:
-        """Set or remove ``profile -> context -> scope -> key`` for each touched slot.
-
-        Slots are given in stored (encoded) form, as are the profile's keys and values.
-        """
-        at = self.clock.now()
-        for user_id, ctx, ref, key in sorted(set(slots)):
-            row = conn.execute(q.PROFILE_CURRENT, (user_id, ctx, ref, key)).fetchone()
-            p = {"u": user_id, "p": [ctx, scope_label(ref), key], "at": at}
-            if row is None:
-                conn.execute(q.PROFILE_UNSET, p)
-            else:
-                conn.execute(q.PROFILE_SET, {**p, "v": row[0]})
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -450,30 +427,6 @@ class PostgresRecordStore:
         with self.transaction() as conn:
             return [dec(r[0]) for r in conn.execute(q.USERS)]
 
-    def profile(
-        self, user_id: str, system_context: str = "default", scope_refs: Sequence[str] = ("",)
-    ) -> dict[str, str]:
-        """The user's profile from the JSONB document: key → value of active records.
-
-        Args:
-            user_id: the user.
-            system_context: the context.
-            scope_refs: scopes merged in order (later wins), e.g. ``("", "device:phone")``.
-        """
-        doc = self.profile_document(user_id).get(system_context, {})
-        out: dict[str, str] = {}
-        for ref in scope_refs:
-            out.update(doc.get(scope_label(ref), {}))
-        return out
-
-    def profile_document(self, user_id: str) -> dict[str, Any]:
-        """The raw JSONB profile ``{context: {scope: {key: value}}}`` (``{}`` if none)."""
-        with self.transaction() as conn:
-            r = conn.execute(
-                "SELECT profile FROM profiles WHERE user_id = %s", (enc(user_id),)
-            ).fetchone()
-        return dict(dec_json(r[0])) if r else {}
-
     # -- archive, erase, export -----------------------------------------------------------
 
     def archive_older_than(
@@ -481,9 +434,9 @@ class PostgresRecordStore:
     ) -> int:
         """Move stale rows last updated before ``now - days`` to ``records_archive``.
 
-        One transaction moves the rows, updates the JSONB profiles and writes one
-        ``archive`` audit entry per affected user. Which rows move is documented in the
-        module docstring (never permanent, hard or active explicit memories).
+        One transaction moves the rows and writes one ``archive`` audit entry per affected
+        user. Which rows move is documented in the module docstring (never permanent, hard
+        or active explicit memories).
 
         Args:
             days: age threshold (default 180).
@@ -503,16 +456,13 @@ class PostgresRecordStore:
             f"WITH moved AS (DELETE FROM records WHERE {q.ARCHIVABLE}{only_user} RETURNING *) "
             f"INSERT INTO records_archive ({COLS}, search, archived_at) "
             f"SELECT {COLS}, search, %(now)s FROM moved "
-            "RETURNING user_id, system_context, scope_ref, key, status"
+            "RETURNING user_id"
         )
         with self.transaction() as conn:
             rows = conn.execute(sql_text.encode(), p).fetchall()
             per_user: dict[str, int] = {}
             for r in rows:
                 per_user[r[0]] = per_user.get(r[0], 0) + 1
-            self._refresh_profile(
-                conn, {(r[0], r[1], r[2], r[3]) for r in rows if r[4] == "active"}
-            )
             entries = [
                 AuditEntry(id=new_id(), user_id=dec(uid), action="archive", actor="system",
                            at=now, detail={"count": n, "older_than_days": days})
@@ -590,5 +540,4 @@ class PostgresRecordStore:
                 "first_seen": state.first_seen.isoformat() if state.first_seen else None,
                 "last_seen": state.last_seen.isoformat() if state.last_seen else None,
             },
-            "profile": self.profile_document(user_id),
         }  # fmt: skip

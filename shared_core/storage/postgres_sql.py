@@ -93,7 +93,8 @@ _TABLES = (
 )
 
 # jsonb_set only creates the LAST missing level of a path: these create (and prune)
-# intermediate objects so profile -> context -> scope -> key can be set in one call.
+# intermediate objects so profile -> context -> scope -> key can be set in one call
+# (released in migration 2, dropped with the profile document by migration 3).
 _PROFILE_FUNCTIONS = (
     """CREATE FUNCTION um_jsonb_set_path(doc jsonb, path text[], val jsonb) RETURNS jsonb
 LANGUAGE plpgsql IMMUTABLE AS $$
@@ -125,6 +126,17 @@ END $$""",
 POSTGRES_MIGRATIONS: tuple[Migration, ...] = (
     Migration(id=1, name="initial_schema", statements=_TABLES),
     Migration(id=2, name="profile_functions", statements=_PROFILE_FUNCTIONS),
+    # profile() reads the records (it filters by expiry, decay and recallability, which the
+    # document could not); keeping the document cost every write (benchmarks/pg_profile.py)
+    Migration(
+        id=3,
+        name="drop_profile_document",
+        statements=(
+            "DROP TABLE IF EXISTS profiles",
+            "DROP FUNCTION IF EXISTS um_jsonb_set_path(jsonb, text[], jsonb)",
+            "DROP FUNCTION IF EXISTS um_jsonb_unset_path(jsonb, text[])",
+        ),
+    ),
 )
 
 
@@ -167,22 +179,6 @@ UPSERT_USER = (
     " turns = EXCLUDED.turns, first_seen = EXCLUDED.first_seen,"
     " last_seen = EXCLUDED.last_seen, last_session_id = EXCLUDED.last_session_id"
 )
-PROFILE_SET = (
-    "INSERT INTO profiles (user_id, profile, updated_at) "
-    "VALUES (%(u)s, um_jsonb_set_path('{}', %(p)s, to_jsonb(%(v)s::text)), %(at)s) "
-    "ON CONFLICT (user_id) DO UPDATE SET updated_at = EXCLUDED.updated_at, "
-    "profile = um_jsonb_set_path(profiles.profile, %(p)s, to_jsonb(%(v)s::text))"
-)
-PROFILE_UNSET = (
-    "UPDATE profiles SET profile = um_jsonb_unset_path(profile, %(p)s), updated_at = %(at)s "
-    "WHERE user_id = %(u)s"
-)
-SLOTS_OF_IDS = "SELECT user_id, system_context, scope_ref, key FROM records WHERE id = ANY(%s)"
-PROFILE_CURRENT = (
-    "SELECT value FROM records WHERE user_id = %s AND system_context = %s AND scope_ref = %s "
-    "AND key = %s AND status = 'active' AND kind <> 'episode' "
-    "ORDER BY updated_at DESC, version DESC, id DESC LIMIT 1"
-)
 #: Which rows ``archive_older_than`` moves (documented in :mod:`shared_core.storage.postgres`).
 ARCHIVABLE = (
     "updated_at < %(cutoff)s AND NOT permanent AND NOT hard AND (status <> 'active' "
@@ -196,7 +192,7 @@ LEXICAL_PART = (
 USERS = (
     "SELECT user_id FROM users UNION SELECT user_id FROM records UNION "
     "SELECT user_id FROM records_archive UNION SELECT user_id FROM audit UNION "
-    "SELECT user_id FROM conflicts UNION SELECT user_id FROM profiles ORDER BY 1"
+    "SELECT user_id FROM conflicts ORDER BY 1"
 )
 USER_TABLES = (
     "SELECT c.table_name FROM information_schema.columns c"
@@ -363,11 +359,6 @@ def dec_json(value: Any) -> Any:
     if isinstance(value, list):
         return [dec_json(v) for v in value]
     return value
-
-
-def scope_label(scope_ref: str) -> str:
-    """The profile document's scope level: ``"global"`` or the scope_ref itself."""
-    return scope_ref or "global"
 
 
 def record_params(rec: MemoryRecord) -> dict[str, Any]:

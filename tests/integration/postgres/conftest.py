@@ -87,7 +87,6 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 DATA_TABLES = (
     "records",
     "records_archive",
-    "profiles",
     "audit",
     "conflicts",
     "users",

@@ -305,7 +305,7 @@ def test_erase_user_clears_embeddings_in_the_same_schema(
         assert index.ids_for_user(user) == set()
         assert index.ids_for_user("other") == {"other"}
         with psycopg.connect(pgvector_url) as conn:
-            for table in ("embeddings", "records", "profiles"):
+            for table in ("embeddings", "records"):
                 n = conn.execute(
                     sql.SQL(
                         "SELECT count(*) FROM {}.{} t WHERE row_to_json(t)::text ILIKE %s"

@@ -77,8 +77,12 @@ def test_is_a_record_store(pg_store: PostgresRecordStore) -> None:
 def test_migrations_recorded_and_idempotent(pg_url: str, pg_schema: str) -> None:
     first = PostgresRecordStore(pg_url, schema=pg_schema)
     try:
-        assert first.applied == ["initial_schema", "profile_functions"]
-        assert first.applied_migrations() == [(1, "initial_schema"), (2, "profile_functions")]
+        assert first.applied == ["initial_schema", "profile_functions", "drop_profile_document"]
+        assert first.applied_migrations() == [
+            (1, "initial_schema"),
+            (2, "profile_functions"),
+            (3, "drop_profile_document"),
+        ]
     finally:
         first.close()
     second = PostgresRecordStore(pg_url, schema=pg_schema)
@@ -88,6 +92,7 @@ def test_migrations_recorded_and_idempotent(pg_url: str, pg_schema: str) -> None
         assert [name for _, name in second.applied_migrations()] == [
             "initial_schema",
             "profile_functions",
+            "drop_profile_document",
         ]
     finally:
         second.close()
@@ -97,7 +102,7 @@ def test_migrations_recorded_and_idempotent(pg_url: str, pg_schema: str) -> None
                 sql.Identifier(pg_schema)
             )
         ).fetchone()
-        assert n == (2,)
+        assert n == (3,)
 
 
 def test_concurrent_openers_migrate_once(pg_url: str, pg_schema: str) -> None:
@@ -118,7 +123,7 @@ def test_concurrent_openers_migrate_once(pg_url: str, pg_schema: str) -> None:
     for t in threads:
         t.join()
     assert not errors
-    assert sorted(len(r) for r in results) == [0, 0, 0, 2]
+    assert sorted(len(r) for r in results) == [0, 0, 0, 3]
 
 
 def test_roundtrip_preserves_every_field(pg_store: PostgresRecordStore, clock: FakeClock) -> None:
@@ -286,7 +291,6 @@ def test_nul_and_escape_characters_round_trip(
     assert pg_store.find(RecordFilter(user_id=user, key_prefixes=("k\x00",))) == [r]
     assert pg_store.find(RecordFilter(user_id=user, key_prefixes=("k\ue000",))) == []
     assert pg_store.audit_log(user) == [a]
-    assert pg_store.profile(user) == {"k\x00.\ue000e": "a\x00b \ue0000 penicillin"}
     assert [
         h.record_id for h in pg_store.lexical_search(user, "default", "penicillin", limit=2)
     ] == [r.id]
@@ -294,48 +298,39 @@ def test_nul_and_escape_characters_round_trip(
     assert pg_store.find(RecordFilter(user_id="nul\ue0000user\ue000e")) == []  # no aliasing
 
 
-def test_profile_jsonb_follows_updates_supersedes_and_revokes(
-    pg_store: PostgresRecordStore, clock: FakeClock
+def test_a_schema_with_the_profile_document_loses_only_that(
+    pg_url: str, pg_schema: str, clock: FakeClock
 ) -> None:
-    call = rec(clock, key="contact.call", value="sms")
-    diet = rec(clock, key="diet", value="vegan", system_context="kitchen")
-    dev = rec(clock, key="contact.call", value="silent", scope=Scope.DEVICE, scope_ref="device:car")
-    weird = rec(clock, key="a.\"b'\\c", value="青霉素 allergy")
-    episode = rec(clock, key="episode.s1", value="we talked", kind=Kind.EPISODE)
-    pg_store.apply(WriteBatch(records=[call, diet, dev, weird, episode]))
-    assert pg_store.profile_document("u1") == {
-        "default": {
-            "global": {"contact.call": "sms", "a.\"b'\\c": "青霉素 allergy"},
-            "device:car": {"contact.call": "silent"},
-        },
-        "kitchen": {"global": {"diet": "vegan"}},
-    }
-    assert pg_store.profile("u1", "default", ("", "device:car"))["contact.call"] == "silent"
-    assert pg_store.profile("u1", "default")["contact.call"] == "sms"
+    # a schema migrated by a version that kept the JSONB profile (migrations 1-2), with data
+    from shared_core.storage.migrations import run_migrations
+    from shared_core.storage.postgres_sql import POSTGRES_MIGRATIONS, postgres_dialect
 
-    new = supersede(pg_store, call, "email", clock.advance(hours=1))
-    assert pg_store.profile("u1")["contact.call"] == "email"
-    # the same key under another kind keeps the key present until both are gone
-    fact = rec(clock, key="contact.call", value="fact-value", kind=Kind.FACT)
-    pg_store.apply(WriteBatch(records=[fact]))
-    pg_store.apply(WriteBatch(records=[new.replace(status=Status.REVOKED, updated_at=clock.now())]))
-    assert pg_store.profile("u1")["contact.call"] == "fact-value"
-    pg_store.apply(WriteBatch(records=[fact.replace(status=Status.REVOKED)]))
-    pg_store.apply(WriteBatch(records=[diet.replace(status=Status.REVOKED)]))
-    pg_store.apply(WriteBatch(records=[dev.replace(status=Status.REVOKED)]))
-    # emptied nested objects are pruned
-    assert pg_store.profile_document("u1") == {
-        "default": {"global": {"a.\"b'\\c": "青霉素 allergy"}}
-    }
-
-
-def test_profile_follows_a_record_moving_to_another_slot(
-    pg_store: PostgresRecordStore, clock: FakeClock
-) -> None:
-    r = rec(clock, key="old.key", value="v")
-    pg_store.apply(WriteBatch(records=[r]))
-    pg_store.apply(WriteBatch(records=[r.replace(key="new.key", system_context="work")]))
-    assert pg_store.profile_document("u1") == {"work": {"global": {"new.key": "v"}}}
+    ident = sql.Identifier(pg_schema)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(ident))
+        conn.execute(sql.SQL("SET search_path TO {}").format(ident))
+        run_migrations(conn, POSTGRES_MIGRATIONS[:2], dialect=postgres_dialect(pg_schema))
+        conn.execute(
+            "INSERT INTO profiles VALUES ('u1', %s, now())",
+            ('{"default": {"global": {"k": "v"}}}',),
+        )
+    with PostgresRecordStore(pg_url, schema=pg_schema, clock=clock) as store:
+        assert store.applied == ["drop_profile_document"]
+        r = rec(clock)
+        store.apply(WriteBatch(records=[r]))
+        assert store.get([r.id]) == [r]
+    with psycopg.connect(pg_url) as conn:
+        left = conn.execute(
+            "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = %s AND c.relname = 'profiles'",
+            (pg_schema,),
+        ).fetchone()
+        functions = conn.execute(
+            "SELECT count(*) FROM pg_proc WHERE proname LIKE 'um_jsonb_%%'"
+            " AND pronamespace = %s::regnamespace",
+            (pg_schema,),
+        ).fetchone()
+    assert left == (0,) and functions == (0,)
 
 
 def test_conflicts_audit_and_user_state(pg_store: PostgresRecordStore, clock: FakeClock) -> None:
@@ -500,7 +495,6 @@ def test_archive_moves_exactly_the_stale_rows(
     pg_store: PostgresRecordStore, clock: FakeClock
 ) -> None:
     rs = _seed_archive(pg_store, clock)
-    assert pg_store.profile("u1")["k.imp"] == "likes jazz"
     moved = pg_store.archive_older_than(180, now=clock.now())
     assert moved == 5
     live = {r.id for r in pg_store.find(RecordFilter(user_id="u1", statuses=None))}
@@ -512,8 +506,6 @@ def test_archive_moves_exactly_the_stale_rows(
     assert pg_store.get([rs["episode"].id]) == []
     assert pg_store.get([rs["episode"].id], include_archive=True) == [rs["episode"]]
     assert pg_store.history("u1", "k.sup") == [rs["superseded"]]
-    # profile lost the archived active rows (implicit, expired, episode never in it)
-    assert pg_store.profile("u1") == {"k.keep": "vegetarian"}
     # lexical search finds archived rows only when asked
     assert pg_store.lexical_search("u1", "default", "zanzibar", limit=3) == []
     hits = pg_store.lexical_search("u1", "default", "zanzibar", limit=3, include_archive=True)
@@ -554,7 +546,6 @@ def _check_archive_atomic(pg_store: PostgresRecordStore, pg_url: str, clock: Fak
         pg_store.archive_older_than(180, now=clock.now())
     assert pg_store.find(RecordFilter(user_id="u1", statuses=None)) == before
     assert pg_store.find(RecordFilter(user_id="u1", statuses=None), include_archive=True) == before
-    assert pg_store.profile("u1")["k.imp"] == "likes jazz"
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP TRIGGER boom ON {}.records_archive").format(ident))
     assert pg_store.archive_older_than(180, now=clock.now()) == 5
@@ -622,7 +613,7 @@ def test_erase_user_leaves_only_a_tombstone(
     counts = pg_store.erase_user(user, at=clock.now())
     assert counts["records"] == 2 and counts["records_archive"] == 1
     assert counts["audit"] == 4 and counts["conflicts"] == 1
-    assert counts["users"] == 1 and counts["profiles"] == 1
+    assert counts["users"] == 1 and "profiles" not in counts
     for needle in [user, *values, recs[0].id]:
         assert _rows_mentioning(pg_url, pg_store.schema, needle) == {}, needle
     assert pg_store.erased_at(user) == clock.now()
@@ -642,7 +633,7 @@ def test_export_user(pg_store: PostgresRecordStore, clock: FakeClock) -> None:
     data = pg_store.export_user("u1")
     assert {r["id"] for r in data["records"]} == {r.id for r in rs.values()}
     assert len(data["archived_ids"]) == 5
-    assert data["profile"] == {"default": {"global": {"k.keep": "vegetarian"}}}
+    assert "profile" not in data  # derived from the records, not stored
     assert data["audit"][0]["action"] == "archive"
 
 
