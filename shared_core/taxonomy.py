@@ -102,6 +102,8 @@ allergy.medication | fact | list | hs | Medication allergy | 药物过敏 | - | 
 allergy.food | fact | list | hs | Food allergy | 食物过敏 | - | foods the user is allergic to | food, eat, meal, meals, dietary | 吃, 餐食, 吃饭, 忌口, 饮食
 health. | fact | text | s | Health | 健康 | - | the user's health | health, medication, medications, medicine, medicines, prescribe, prescription, prescriptions, pharmacist, pharmacy, condition, conditions, illness, illnesses, sick, disease | 健康, 药, 药物, 开药, 药房, 病, 疾病, 病史
 health.condition | fact | list | s | Health condition | 健康状况 | - | chronic or long-term conditions (diabetes, asthma) | - | -
+intolerance | constraint | list | hs | Food intolerance | 食物不耐受 | - | food intolerances (not allergies): the substance, e.g. lactose | intolerance, intolerant, lactose | 不耐受, 乳糖
+pet.species | fact | list | - | Pets | 宠物 | - | kinds of pets the user has (dog, cat ...) | pet, pets, dog, cat | 宠物, 狗, 猫
 diet | preference | enum | h | Diet | 饮食 | vegetarian vegan pescatarian halal kosher gluten-free keto paleo lactose-free | the user's diet | food, eat, meal, meals, dietary, diet, vegetarian | 吃, 餐食, 吃饭, 忌口, 饮食, 素食
 budget. | preference | amount | - | Budget | 预算 | - | spending limits | budget, cost, expensive, cheap, pay, afford, spend, price, prices, money | 钱, 能花, 花多少, 花钱, 可以花, 预算, 价格, 多少钱, 贵, 便宜
 budget.max | preference | amount | - | Maximum budget | 预算上限 | - | the most the user will spend, a plain number | - | -

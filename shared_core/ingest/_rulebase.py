@@ -613,9 +613,10 @@ _NOT_DURABLE = re.compile(
     r"|bored|fine|good|great|ok|okay|sorry|glad|happy|sure|here|back|done|ready|thanks?|just"
     r"|kidding|joking|wondering|asking|curious|confused|not\s+sure|no\s+idea|a\s+question"
     r"|if|what|how|why|when|where|who|you|your|it|that|this|basically|totally|literally"
+    r"|anymore|any\s+more|no\s+longer"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
     r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
-    r"|哈哈|呵呵|嘿嘿",
+    r"|哈哈|呵呵|嘿嘿|不再|已经不",
     _I,
 )
 

@@ -728,18 +728,68 @@ PACK_ZH: tuple[tuple[str, str, bool, str], ...] = (
     ("response.tone", "formal", True, r"正式一[点些]|(?:语气|说话)正式"),
     ("response.tone", "casual", True, r"随意一[点些]|轻松一[点些]|口语化"),
 )
+#: Item rows: the named group ``v`` is the item; ``value`` ``"*"`` keeps it (as said, in
+#: its language), otherwise ``value`` maps surface words to codes ("狗" -> "dog"). A list
+#: key gets one ``<key>.<slug>`` sibling per item after the first, like allergies.
+_PETS = {
+    "dog": "dog", "dogs": "dog", "puppy": "dog", "cat": "cat", "cats": "cat", "kitten": "cat",
+    "rabbit": "rabbit", "bunny": "rabbit", "hamster": "hamster", "parrot": "parrot",
+    "bird": "bird", "fish": "fish", "turtle": "turtle", "tortoise": "turtle",
+    "lizard": "lizard", "snake": "snake", "horse": "horse", "狗": "dog", "小狗": "dog",
+    "狗狗": "dog", "猫": "cat", "小猫": "cat", "猫咪": "cat", "兔子": "rabbit",
+    "仓鼠": "hamster", "鹦鹉": "parrot", "鸟": "bird", "鱼": "fish", "金鱼": "fish",
+    "乌龟": "turtle",
+}  # fmt: skip
+_PET_EN = "|".join(sorted((k for k in _PETS if k.isascii()), key=len, reverse=True))
+_PET_ZH = "|".join(sorted((k for k in _PETS if not k.isascii()), key=len, reverse=True))
+ITEM_PACK: tuple[tuple[str, Kind, dict[str, str] | None, str], ...] = (
+    (
+        "intolerance",
+        Kind.CONSTRAINT,
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:also\s+)?(?P<v>lactose|gluten|fructose|histamine|caffeine|dairy)"
+        r"[- ]intolerant\b|\bi(?:'m|\s+am)\s+(?:also\s+)?intolerant\s+to\s+"
+        r"(?P<v2>[a-z][a-z -]{1,30}?)"
+        r"(?=\s*(?:[,.;!?]|$|\band\b))|\bi\s+(?:have|'ve\s+got)\s+(?:an?\s+)?(?P<v3>lactose|gluten"
+        r"|fructose|histamine)\s+intolerance\b",
+    ),
+    ("intolerance", Kind.CONSTRAINT, None, r"我(?:有)?(?P<v>乳糖|麸质|果糖|酒精)不耐受?"),
+    (
+        "pet.species",
+        Kind.FACT,
+        _PETS,
+        r"\bi\s+(?:have|'ve\s+got|have\s+got|own)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?"
+        r"(?P<v>" + _PET_EN + r")\b|\bmy\s+(?P<v2>" + _PET_EN + r")(?:'s\s+name\s+is|\s+is\s+called"
+        r"|\s+named|\s+called)\b",
+    ),
+    (
+        "pet.species",
+        Kind.FACT,
+        _PETS,
+        r"我(?:家)?(?:养了?|有)(?:一|两|三|\d)?[只条个匹]?(?P<v>" + _PET_ZH + r")",
+    ),
+)
 _PACK_RX = tuple(
     (key, value, explicit, re.compile(rx, _I)) for key, value, explicit, rx in PACK_EN + PACK_ZH
 )
+_ITEM_RX = tuple((key, kind, codes, re.compile(rx, _I)) for key, kind, codes, rx in ITEM_PACK)
 
 
 def h_pack(cl: Clause) -> Iterator[Hit]:
-    """The rows of :data:`PACK_EN` / :data:`PACK_ZH`: a match yields its key and value."""
+    """The rows of :data:`PACK_EN` / :data:`PACK_ZH`: a match yields its key and value;
+    the rows of :data:`ITEM_PACK`: the item each match names."""
     for key, value, explicit, rx in _PACK_RX:
         if (m := rx.search(cl.text)) is not None:
             exp = explicit and not cl.sentence.implicit_cue
             c = cand(Kind.PREFERENCE, key, m.group(0), normalized=value, explicit=exp)
             yield m.start(), m.end(), c
+    for key, kind, codes, rx in _ITEM_RX:
+        for n, m in enumerate(rx.finditer(cl.text)):
+            item = next(v for k, v in m.groupdict().items() if v).strip()
+            norm = codes.get(item.lower(), item.lower()) if codes else item.lower()
+            slot = key if n == 0 else f"{key}.{slugify(norm)}"
+            c = cand(kind, slot, item, normalized=norm)
+            yield m.start(), m.end(), _negate(c) if _ANYMORE.search(cl.text) else c
 
 
 def _hint(words: str) -> tuple[str, ...]:
@@ -758,7 +808,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         _hint(
             "answer repl respons brief concise too short long detail bullet table formal"
             " professional casual informal relaxed 回答 回复 简短 简洁 太长 短一 重点 详细"
-            " 分点 列表 表格 正式 随意 轻松 口语"
+            " 分点 列表 表格 正式 随意 轻松 口语 intoleran 不耐 have got own my 养 有"
         ),
     ),
     (h_condition, _hint("have got suffer diagnos live i'm am 有 患 得了 确诊 诊断 怀孕")),

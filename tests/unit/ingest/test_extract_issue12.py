@@ -112,3 +112,21 @@ def test_a_durable_statement_no_rule_reads_is_kept_as_a_note(
 def test_passing_states_jokes_and_quotes_store_nothing(mem: UserMemory, text: str) -> None:
     mem.observe("u", text)
     assert mem.profile("u") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm lactose intolerant.", [("intolerance", "lactose")]),
+        ("我乳糖不耐受。", [("intolerance", "乳糖")]),
+        ("I have two cats.", [("pet.species", "cat")]),
+        ("我家养了一只猫。", [("pet.species", "cat")]),
+    ],
+)
+def test_item_pack_rows(text: str, expected: list[tuple[str, str]]) -> None:
+    assert extract(text) == expected
+
+
+def test_a_negated_statement_is_not_a_note(mem: UserMemory) -> None:
+    mem.observe("u", "I'm not lactose intolerant anymore.")
+    assert mem.profile("u") == {}
