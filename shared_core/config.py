@@ -53,7 +53,7 @@ _DEFAULT_SOURCE_CONFIDENCE = {
     "tool_parse": 0.75,
     "admin_set": 0.99,
     "inferred": 0.6,
-    "agent": 0.7,
+    "agent": 0.75,  # above the recall threshold (0.7), so recall and context() find notes
 }
 
 # Decay classes (see README "Conflicts and decay"):
