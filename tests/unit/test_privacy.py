@@ -244,21 +244,26 @@ def test_iban_checksum(value: str, ok: bool) -> None:
 )
 def test_linear_time_on_1mb_inputs(chunk: str) -> None:
     # Adversarial repetitions: catastrophic backtracking would take minutes, not seconds.
-    # (~0.5-2 s on a loaded 2-core machine; the bound leaves room for slow CI.)
-    text = (chunk * (1_000_000 // len(chunk) + 1))[:1_000_000]
+    # Linear time is checked as a ratio (10x the text may take at most 30x the time), so
+    # a loaded machine slows both sides alike; the 1 MB speed target is a number in
+    # benchmarks/unit_speed.py. The 60 s cap is only a guard against a hang.
+    assert _seconds(chunk, 1_000_000) < max(30 * _seconds(chunk, 100_000), 0.5)
+
+
+def _seconds(chunk: str, size: int) -> float:
+    text = (chunk * (size // len(chunk) + 1))[:size]
     start = time.perf_counter()
     redact(text)
-    assert time.perf_counter() - start < 6.0
+    elapsed = time.perf_counter() - start
+    assert elapsed < 60.0
+    return elapsed
 
 
-def test_1mb_realistic_text_is_fast_and_complete() -> None:
+def test_1mb_realistic_text_is_complete() -> None:
     para = "User said: mail me at u{i}@example.com or call 138{i:08d}. Budget 20000. "
     text = "".join(para.format(i=i) for i in range(12_000))
     assert len(text) > 800_000
-    start = time.perf_counter()
-    result = redact(text)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 6.0
+    result = redact(text)  # its time: benchmarks/unit_speed.py
     assert sum(s.kind == "email" for s in result.found) == 12_000
     assert sum(s.kind == "phone" for s in result.found) == 12_000
     assert "@example.com" not in result.text

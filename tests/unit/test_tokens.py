@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -134,18 +133,15 @@ def test_truncate_cuts_at_word_boundaries() -> None:
     assert out == " ".join(text.split()[:4])
 
 
-def test_count_is_fast_for_a_400_token_block() -> None:
+def test_repeated_counts_of_a_400_token_block_are_cache_hits() -> None:
+    from shared_core import tokens
+
     block = (" ".join(EN) + " ") * 2
-    assert 300 <= count_tokens(block) <= 500
-    reps = 200
-    start = time.perf_counter()
-    for _ in range(reps):
-        count_tokens(block)
-    cached = (time.perf_counter() - start) / reps
-    assert cached < 0.0002  # repeated counts of the same block are cache hits
-    uncached = []
-    for i in range(20):
-        t0 = time.perf_counter()
-        count_tokens(f"{i} {block}")
-        uncached.append(time.perf_counter() - t0)
-    assert sorted(uncached)[10] < 0.005  # a fresh 400-token block: well under 5 ms
+    first = count_tokens(block)
+    assert 300 <= first <= 500
+    if tokens.token_counter_name() != "minilm-wordpiece":
+        pytest.skip("the cached WordPiece counter needs the tokenizers package")
+    before = tokens._wordpiece_count.cache_info().hits
+    assert all(count_tokens(block) == first for _ in range(50))
+    assert tokens._wordpiece_count.cache_info().hits - before == 50
+    # per-call times (cached and uncached): benchmarks/unit_speed.py

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from context_sections import sections
 
 from shared_core import ChangeAction, FakeClock, Kind, Source, Status, UserMemory
 from shared_core.demo import DEMO_USER, SESSION_50_QUERY, demo_sessions, session_date
@@ -35,8 +36,7 @@ def test_session_3_preference_recalled_at_session_50_with_its_date(mem, clock):
     clock.set(now)
     results = mem.recall(DEMO_USER, SESSION_50_QUERY, k=3, system_context="support")
     keys = [r.record.key for r in results]
-    assert "contact.channel" in keys or "contact.call" in keys
-    by_key = {r.record.key: r for r in results}
+    assert {"contact.channel", "contact.call"} <= set(keys)  # both halves of the rule
     channel = mem.history(DEMO_USER, "contact.channel")[0]
     assert channel.normalized == "sms"
     assert channel.provenance.session_id == "s03"
@@ -45,12 +45,14 @@ def test_session_3_preference_recalled_at_session_50_with_its_date(mem, clock):
         assert r.record.user_id == DEMO_USER
         assert 0 < r.score <= 1
         assert r.score == pytest.approx(r.confidence * r.decay * r.relevance)
-    ctx = mem.context(DEMO_USER, SESSION_50_QUERY, system_context="support")
-    assert "2026-04-12" in ctx and "sms" in ctx.lower()
-    assert "never" in ctx
-    # the call rule is a hard constraint with its emergency exception
-    assert "contact.call.emergency" in ctx
-    assert any(k in by_key for k in ("contact.channel", "contact.call", "contact.call.emergency"))
+    sec = sections(mem.context(DEMO_USER, SESSION_50_QUERY, system_context="support"))
+    channel_item = sec.item("soft", "contact.channel")
+    assert channel_item.value == "SMS"
+    assert "on 2026-04-12" in channel_item.cite and "session s03" in channel_item.cite
+    # the call rule is a hard constraint with its emergency exception under it
+    call = sec.item("hard", "contact.call")
+    assert call.value == "never" and "on 2026-04-12" in call.cite
+    assert [(e.key, e.value) for e in call.exceptions] == [("contact.call.emergency", "allowed")]
 
 
 def test_evolution_never_call_then_emergency_exception(mem, clock):
@@ -58,16 +60,16 @@ def test_evolution_never_call_then_emergency_exception(mem, clock):
     changes = mem.observe("u", "In an emergency you may call me.", at=session_date(30))
     assert ("conflict", "contact.call.emergency") in actions(changes)
     prof = mem.profile("u")
-    assert (
-        prof["contact.call"].lower().startswith("never")
-        or mem.history("u", "contact.call")[0].normalized == "never"
-    )
-    assert "contact.call.emergency" in prof  # both kept
+    assert prof["contact.call"] == "never"
+    assert [h.normalized for h in mem.history("u", "contact.call")] == ["never"]
+    assert prof["contact.call.emergency"] == "allowed"  # both kept
     conflicts = mem.records.conflicts("u", "default", open_only=False)
     assert any(c.key == "contact.call.emergency" for c in conflicts)  # visible
     clock.set(session_date(31))
-    ctx = mem.context("u", "can we phone the customer about the outage?")
-    assert "exception" in ctx
+    sec = sections(mem.context("u", "can we phone the customer about the outage?"))
+    call = sec.item("hard", "contact.call")
+    assert [e.key for e in call.exceptions] == ["contact.call.emergency"]
+    assert "contact.call.emergency" not in sec.keys("hard")  # under its rule, not beside it
 
 
 def test_budget_newer_wins_history_kept(mem, clock):
@@ -92,10 +94,9 @@ def test_hard_constraint_outranks_later_inferred_interest(mem, clock):
     clock.set(session_date(28))
     results = mem.recall("u", "which credit card should I recommend?", k=5)
     assert all(not r.record.key.startswith("interest.") for r in results)
-    ctx = mem.context("u", "which credit card should I recommend?")
-    hard_part = ctx.split("Hard constraints")[1]
-    assert "recommend.credit_cards" in hard_part
-    assert "interest.credit_cards" not in ctx
+    sec = sections(mem.context("u", "which credit card should I recommend?"))
+    assert sec.item("hard", "recommend.credit_cards").value == "never"
+    assert not any(k.startswith("interest.") for k in sec.all_keys())
 
 
 def test_allergy_corrected_version_2_keeps_version_1(mem, clock):
@@ -261,8 +262,11 @@ def test_contradiction_within_window_asks_for_confirmation(mem, clock):
     clock.advance(days=2)
     ch = mem.observe("u", "I live in Munich.")
     assert any(c.action is ChangeAction.CONFLICT for c in ch)
-    ctx = mem.context("u", "where do I live?")
-    assert "Ask to confirm" in ctx and "Berlin" in ctx and "Munich" in ctx
+    (conflict,) = mem.records.conflicts("u", "default")
+    assert conflict.key == "location.city" and conflict.question
+    sec = sections(mem.context("u", "where do I live?"))
+    assert sec.confirm_questions == [conflict.question]
+    assert "Berlin" in conflict.question and "Munich" in conflict.question
 
 
 def test_episode_with_turn_and_date_answers_when_did_i(mem, clock):
@@ -396,9 +400,9 @@ def test_live_session_turns_are_not_past_conversations(mem, clock):
     mem.end_session("u", "s3")
     clock.advance(days=30)
     mem.observe("u", "How will you reach me about the outage?", session_id="s50")
-    ctx = mem.context("u", "How will you reach me about the outage?", session_id="s50")
-    assert "How will you reach me about the outage?" not in ctx
-    assert "never" in ctx
+    sec = sections(mem.context("u", "How will you reach me about the outage?", session_id="s50"))
+    assert all(e.session != "s50" for e in sec.episodes)  # the live session is not "past"
+    assert sec.item("hard", "contact.call").value == "never"
     res = mem.recall("u", "How will you reach me about the outage?", session_id="s50", k=10)
     assert all(not r.record.key.startswith("turn:s50:") for r in res)
 
@@ -410,7 +414,7 @@ def test_echoed_memory_block_is_not_stored_again(mem):
     assert ch[0].action is ChangeAction.IGNORED
     mem.observe("u", f"Sure. {block} Anything else?", role="assistant", session_id="s1")
     texts = [t.text for t in mem.session_turns("u", "s1")]
-    assert texts[-1] == "Sure.  Anything else?" or "User memory" not in texts[-1]
+    assert " ".join(texts[-1].split()) == "Sure. Anything else?"  # the echoed block is gone
 
 
 def test_read_audit_is_batched_but_never_lost_or_resurrecting(mem, clock):

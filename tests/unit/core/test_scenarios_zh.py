@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from context_sections import sections
+
 from shared_core import ChangeAction, Source, Status
 from shared_core.demo import session_date
 
@@ -16,9 +18,11 @@ def test_zh_sms_never_call_recalled_much_later(mem, clock):
     assert mem.history("u", "contact.call")[-1].normalized == "never"
     assert "contact.call" in prof
     res = mem.recall("u", "跟上次一样，别打电话，发短信给我", k=3)
-    assert {"contact.channel", "contact.call"} & {r.record.key for r in res}
-    ctx = mem.context("u", "跟上次一样，别打电话，发短信给我")
-    assert "2026-04-12" in ctx
+    assert {"contact.channel", "contact.call"} <= {r.record.key for r in res}
+    sec = sections(mem.context("u", "跟上次一样，别打电话，发短信给我"))
+    call, channel = sec.item("hard", "contact.call"), sec.item("soft", "contact.channel")
+    assert (call.value, channel.value) == ("never", "短信")
+    assert "on 2026-04-12" in call.cite and "on 2026-04-12" in channel.cite
 
 
 def test_zh_allergy_correction(mem):
@@ -39,11 +43,9 @@ def test_zh_budget_newer_wins(mem):
 
 def test_zh_hard_constraint_and_joke(mem):
     mem.observe("u", "别给我推荐信用卡")
-    rec = mem.history("u", "recommend.信用卡")[-1] if mem.history("u", "recommend.信用卡") else None
-    keys = [k for k in mem.profile("u") if k.startswith("recommend.")]
-    assert keys, mem.profile("u")
-    if rec is not None:
-        assert rec.hard
+    (rec,) = mem.history("u", "recommend.信用卡")
+    assert rec.hard and rec.normalized == "never"
+    assert mem.profile("u") == {"recommend.信用卡": "never"}
     ch = mem.observe("u", "我喜欢爵士乐，哈哈开玩笑的")
     assert not [c for c in ch if c.action is ChangeAction.ADDED]
 

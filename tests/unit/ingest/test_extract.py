@@ -669,17 +669,6 @@ def test_mixed_script_turn() -> None:
     assert {"location.city", "budget.max"} <= got
 
 
-def test_normal_turn_is_fast() -> None:
-    turn = "I only accept SMS notifications, never call me. My budget is 5000 and I live in Berlin."
-    extract(turn)  # warm up
-    n = 200
-    start = time.perf_counter()
-    for _ in range(n):
-        extract(turn)
-    per_turn_ms = (time.perf_counter() - start) / n * 1000
-    assert per_turn_ms < 2.0 * 5  # target < 2 ms; 5x headroom for slow CI machines
-
-
 def test_30k_chars_is_linear_and_returns() -> None:
     unit = "I love jazz, 我住在上海。Nothing to see here, just chatting about the weather. "
     small = unit * 40

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,11 +93,10 @@ def test_chinese_is_segmented_with_jieba() -> None:
 def test_jieba_is_initialised_once() -> None:
     tokenize("初始化")
     first = lexical._get_jieba()
-    assert lexical._get_jieba() is first
-    start = time.perf_counter()
-    for _ in range(200):
+    for _ in range(20):
         tokenize("我喜欢在周末喝乌龙茶")
-    assert (time.perf_counter() - start) / 200 < 0.005  # no per-call dictionary load
+    assert lexical._get_jieba() is first  # no per-call dictionary load
+    # the per-call time is a number in benchmarks/unit_speed.py, not an assertion here
 
 
 def test_english_only_text_never_loads_jieba(monkeypatch: pytest.MonkeyPatch) -> None:
