@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from .errors import InvalidIdError, InvalidInputError
+from .scripts import INVISIBLE_CATEGORIES
 
 __all__ = ["check_encodable", "check_id", "check_optional_id", "user_digest"]
 
@@ -26,12 +27,6 @@ def check_encodable(s: str, what: str, error: type[InvalidInputError]) -> None:
         s.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise error(f"{what} is not valid Unicode (lone surrogate at {exc.start})") from exc
-
-
-#: Unicode categories an id may not contain: controls (line breaks, tabs, NUL), format
-#: characters (bidi controls, zero-width characters, BOM), line and paragraph separators.
-#: Ids reach prompts (session ids in citations) and logs; none of these is ever needed.
-_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def check_id(value: Any, what: str = "user_id", *, max_chars: int | None = None) -> str:
@@ -50,7 +45,7 @@ def check_id(value: Any, what: str = "user_id", *, max_chars: int | None = None)
         raise InvalidIdError(f"{what} is {len(value)} characters; the limit is {max_chars}")
     check_encodable(value, what, InvalidIdError)
     for c in value:
-        if unicodedata.category(c) in _INVISIBLE:
+        if unicodedata.category(c) in INVISIBLE_CATEGORIES:  # never needed in an id
             kind = (
                 "line breaks"
                 if c in "\r\n"

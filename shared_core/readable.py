@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 
 from .entities import Kind, MemoryRecord, Source
+from .scripts import break_markers, one_line
 
 __all__ = ["key_label", "memory_line", "value_text"]
 
-_SPACE = re.compile(r"[\s\x00-\x1f\x7f]+")
 _TEXT_FIELDS = ("content", "text", "memory", "note", "value")
 
 _SAID = {
@@ -41,8 +40,8 @@ def key_label(key: str) -> str:
     named = _taxonomy_label(key)
     if named is not None and named != key:
         return named
-    words = key.replace("_", " ").replace(".", " ").split()
-    text = " ".join(words) or key
+    words = one_line(key).replace("_", " ").replace(".", " ").split()
+    text = " ".join(words) or one_line(key)
     return text[:1].upper() + text[1:]
 
 
@@ -86,7 +85,7 @@ def value_text(value: str) -> str:
                 shown = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False)
                 parts.append(shown if name in _TEXT_FIELDS else f"{name}: {shown}")
             text = "; ".join(parts)
-    return _SPACE.sub(" ", text).strip()
+    return one_line(text)
 
 
 def memory_line(record: MemoryRecord) -> str:
@@ -102,11 +101,11 @@ def memory_line(record: MemoryRecord) -> str:
         The sentence: label, value, who said it and when.
     """
     when = f"{(record.provenance.at or record.created_at):%Y-%m-%d}"
-    value = value_text(record.value).replace("###", "# # #")  # never a prompt-block marker
+    value = break_markers(value_text(record.value))  # never a prompt-block marker
     if record.kind is Kind.EPISODE:
         role = record.provenance.role or str(record.metadata.get("role") or "")
         if record.key.startswith("turn:") and role in _EPISODE:
             return f"{_EPISODE[role]} on {when}: {value}"
         return f"Conversation on {when}: {value}"
     said = _SAID.get(record.source, record.source.value)
-    return f"{key_label(record.key)}: {value} ({said} {when})"
+    return f"{break_markers(key_label(record.key))}: {value} ({said} {when})"

@@ -1,4 +1,5 @@
-"""Unicode ranges of the CJK scripts, in one place, as regex character-class bodies.
+"""Unicode classes in one place: the CJK ranges (as regex character-class bodies) and the
+invisible characters no id or prompt field may carry, with the text helpers built on them.
 
 Each constant is the inside of a ``[...]`` class, so callers compose them
 (``rf"[{CJK_LETTERS}]+"``). The ranges differ on purpose: word tokenizers care about
@@ -10,6 +11,7 @@ the basic ideograph block.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .errors import InvalidInputError
 
@@ -20,8 +22,11 @@ __all__ = [
     "HANGUL",
     "HAN_BASIC",
     "HAN_BMP",
+    "INVISIBLE_CATEGORIES",
     "KANA",
+    "break_markers",
     "cjk_share",
+    "one_line",
 ]
 
 #: CJK Unified Ideographs (the basic block)
@@ -54,3 +59,23 @@ def cjk_share(text: str) -> float:
     if not alnum:
         return 0.0
     return sum(1 for ch in alnum if _CJK_LETTER_RE.match(ch)) / len(alnum)
+
+
+#: Unicode categories that are never data in an id or a prompt line: controls (line
+#: breaks, tabs, NUL), format characters (bidi controls, zero-width characters, BOM,
+#: soft hyphen), line and paragraph separators
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_WS = re.compile(r"\s+")
+_HASHES = re.compile(r"#{2,}")
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line: invisible characters (:data:`INVISIBLE_CATEGORIES`) become
+    spaces, whitespace runs one space, ends stripped."""
+    s = "".join(" " if unicodedata.category(c) in INVISIBLE_CATEGORIES else c for c in text)
+    return _WS.sub(" ", s).strip()
+
+
+def break_markers(text: str) -> str:
+    """Space out runs of ``#`` (``### End`` -> ``# # # End``): no prompt-block marker."""
+    return _HASHES.sub(lambda m: " ".join(m.group()), text) if "##" in text else text

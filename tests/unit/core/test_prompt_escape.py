@@ -212,3 +212,17 @@ def test_import_checks_the_user_id_and_session_state(mem: UserMemory) -> None:
     assert mem.export("v")["records"] == []
     assert mem.import_user(dump) == len(dump["records"])  # the clean dump still imports
     assert {r.status for r in mem.history("v", "diet")} == {Status.ACTIVE}
+
+
+@pytest.mark.parametrize("hostile", ESCAPES)
+def test_readable_memory_lines_use_the_same_rules(hostile: str) -> None:
+    """Retrievers and agent tools hand memories out one by one (``memory_line``)."""
+    from shared_core import memory_line
+
+    for rec in (
+        _record(f"diet{hostile}", f"vegan {hostile}", session=hostile),
+        _record(f"turn:s:{hostile}", hostile, session=hostile, kind=Kind.EPISODE),
+    ):
+        line = memory_line(rec)
+        assert line.splitlines() == [line] and not _END_RE.search(line)
+        assert not any(unicodedata.category(c) in _BAD_CATEGORIES for c in line)

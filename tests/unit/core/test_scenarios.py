@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from context_sections import sections
 
 from shared_core import ChangeAction, FakeClock, Kind, Source, Status, UserMemory
 from shared_core.demo import DEMO_USER, SESSION_50_QUERY, demo_sessions, session_date
+from tests.unit.core.context_sections import sections
 
 
 def _play(mem: UserMemory, clock: FakeClock, sessions: int = 49) -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from context_sections import sections
-
 from shared_core import ChangeAction, Source, Status
 from shared_core.demo import session_date
+from tests.unit.core.context_sections import sections
 
 
 def test_zh_sms_never_call_recalled_much_later(mem, clock):
