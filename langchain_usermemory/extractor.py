@@ -19,10 +19,13 @@ from langchain_core.messages import AIMessage
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable
 
-from shared_core import Candidate, ConfigError, Extractor, Turn
-from shared_core.llm import (
+from shared_core import (
     EXTRACTION_PROMPT,
+    Candidate,
+    ConfigError,
+    Extractor,
     LlmExtraction,
+    Turn,
     extraction_inputs,
     extraction_schema,
 )

@@ -18,8 +18,15 @@ from llama_index.core.llms import LLM
 from llama_index.core.prompts import PromptTemplate
 from pydantic import BaseModel, Field
 
-from shared_core import Candidate, Extractor, InvalidInputError, Turn
-from shared_core.llm import EXTRACTION_PROMPT, LlmExtraction, extraction_inputs
+from shared_core import (
+    EXTRACTION_PROMPT,
+    Candidate,
+    Extractor,
+    InvalidInputError,
+    LlmExtraction,
+    Turn,
+    extraction_inputs,
+)
 
 __all__ = ["LlamaIndexExtractor"]
 

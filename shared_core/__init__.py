@@ -47,7 +47,14 @@ from .errors import (
 )
 from .ingest.extract import RuleExtractor
 from .ingest.lexicon import canonical_value
-from .llm import Embedder, Extractor
+from .llm import (
+    EXTRACTION_PROMPT,
+    Embedder,
+    Extractor,
+    LlmExtraction,
+    extraction_inputs,
+    extraction_schema,
+)
 from .memory_tools import (
     MANAGE_MEMORY_DESCRIPTION,
     MANAGE_MEMORY_NAME,
@@ -73,6 +80,7 @@ except PackageNotFoundError:  # running from a source checkout
     __version__ = "0.0.0"
 
 __all__ = [
+    "EXTRACTION_PROMPT",
     "MANAGE_MEMORY_DESCRIPTION",
     "MANAGE_MEMORY_NAME",
     "MEMORY_TOOL_FIELDS",
@@ -101,6 +109,7 @@ __all__ = [
     "InvalidIdError",
     "InvalidInputError",
     "Kind",
+    "LlmExtraction",
     "MemoryConfig",
     "MemoryDisabledError",
     "MemoryRecord",
@@ -129,6 +138,8 @@ __all__ = [
     "canonical_value",
     "check_text",
     "count_tokens",
+    "extraction_inputs",
+    "extraction_schema",
     "key_label",
     "manage_memory_call",
     "manage_memory_outcome",

@@ -101,3 +101,24 @@ def test_shared_api_contract_check_passes():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "api contract: ok" in proc.stdout
+
+
+def test_adapters_import_only_the_top_level_core_api():
+    """Adapters convert types and build on ``shared_core``'s exports, never its modules."""
+    import ast
+
+    private = []
+    for pkg in ("langchain_usermemory", "llama_index_usermemory"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                names = []
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names = [node.module]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                private += [
+                    f"{path.relative_to(ROOT)}:{node.lineno} {n}"
+                    for n in names
+                    if n.startswith("shared_core.")
+                ]
+    assert private == []
