@@ -20,8 +20,8 @@ _EXCEPTION = re.compile(
 )
 _QUESTION = re.compile(r'^- (?P<q>".*?")(?: \[[^\]]*\])?$')
 _EPISODE = re.compile(
-    r'^- (?P<date>\d{4}-\d{2}-\d{2}) \(session (?P<session>".*?")(?:, turn (?P<turn>".*?"))?\): '
-    r'(?P<text>".*?")(?: \[[^\]]*\])?$'
+    r'^- (?P<date>\d{4}-\d{2}-\d{2}) \(session (?P<session>".*?")(?:, turn (?P<turn>".*?"))?\)'
+    r'(?: (?P<speaker>[^:"]+))?: (?P<text>".*?")(?: \[[^\]]*\])?$'
 )
 
 
@@ -39,6 +39,7 @@ class Episode:
     session: str
     turn: str | None
     text: str
+    speaker: str | None = None
 
 
 @dataclass
@@ -78,7 +79,9 @@ def sections(block: str) -> Sections:
         elif part == "episodes" and (m := _EPISODE.match(line)):
             turn = json.loads(m["turn"]) if m["turn"] else None
             out.episodes.append(
-                Episode(m["date"], json.loads(m["session"]), turn, json.loads(m["text"]))
+                Episode(
+                    m["date"], json.loads(m["session"]), turn, json.loads(m["text"]), m["speaker"]
+                )
             )
         elif part == "confirm" and (m := _QUESTION.match(line)):
             out.confirm_questions.append(json.loads(m["q"]))
