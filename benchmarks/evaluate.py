@@ -18,7 +18,7 @@ ground truth:
 * tokens - ``context()`` tokens at probes after sessions 10, 50, 100 and 200;
 * ablation - the same probes with one retrieval channel at a time (BM25 lexical, dense,
   key lookup) and all of them, built from the public retrieval steps
-  (``recall.retrieve`` + ``fuse.calibrated_fusion`` + ``score.score_hits``).
+  (``recall.retrieve`` + ``RetrievalConfig.fuse`` + ``score.score_hits``).
 
 Usage::
 
@@ -31,6 +31,7 @@ Results go to ``benchmarks/results/evalset_<embedder>.{json,md}``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import heapq
 import json
 import os
@@ -50,7 +51,6 @@ from shared_core.config import MemoryConfig
 from shared_core.entities import Kind, ScoredMemory, Status
 from shared_core.ingest.lexicon import canonical_value
 from shared_core.llm import Embedder
-from shared_core.recall.fuse import calibrated_fusion
 from shared_core.recall.retrieve import retrieve
 from shared_core.recall.rewrite import rewrite
 from shared_core.recall.score import score_hits
@@ -132,7 +132,7 @@ def channel_recall(
     leaks = sum(
         1 for r in got.loaded.values() if r.user_id != user_id or r.system_context != system_context
     )
-    fused = calibrated_fusion([c for c in got.channels if c.name in channels], mem.fusion)
+    fused = dataclasses.replace(mem.config.retrieval, channels=channels).fuse(got.channels)
     allowed = {
         rid: r
         for rid, r in got.loaded.items()

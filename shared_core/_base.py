@@ -20,7 +20,6 @@ from .ingest import persist
 from .ingest.extract import RuleExtractor
 from .llm import Embedder, Extractor
 from .metrics import Metrics
-from .recall.fuse import FusionWeights
 from .recall.inject import ContextTemplates
 from .storage.protocols import (
     RecordStore,
@@ -79,7 +78,6 @@ class MemoryBase:
         self._fallback_extractor = RuleExtractor()
         self.templates = templates or ContextTemplates()
         self.metrics = metrics or Metrics()
-        self.fusion = FusionWeights()
         self._unindexed: set[str] = set()  # records whose vectors failed to write
         self.read_audit = persist.ReadAuditBuffer()
 

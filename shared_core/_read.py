@@ -23,7 +23,6 @@ from .entities import (
 )
 from .errors import InvalidInputError, UserMemoryError
 from .recall import select
-from .recall.fuse import calibrated_fusion
 from .recall.inject import render_context
 from .recall.intent import detect_intent
 from .recall.retrieve import no_archive_message, retrieve, supports_archive
@@ -172,7 +171,7 @@ class ReadPath(MemoryBase):
         loaded = got.loaded
         if got.degraded:
             self.metrics.inc("backend_degraded", backend="vectors")
-        fused = calibrated_fusion(got.channels, self.fusion)
+        fused = self.config.retrieval.fuse(got.channels)
         hard = self._hard_records(user_id, system_context, refs, now)
         allowed: dict[str, MemoryRecord] = {}
         for rid, rec in loaded.items():

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ConfigError
+from .recall.fuse import RetrievalConfig
 
 __all__ = ["DecayPolicy", "MemoryConfig", "PiiMode"]
 
@@ -106,6 +107,9 @@ class MemoryConfig:
             when this many are waiting (or the oldest is 2 s old); 1 writes each at once.
         episode_query_boost: relevance multiplier for episodes when the query refers to
             a past conversation ("last time", "上次").
+        retrieval: the fusion function, its weights and the retrieval channels
+            (:class:`~shared_core.recall.fuse.RetrievalConfig`); from the environment as
+            ``USERMEMORY_RETRIEVAL='{"fusion": "rrf", "channels": ["key", "lexical"]}'``.
     """
 
     source_confidence: Mapping[str, float] = field(
@@ -135,8 +139,13 @@ class MemoryConfig:
     audit_reads: bool = True
     audit_read_batch: int = 64
     episode_query_boost: float = 1.25
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.retrieval, RetrievalConfig):
+            raise ConfigError(
+                f"retrieval must be a RetrievalConfig, got {type(self.retrieval).__name__}"
+            )
         for name in sorted(_INT_FIELDS):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
@@ -266,6 +275,8 @@ def _parse_env(name: str, raw: str) -> Any:
             raise ValueError("expected a JSON object")
         base = _DEFAULT_SOURCE_CONFIDENCE if name == "source_confidence" else {}
         return _frozen({**base, **{str(k): float(v) for k, v in data.items()}})
+    if name == "retrieval":
+        return RetrievalConfig.from_dict(json.loads(raw))
     if name == "decay":
         data = json.loads(raw)
         if not isinstance(data, dict):
