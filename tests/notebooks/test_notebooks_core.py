@@ -19,7 +19,6 @@ import os
 import re
 import struct
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 KERNEL_NAME = "usermemory-tests"
 CELL_TIMEOUT_S = 120
-NOTEBOOK_BUDGET_S = 60.0
 _ABSOLUTE_PATH = re.compile(r"(/work/|/home/|/Users/|/tmp/|/root/|[A-Za-z]:\\\\)")
 _TORCH_PROBE = 'import sys\nprint("TORCH_LOADED", "torch" in sys.modules)'
 
@@ -52,7 +50,6 @@ _new_code_cell: Callable[..., Any] = nbformat.v4.new_code_cell
 @dataclass
 class Executed:
     nb: nbformat.NotebookNode
-    elapsed: float
     stdout: str
     stderr: str
     images: list[bytes]
@@ -104,9 +101,7 @@ def _execute(name: str, kernel: str, monkeypatch: pytest.MonkeyPatch) -> Execute
         kernel_name=kernel,
         resources={"metadata": {"path": str(NOTEBOOKS)}},
     )
-    started = time.perf_counter()
-    client.execute()
-    elapsed = time.perf_counter() - started
+    client.execute()  # each cell is bounded by CELL_TIMEOUT_S
     outputs = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     stdout = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stdout")
@@ -116,11 +111,10 @@ def _execute(name: str, kernel: str, monkeypatch: pytest.MonkeyPatch) -> Execute
         for o in outputs
         if o.output_type in ("display_data", "execute_result") and "image/png" in o.data
     ]
-    return Executed(nb, elapsed, stdout, stderr, images)
+    return Executed(nb, stdout, stderr, images)
 
 
 def _common_checks(run: Executed) -> None:
-    assert run.elapsed < NOTEBOOK_BUDGET_S, f"notebook took {run.elapsed:.1f} s"
     assert run.stderr == "", run.stderr  # no warnings, no log noise
     assert "TORCH_LOADED False" in run.stdout  # the hashing embedder never imports torch
 
