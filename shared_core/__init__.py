@@ -43,6 +43,7 @@ from .errors import (
     NotFoundError,
     TextTooLargeError,
     UnknownBackendError,
+    UserErasedError,
     UserMemoryError,
 )
 from .ingest.extract import RuleExtractor
@@ -129,6 +130,7 @@ __all__ = [
     "TextTooLargeError",
     "Turn",
     "UnknownBackendError",
+    "UserErasedError",
     "UserMemory",
     "UserMemoryError",
     "UserState",

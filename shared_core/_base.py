@@ -16,12 +16,15 @@ from .entities import (
     MemoryRecord,
 )
 from .errors import UserMemoryError
+from .fencing import UserLocks
 from .ingest import persist
 from .ingest.extract import RuleExtractor
 from .llm import Embedder, Extractor
 from .metrics import Metrics
 from .recall.inject import ContextTemplates
+from .storage.fenced import FencedProfileCache, FencedSessionStore
 from .storage.protocols import (
+    FencedStore,
     RecordStore,
     SessionStore,
     VectorIndex,
@@ -73,6 +76,12 @@ class MemoryBase:
         self.cache = backends.profile_cache
         self.events = backends.events
         metrics = metrics or backends.metrics
+        if isinstance(self.records, FencedStore):  # stale-proof short-term stores (fencing.py)
+            self.sessions = FencedSessionStore(self.sessions, self.records.fence)
+            if self.cache is not None:
+                self.cache = FencedProfileCache(self.cache, self.records.fence)
+        self._user_locks = UserLocks()
+        self._erasures_checked = 0.0
         self._embedder = embedder
         self.extractor: Extractor = extractor or RuleExtractor()
         self._fallback_extractor = RuleExtractor()

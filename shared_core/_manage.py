@@ -22,9 +22,12 @@ from .entities import (
     UserState,
 )
 from .errors import BackendError, InvalidInputError, UserMemoryError
+from .fencing import commit_fenced, fenced_write, retry_erasures
 from .ingest.gate import GateDecision, Verdict
 from .ingest.resolve import Resolver, WriteContext
 from .storage.protocols import (
+    Fence,
+    FencedStore,
     RecordFilter,
     WriteBatch,
 )
@@ -47,12 +50,22 @@ class Management(MemoryBase):
 
         Returns the episode record, or ``None`` when the session had no turns.
         """
-        from .episodes import summarize_session
-
         cfg = self.config
         user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
         session_id = check_id(session_id, "session_id", max_chars=cfg.max_id_chars)
         now = check_datetime(at) or self.clock.now()
+        return fenced_write(
+            self,
+            user_id,
+            lambda fence: self._end_session_once(fence, user_id, session_id, now),
+            on_erased=lambda: None,
+        )
+
+    def _end_session_once(
+        self, fence: Fence | None, user_id: str, session_id: str, now: datetime
+    ) -> MemoryRecord | None:
+        from .episodes import summarize_session
+
         state = dict(self.sessions.get_state(user_id, session_id))
         turns = self.sessions.end(user_id, session_id)
         context_name = str(state.get("system_context") or "default")
@@ -128,14 +141,32 @@ class Management(MemoryBase):
                 session_id=session_id,
             )
         )
-        self._commit(batch, user_id)
+        commit_fenced(self, batch, user_id, fence)
         return rec
 
     # -- privacy -----------------------------------------------------------------------------------
     def forget(self, user_id: str) -> dict[str, int]:
-        """Erase everything about the user in every store; return counts per store."""
+        """Erase everything about the user in every store; return counts per store.
+
+        The erase is final: it moves the user's fence in the durable store first, so a
+        write of this user still in flight anywhere (another thread, process or instance)
+        cannot commit after it, and sessions or cached profiles written before it are
+        unreachable from every instance even where their deletion has not arrived yet.
+
+        Raises:
+            BackendError: a store could not be reached. The records are erased (unless
+                they are the store that failed) and every store that did not confirm is
+                queued durably in the record store and retried automatically (on later
+                writes and on the next ``forget``) until it confirms; calling ``forget``
+                again is safe.
+        """
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
         now = self.clock.now()
+        retry_erasures(self, force=True)
+        with self._user_locks(user_id):
+            return self._forget_locked(user_id, now)
+
+    def _forget_locked(self, user_id: str, now: datetime) -> dict[str, int]:
         self._drop_pending_reads(user_id)
         report: dict[str, int] = {}
         failed: dict[str, str] = {}
@@ -160,20 +191,60 @@ class Management(MemoryBase):
         if self.events is not None:
             attempt("events", lambda: self.events.delete_user(user_id) if self.events else 0)
         if failed:
+            queued = ""
+            owed = sorted(set(failed) - {"records"})
+            if "records" not in failed and owed and isinstance(self.records, FencedStore):
+                try:
+                    self.records.queue_erasure(user_id, owed, at=now)
+                    queued = f"; {owed} queued durably and retried until they confirm"
+                except UserMemoryError as exc:  # pragma: no cover - records just answered
+                    queued = f"; could not queue the retry ({exc})"
             raise BackendError(
                 f"forget({user_id!r}) erased {sorted(report)} but failed on "
                 + "; ".join(f"{k} ({v})" for k, v in failed.items())
-                + ": call forget() again when the store is back"
+                + queued
+                + ": the erase is not complete yet (calling forget() again is safe)"
             )
         return report
+
+    def complete_erasures(self) -> int:
+        """Deliver the erasures ``forget`` could not finish (a store was unreachable) now.
+
+        They are queued durably in the record store, so any instance sharing it can
+        finish them; this also happens on every ``forget`` and, at most every few
+        seconds, on writes. Returns how many (user, store) erasures were confirmed; those
+        whose store still fails stay queued.
+        """
+        return retry_erasures(self, force=True)
 
     def forget_key(
         self, user_id: str, key: str, *, system_context: str = "default", at: datetime | None = None
     ) -> list[Change]:
-        """Revoke ``key`` (and its sub-keys) for the user; versions stay in history."""
+        """Revoke ``key`` (and its sub-keys) for the user; versions stay in history.
+
+        A concurrent ``observe`` of the same user cannot bring the revoked version back:
+        whichever commits second is recomputed from the other's result.
+
+        Raises:
+            InvalidInputError: bad user id, key or ``system_context`` (nothing revoked).
+            ConflictError: the write's internal retry budget ran out (nothing revoked).
+        """
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
         key = check_key(key)
+        system_context = check_id(
+            system_context, "system_context", max_chars=self.config.max_id_chars
+        )
         now = check_datetime(at) or self.clock.now()
+        return fenced_write(
+            self,
+            user_id,
+            lambda fence: self._forget_key_once(fence, user_id, key, system_context, now),
+            on_erased=list,
+        )
+
+    def _forget_key_once(
+        self, fence: Fence | None, user_id: str, key: str, system_context: str, now: datetime
+    ) -> list[Change]:
         existing = self.records.find(
             RecordFilter(
                 user_id=user_id,
@@ -196,7 +267,8 @@ class Management(MemoryBase):
                 actor="app",
             ),
         )
-        self._commit(WriteBatch(records=resolver.written, audit=list(resolver.audit)), user_id)
+        batch = WriteBatch(records=resolver.written, audit=list(resolver.audit))
+        commit_fenced(self, batch, user_id, fence)
         return list(resolver.changes)
 
     def export(self, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
@@ -218,9 +290,10 @@ class Management(MemoryBase):
         if not isinstance(enabled, bool):
             raise InvalidInputError("enabled must be a bool")
         now = self.clock.now()
-        state = self.records.user_state(user_id) or UserState(user_id=user_id, first_seen=now)
-        self._commit(
-            WriteBatch(
+
+        def once(fence: Fence | None) -> None:
+            state = self.records.user_state(user_id) or UserState(user_id=user_id, first_seen=now)
+            batch = WriteBatch(
                 user_state=state.__class__(**{**_state_dict(state), "memory_enabled": enabled}),
                 audit=[
                     AuditEntry(
@@ -231,9 +304,10 @@ class Management(MemoryBase):
                         detail={"memory_enabled": enabled},
                     )
                 ],
-            ),
-            user_id,
-        )
+            )
+            commit_fenced(self, batch, user_id, fence)
+
+        fenced_write(self, user_id, once, on_erased=lambda: None)
 
     def merge_anonymous(
         self, anon_id: str, user_id: str, *, at: datetime | None = None

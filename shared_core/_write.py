@@ -27,13 +27,22 @@ from .entities import (
     UserState,
     new_id,
 )
-from .errors import ExtractionError, InvalidInputError, MemoryDisabledError, UserMemoryError
+from .errors import (
+    ExtractionError,
+    InvalidInputError,
+    MemoryDisabledError,
+    UserErasedError,
+    UserMemoryError,
+)
+from .fencing import commit_fenced, erased_since, fenced_write, retry_erasures
 from .ingest.gate import gate
 from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
 from .recall.inject import strip_memory_blocks
 from .storage.protocols import (
+    Fence,
     RecordFilter,
+    UserTouch,
     WriteBatch,
 )
 from .validate import (
@@ -50,6 +59,8 @@ from .validate import (
 __all__ = ["WritePath"]
 
 log = logging.getLogger(__name__)
+
+_ERASED = "the user was erased while this write ran: the erase wins"
 
 
 class WritePath(MemoryBase):
@@ -86,8 +97,15 @@ class WritePath(MemoryBase):
             What changed: added / updated / superseded / reinforced / pending / revoked /
             conflict / episode / ignored, each with its reason.
 
+        Concurrent writers of one user are safe: in this process they run one at a time;
+        across processes a turn computed from data another writer changed is recomputed
+        (see :mod:`shared_core.fencing`). A turn that was still being written when
+        ``forget`` erased the user is dropped and reported as ``ignored``: the erase wins.
+
         Raises:
             InvalidInputError: bad text, ids or types (nothing is written).
+            ConflictError: other writers changed the user's data during every one of the
+                internal retries (``fencing.WRITE_ATTEMPTS``); nothing written.
             BackendError: a store failed (the turn's writes are rolled back together).
         """
         started = time.perf_counter()
@@ -109,12 +127,65 @@ class WritePath(MemoryBase):
         device_id = check_optional_id(device_id, "device_id", max_chars=cfg.max_id_chars)
         system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
         now = check_datetime(at) or self.clock.now()
+        turn_id = turn_id or new_id()[:16]  # one id for every attempt: retries stay idempotent
+        retry_erasures(self)
+        reserved: dict[str, tuple[int, Fence | None]] = {}  # session -> (turn index, fence)
 
+        def erased() -> list[Change]:
+            for sid, (_, seen) in reserved.items():
+                self._drop_reserved(user_id, [sid], seen)
+            return [Change(action=ChangeAction.IGNORED, reason=_ERASED)]
+
+        changes = fenced_write(
+            self,
+            user_id,
+            lambda fence: self._observe_once(
+                fence,
+                reserved,
+                user_id,
+                text,
+                role,
+                session_id,
+                turn_id,
+                device_id,
+                system_context,
+                now,
+            ),
+            on_erased=erased,
+        )
+        self.metrics.observe_latency("observe", time.perf_counter() - started)
+        for c in changes:
+            if c.action is ChangeAction.CONFLICT:
+                self.metrics.inc("conflicts_detected")
+        return changes
+
+    def _drop_reserved(self, user_id: str, session_ids: Iterable[str], fence: Fence | None) -> None:
+        """Drop the sessions an observe wrote at ``fence``'s epoch (the erase won)."""
+        drop = getattr(self.sessions, "drop_epoch", None)
+        if fence is None or drop is None:
+            return
+        for sid in session_ids:
+            drop(user_id, sid, fence.epoch)
+
+    def _observe_once(
+        self,
+        fence: Fence | None,
+        reserved: dict[str, tuple[int, Fence | None]],
+        user_id: str,
+        text: str,
+        role: str,
+        session_id: str | None,
+        turn_id: str,
+        device_id: str | None,
+        system_context: str,
+        now: datetime,
+    ) -> list[Change]:
+        """One attempt of ``observe`` (validated arguments); see :func:`fenced_write`."""
+        cfg = self.config
         state = self.records.user_state(user_id) or UserState(user_id=user_id)
         if not state.memory_enabled:
             return [Change(action=ChangeAction.IGNORED, reason="memory is disabled for this user")]
         session_id = session_id or self._live_session(state, now)
-        turn_id = turn_id or new_id()[:16]
         episode_key = f"turn:{session_id}:{turn_id}"
         if self.records.find(
             RecordFilter(
@@ -135,18 +206,23 @@ class WritePath(MemoryBase):
             ]
 
         # one atomic step reserves this turn's index: concurrent turns of a session never
-        # share one (a read here and a write after the commit could interleave)
-        sess_state = self.sessions.update_state(
-            user_id,
-            session_id,
-            lambda st: {
-                **st,
-                "turn_index": int(st.get("turn_index", 0)) + 1,
-                "device_id": device_id,
-                "system_context": system_context,
-            },
-        )
-        turn_index = int(sess_state["turn_index"])
+        # share one (a read here and a write after the commit could interleave); a retried
+        # attempt keeps the index it reserved
+        if session_id in reserved:
+            turn_index = reserved[session_id][0]
+        else:
+            sess_state = self.sessions.update_state(
+                user_id,
+                session_id,
+                lambda st: {
+                    **st,
+                    "turn_index": int(st.get("turn_index", 0)) + 1,
+                    "device_id": device_id,
+                    "system_context": system_context,
+                },
+            )
+            turn_index = int(sess_state["turn_index"])
+            reserved[session_id] = (turn_index, fence)
         # a session resumed after its short-term state expired is not a new session
         new_session = turn_index == 1 and session_id != state.last_session_id
         turn = Turn(
@@ -209,16 +285,15 @@ class WritePath(MemoryBase):
                     reason="turn kept as episodic memory",
                 )
             )
-        batch.user_state = UserState(
+        # counters are added by the store in the write's transaction, never read-modify-write
+        batch.touch = UserTouch(
             user_id=user_id,
-            memory_enabled=True,
-            sessions=state.sessions + (1 if new_session else 0),
-            turns=state.turns + 1,
-            first_seen=state.first_seen or now,
-            last_seen=now,
-            last_session_id=session_id,
+            at=now,
+            turns=1,
+            sessions=1 if new_session else 0,
+            session_id=session_id,
         )
-        self._commit(batch, user_id)
+        commit_fenced(self, batch, user_id, fence)
 
         written = [
             c.record.id
@@ -239,10 +314,11 @@ class WritePath(MemoryBase):
             ),
             device_id=device_id,
         )
-        self.metrics.observe_latency("observe", time.perf_counter() - started)
-        for c in changes:
-            if c.action is ChangeAction.CONFLICT:
-                self.metrics.inc("conflicts_detected")
+        if erased_since(self, fence):
+            # another instance erased the user between our commit and the session write:
+            # the erase deleted the records; drop what we just put in the session store
+            self._drop_reserved(user_id, reserved, fence)
+            return [Change(action=ChangeAction.IGNORED, reason=_ERASED)]
         return changes
 
     def remember(
@@ -273,6 +349,11 @@ class WritePath(MemoryBase):
         Raises:
             MemoryDisabledError: the user switched memory off.
             InvalidInputError: bad key, value, kind, source or scope.
+            UserErasedError: ``forget`` erased the user while this write ran (the erase
+                wins; nothing written).
+            ConflictError: other writers changed the user's data during every one of
+                the internal retries (``fencing.WRITE_ATTEMPTS``); nothing written.
+            BackendError: a store failed (nothing written).
         """
         cfg = self.config
         user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
@@ -294,9 +375,6 @@ class WritePath(MemoryBase):
             raise InvalidInputError("confidence must be a number in [0, 1]")
         now = check_datetime(at) or self.clock.now()
         until = check_datetime(valid_until, "valid_until")
-        state = self.records.user_state(user_id) or UserState(user_id=user_id)
-        if not state.memory_enabled:
-            raise MemoryDisabledError(f"memory is disabled for user {user_id!r}; nothing written")
         cand = Candidate(
             kind=kind_e,
             key=key,
@@ -313,15 +391,6 @@ class WritePath(MemoryBase):
             if source_e is not Source.INFERRED
             else frozenset(),
         )
-        existing = self.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=NON_ENTITY_KINDS,
-            )
-        )
-        resolver = Resolver(existing, cfg)
         ctx = WriteContext(
             user_id=user_id,
             system_context=system_context,
@@ -331,14 +400,38 @@ class WritePath(MemoryBase):
             device_id=device_id,
             actor=actor,
         )
-        record = resolver.assert_value(cand, ctx, confidence=confidence)
-        batch = WriteBatch(
-            records=resolver.written, audit=list(resolver.audit), conflicts=list(resolver.conflicts)
-        )
-        if state.first_seen is None:
-            batch.user_state = state.__class__(user_id=user_id, first_seen=now, last_seen=now)
-        self._commit(batch, user_id)
-        return record
+
+        def once(fence: Fence | None) -> MemoryRecord:
+            state = self.records.user_state(user_id) or UserState(user_id=user_id)
+            if not state.memory_enabled:
+                raise MemoryDisabledError(
+                    f"memory is disabled for user {user_id!r}; nothing written"
+                )
+            existing = self.records.find(
+                RecordFilter(
+                    user_id=user_id,
+                    system_context=system_context,
+                    statuses=(Status.ACTIVE, Status.PENDING),
+                    exclude_kinds=NON_ENTITY_KINDS,
+                )
+            )
+            resolver = Resolver(existing, cfg)
+            record = resolver.assert_value(cand, ctx, confidence=confidence)
+            batch = WriteBatch(
+                records=resolver.written,
+                audit=list(resolver.audit),
+                conflicts=list(resolver.conflicts),
+            )
+            if state.first_seen is None:
+                batch.touch = UserTouch(user_id=user_id, at=now)
+            commit_fenced(self, batch, user_id, fence)
+            return record
+
+        def erased() -> MemoryRecord:
+            raise UserErasedError(f"{_ERASED}; nothing written")
+
+        retry_erasures(self)
+        return fenced_write(self, user_id, once, on_erased=erased)
 
     def observe_messages(
         self,

@@ -13,7 +13,8 @@ working for callers that do not know this library::
     ├── MissingDependencyError (ImportError)  an optional extra is not installed
     ├── MemoryDisabledError                   writes refused: memory_enabled is off
     ├── NotFoundError (KeyError)              no such record / user / session
-    ├── ConflictError                         optimistic-lock version mismatch
+    ├── ConflictError                         a write's retry budget ran out
+    │   └── UserErasedError                   the user was erased while the write ran
     ├── ExtractionError                       an extractor produced unusable output
     └── BackendError (RuntimeError)           a store failed
         └── BackendUnavailableError           a store cannot be reached
@@ -37,6 +38,7 @@ __all__ = [
     "NotFoundError",
     "TextTooLargeError",
     "UnknownBackendError",
+    "UserErasedError",
     "UserMemoryError",
     "map_backend_errors",
 ]
@@ -90,7 +92,13 @@ class NotFoundError(UserMemoryError, KeyError):
 
 
 class ConflictError(UserMemoryError):
-    """A concurrent writer changed the record first (optimistic locking); retry."""
+    """Other writers kept changing the user's data for the whole retry budget of a write
+    (writes are recomputed and retried internally first); nothing was written."""
+
+
+class UserErasedError(ConflictError):
+    """The user was erased (``forget``) while this write ran: the erase wins, nothing of
+    the write was kept. Retrying writes to the new, empty user."""
 
 
 class ExtractionError(UserMemoryError):

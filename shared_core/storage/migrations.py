@@ -325,4 +325,25 @@ SQLITE_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE _usermemory_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
         ),
     ),
+    # The write fence (erasure epoch + write generation, keyed by the id hash only: it
+    # outlives an erase like the tombstone) and the queue of erasures other stores owe.
+    Migration(
+        id=2,
+        name="write_fence_and_erase_queue",
+        statements=(
+            """CREATE TABLE user_fence (
+                uid BLOB PRIMARY KEY,
+                epoch INTEGER NOT NULL DEFAULT 0,
+                gen INTEGER NOT NULL DEFAULT 0,
+                erased_at TEXT
+            )""",
+            """CREATE TABLE erase_queue (
+                uid BLOB NOT NULL,
+                store TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                queued_at TEXT NOT NULL,
+                PRIMARY KEY (uid, store)
+            )""",
+        ),
+    ),
 )

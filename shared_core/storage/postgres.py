@@ -63,7 +63,7 @@ from .postgres_sql import (
     split_postgres_url,
     user_hash,
 )
-from .protocols import LexicalHit, RecordFilter, WriteBatch
+from .protocols import Fence, LexicalHit, RecordFilter, WriteBatch
 
 if TYPE_CHECKING:
     import psycopg
@@ -264,7 +264,12 @@ class PostgresRecordStore:
         conflicts = [q.conflict_params(c) for c in batch.conflicts]
         resolved = [(when, enc(cid)) for cid, when in batch.resolved_conflicts]
         state = None if batch.user_state is None else q.user_params(batch.user_state)
+        touch = None if batch.touch is None else q.touch_params(batch.touch)
+        written_users = batch.written_users()
         with self.transaction() as conn:
+            self._move_fences(conn, written_users, batch.expect)
+            if audit:
+                audit = self._drop_erased_audit(conn, batch.audit, audit, written_users)
             if records:
                 ids = [p["id"] for p in params]
                 conn.execute("DELETE FROM records_archive WHERE id = ANY(%s)", (ids,))
@@ -290,6 +295,86 @@ class PostgresRecordStore:
                     cur.executemany("UPDATE conflicts SET resolved_at = %s WHERE id = %s", resolved)
             if state is not None:
                 conn.execute(q.UPSERT_USER, state)
+            if touch is not None:
+                conn.execute(q.TOUCH_USER, touch)
+
+    @staticmethod
+    def _move_fences(conn: psycopg.Connection[Any], users: set[str], expect: Fence | None) -> None:
+        """Bump every written user's generation (row-locked to the end of the transaction)
+        and check ``expect`` against the value before the bump."""
+        for user in sorted(users):  # one order everywhere: no deadlock between batches
+            row = conn.execute(q.BUMP_FENCE, (user_hash(user),)).fetchone()
+            if row is None:  # pragma: no cover - INSERT ... RETURNING always returns a row
+                raise ConflictError("the write fence returned no row")
+            if expect is not None and expect.user_id == user:
+                epoch, gen = int(row[0]), int(row[1]) - 1
+                if (epoch, gen) != (expect.epoch, expect.gen):
+                    raise ConflictError(
+                        "the user was written or erased since this write read it"
+                        f" (fence {expect.epoch}/{expect.gen} -> {epoch}/{gen}); re-read and retry"
+                    )
+
+    @staticmethod
+    def _drop_erased_audit(
+        conn: psycopg.Connection[Any],
+        entries: Sequence[AuditEntry],
+        params: list[tuple[Any, ...]],
+        written: set[str],
+    ) -> list[tuple[Any, ...]]:
+        """Audit parameters without read-only entries dated before their user's erasure
+        (another process's buffered reads must not bring an erased id back)."""
+        erased: dict[str, datetime | None] = {}
+        kept = []
+        for entry, p in zip(entries, params, strict=True):
+            if entry.user_id in written:
+                kept.append(p)
+                continue
+            if entry.user_id not in erased:
+                got = conn.execute(
+                    "SELECT erased_at FROM user_fence WHERE user_hash = %s",
+                    (user_hash(entry.user_id),),
+                ).fetchone()
+                erased[entry.user_id] = got[0] if got else None
+            cut = erased[entry.user_id]
+            if cut is None or as_utc(entry.at) >= cut:
+                kept.append(p)
+        return kept
+
+    def fence(self, user_id: str) -> Fence:
+        """The user's write fence (erasure epoch, write generation)."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT epoch, gen FROM user_fence WHERE user_hash = %s", (user_hash(user_id),)
+            ).fetchone()
+        return Fence(user_id) if row is None else Fence(user_id, int(row[0]), int(row[1]))
+
+    def queue_erasure(self, user_id: str, stores: Sequence[str], *, at: datetime) -> None:
+        """Durably note that ``stores`` still owe the erasure of ``user_id`` (the raw id is
+        kept only until :meth:`confirm_erasure`)."""
+        with self.transaction() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO erase_queue (user_hash, store, subject, queued_at)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT (user_hash, store) DO UPDATE"
+                " SET subject = EXCLUDED.subject, queued_at = EXCLUDED.queued_at",
+                [(user_hash(user_id), st, enc(user_id), as_utc(at)) for st in stores],
+            )
+
+    def pending_erasures(self, *, limit: int = 100) -> list[tuple[str, str]]:
+        """Queued ``(user_id, store)`` erasures, oldest first."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "SELECT subject, store FROM erase_queue ORDER BY queued_at, store LIMIT %s",
+                (max(0, int(limit)),),
+            ).fetchall()
+        return [(dec(r[0]), str(r[1])) for r in rows]
+
+    def confirm_erasure(self, user_id: str, store: str) -> None:
+        """Drop one queued erasure."""
+        with self.transaction() as conn:
+            conn.execute(
+                "DELETE FROM erase_queue WHERE user_hash = %s AND store = %s",
+                (user_hash(user_id), store),
+            )
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -488,6 +573,9 @@ class PostgresRecordStore:
 
         counts: dict[str, int] = {}
         with self.transaction() as conn:
+            # the fence first (row lock, same order as apply): a write that read the user
+            # before this erase cannot commit after it
+            conn.execute(q.ERASE_FENCE, (user_hash(user_id), as_utc(at)))
             tables = [r[0] for r in conn.execute(q.USER_TABLES, (self.schema,))]
             for table in tables:
                 cur = conn.execute(
@@ -503,6 +591,7 @@ class PostgresRecordStore:
                 " counts = EXCLUDED.counts",
                 (user_hash(user_id), as_utc(at), Jsonb(counts)),
             )
+
         log.info("postgresql: erased one user (%d rows)", sum(counts.values()))
         return counts
 

@@ -137,6 +137,21 @@ POSTGRES_MIGRATIONS: tuple[Migration, ...] = (
             "DROP FUNCTION IF EXISTS um_jsonb_unset_path(jsonb, text[])",
         ),
     ),
+    # The write fence (erasure epoch + write generation; keyed by the id hash like the
+    # tombstone, so it outlives an erase) and the queue of erasures other stores owe. The
+    # queue's raw id column is not called user_id: erase_user clears every user_id table.
+    Migration(
+        id=4,
+        name="write_fence_and_erase_queue",
+        statements=(
+            "CREATE TABLE IF NOT EXISTS user_fence (user_hash text PRIMARY KEY,"
+            " epoch bigint NOT NULL DEFAULT 0, gen bigint NOT NULL DEFAULT 0,"
+            " erased_at timestamptz)",
+            "CREATE TABLE IF NOT EXISTS erase_queue (user_hash text NOT NULL,"
+            " store text NOT NULL, subject text NOT NULL, queued_at timestamptz NOT NULL,"
+            " PRIMARY KEY (user_hash, store))",
+        ),
+    ),
 )
 
 
@@ -178,6 +193,27 @@ UPSERT_USER = (
     " memory_enabled = EXCLUDED.memory_enabled, sessions = EXCLUDED.sessions,"
     " turns = EXCLUDED.turns, first_seen = EXCLUDED.first_seen,"
     " last_seen = EXCLUDED.last_seen, last_session_id = EXCLUDED.last_session_id"
+)
+#: Add an observe's counters in the store (never a read-modify-write in Python).
+TOUCH_USER = (
+    "INSERT INTO users (user_id, memory_enabled, sessions, turns, first_seen, last_seen,"
+    " last_session_id) VALUES (%(u)s, true, %(sessions)s, %(turns)s, %(at)s, %(at)s, %(sid)s)"
+    " ON CONFLICT (user_id) DO UPDATE SET sessions = users.sessions + EXCLUDED.sessions,"
+    " turns = users.turns + EXCLUDED.turns,"
+    " first_seen = COALESCE(users.first_seen, EXCLUDED.first_seen),"
+    " last_seen = EXCLUDED.last_seen,"
+    " last_session_id = COALESCE(EXCLUDED.last_session_id, users.last_session_id)"
+)
+#: Move a user's write generation (row-locked until the transaction ends); returns it.
+BUMP_FENCE = (
+    "INSERT INTO user_fence (user_hash, gen) VALUES (%s, 1) ON CONFLICT (user_hash)"
+    " DO UPDATE SET gen = user_fence.gen + 1 RETURNING epoch, gen"
+)
+ERASE_FENCE = (
+    "INSERT INTO user_fence (user_hash, epoch, gen, erased_at) VALUES (%s, 1, 1, %s)"
+    " ON CONFLICT (user_hash) DO UPDATE SET epoch = user_fence.epoch + 1,"
+    " gen = user_fence.gen + 1,"
+    " erased_at = GREATEST(user_fence.erased_at, EXCLUDED.erased_at)"
 )
 #: Which rows ``archive_older_than`` moves (documented in :mod:`shared_core.storage.postgres`).
 ARCHIVABLE = (
@@ -467,6 +503,14 @@ def row_to_conflict(r: Sequence[Any]) -> Conflict:
         record_ids=tuple(dec(x) for x in r[4]), reason=dec(r[5]), question=dec(r[6]),
         detected_at=as_utc(r[7]), resolved_at=as_utc(r[8]) if r[8] is not None else None,
     )  # fmt: skip
+
+
+def touch_params(t: Any) -> dict[str, Any]:
+    """Parameters of :data:`TOUCH_USER` for a :class:`~.protocols.UserTouch` (encoded)."""
+    return {
+        "u": enc(t.user_id), "sessions": int(t.sessions), "turns": int(t.turns),
+        "at": as_utc(t.at), "sid": enc_opt(t.session_id),
+    }  # fmt: skip
 
 
 def user_params(s: UserState) -> tuple[Any, ...]:

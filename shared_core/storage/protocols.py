@@ -25,11 +25,14 @@ from ..entities import AuditEntry, Conflict, Kind, MemoryRecord, SessionTurn, St
 __all__ = [
     "ArchiveRecordStore",
     "EventBus",
+    "Fence",
+    "FencedStore",
     "LexicalHit",
     "ProfileCache",
     "RecordFilter",
     "RecordStore",
     "SessionStore",
+    "UserTouch",
     "VectorHit",
     "VectorIndex",
     "VectorItem",
@@ -55,6 +58,40 @@ class RecordFilter:
     limit: int | None = None  # newest first when limited
 
 
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """A user's write fence, read before a write and checked inside its transaction.
+
+    ``epoch`` counts the user's erasures, ``gen`` every committed write to the user
+    (records, state, conflicts) and every erasure. A batch that carries the fence it read
+    (``WriteBatch.expect``) commits only if both are unchanged, so a write computed before
+    an erase, or from data another writer has since changed, can never commit: the store
+    raises :class:`~shared_core.errors.ConflictError` and the caller re-reads and retries
+    (or, when ``epoch`` moved, drops the write: the erase wins).
+    """
+
+    user_id: str
+    epoch: int = 0
+    gen: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UserTouch:
+    """Counters a write adds to the user's state, applied atomically by the store.
+
+    The store adds ``turns`` and ``sessions`` to the stored counters in the write's
+    transaction (never a read-modify-write in Python), keeps the first ``first_seen``,
+    sets ``last_seen`` to ``at`` and, when given, ``last_session_id``. A new user row is
+    created with memory enabled.
+    """
+
+    user_id: str
+    at: datetime
+    turns: int = 0
+    sessions: int = 0
+    session_id: str | None = None
+
+
 @dataclass(slots=True, kw_only=True)
 class WriteBatch:
     """Everything one observe/remember call writes, committed atomically.
@@ -68,6 +105,8 @@ class WriteBatch:
     conflicts: list[Conflict] = field(default_factory=list)
     resolved_conflicts: list[tuple[str, datetime]] = field(default_factory=list)  # (id, when)
     user_state: UserState | None = None
+    touch: UserTouch | None = None  # atomic counter increments (observe)
+    expect: Fence | None = None  # commit only if the user's fence is still this one
 
     def __bool__(self) -> bool:
         return bool(
@@ -76,7 +115,20 @@ class WriteBatch:
             or self.conflicts
             or self.resolved_conflicts
             or self.user_state is not None
+            or self.touch is not None
         )
+
+    def written_users(self) -> set[str]:
+        """Users whose records, conflicts or state this batch writes (audit alone is not a
+        write to the user: it does not move the fence)."""
+        users = {r.user_id for r in self.records} | {c.user_id for c in self.conflicts}
+        if self.user_state is not None:
+            users.add(self.user_state.user_id)
+        if self.touch is not None:
+            users.add(self.touch.user_id)
+        if self.expect is not None:
+            users.add(self.expect.user_id)
+        return users
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +241,32 @@ class ArchiveRecordStore(Protocol):
     ) -> list[LexicalHit]: ...
 
     def archived_ids(self, record_ids: Sequence[str]) -> set[str]: ...
+
+
+@runtime_checkable
+class FencedStore(Protocol):
+    """A :class:`RecordStore` that fences writes against erasure and concurrent writers
+    and keeps a durable queue of erasures other stores have not confirmed yet.
+
+    The built-in SQLite and PostgreSQL stores implement it; ``apply`` honours
+    ``WriteBatch.expect`` and ``WriteBatch.touch``, and ``erase_user`` moves the epoch.
+    """
+
+    def fence(self, user_id: str) -> Fence:
+        """The user's current fence (``Fence(user_id)`` when never written)."""
+        ...
+
+    def queue_erasure(self, user_id: str, stores: Sequence[str], *, at: datetime) -> None:
+        """Durably note that ``stores`` still have to erase ``user_id``."""
+        ...
+
+    def pending_erasures(self, *, limit: int = 100) -> list[tuple[str, str]]:
+        """Queued ``(user_id, store)`` erasures, oldest first."""
+        ...
+
+    def confirm_erasure(self, user_id: str, store: str) -> None:
+        """Drop one queued erasure (the store confirmed it)."""
+        ...
 
 
 @runtime_checkable

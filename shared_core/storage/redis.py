@@ -81,6 +81,10 @@ Client = Any  # redis.Redis | redis.cluster.RedisCluster (or their asyncio twins
 DEFAULT_STREAM = "memory.update"
 DEFAULT_MAXLEN = 10_000
 DEFAULT_PROFILE_TTL = 600.0
+#: Seconds any Redis command may wait for a reply (URL: ``?socket_timeout=``).
+SOCKET_TIMEOUT = 1.0
+#: Seconds to wait for a TCP connection (URL: ``?socket_connect_timeout=``).
+SOCKET_CONNECT_TIMEOUT = 2.0
 GEN_TTL_MS = 7 * 24 * 3600 * 1000  # the invalidation counter outlives any cache entry
 FORBIDDEN_EVENT_FIELDS = frozenset({"value", "normalized", "text", "span", "values"})
 _FIELD_SEP = "\x1f"
@@ -365,7 +369,20 @@ def connect(client_or_url: Client | str) -> tuple[Client, bool, RedisOptions]:
         import redis.cluster
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
         raise MissingDependencyError("redis", "redis") from exc
-    kwargs: dict[str, Any] = {"decode_responses": True, "socket_connect_timeout": 5}
+    from redis import exceptions as rx
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # Every network call is bounded: a hung server (SIGSTOP, a dead peer behind a live
+    # TCP stack) raises TimeoutError after SOCKET_TIMEOUT instead of blocking, and a
+    # timeout is never retried (one retry only for a dropped pooled connection). The URL
+    # may override both (``?socket_timeout=5&socket_connect_timeout=5``).
+    kwargs: dict[str, Any] = {
+        "decode_responses": True,
+        "socket_connect_timeout": SOCKET_CONNECT_TIMEOUT,
+        "socket_timeout": SOCKET_TIMEOUT,
+        "retry": Retry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,)),
+    }
     with redis_errors():
         if opts.cluster:
             return redis.cluster.RedisCluster.from_url(opts.url, **kwargs), True, opts

@@ -138,6 +138,8 @@ class ResilientSessionStore:
         probe_interval: seconds between attempts on the primary while it is down.
         metrics: where outages and recoveries are counted.
         monotonic: time source for the probe interval.
+        breaker: share one :class:`Breaker` between the wrappers of one server, so a hung
+            server costs one timeout, not one per wrapper.
 
     While degraded, every call is served by ``fallback``; the sessions touched are
     remembered and, when the primary answers again, copied to it (turns, written ids and
@@ -153,10 +155,11 @@ class ResilientSessionStore:
         probe_interval: float = 5.0,
         metrics: Metrics | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        breaker: Breaker | None = None,
     ) -> None:
         self.primary = primary
         self.fallback = fallback
-        self.breaker = Breaker(
+        self.breaker = breaker or Breaker(
             "sessions", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
         )
         self._lock = threading.RLock()
@@ -167,6 +170,10 @@ class ResilientSessionStore:
     def degraded(self) -> bool:
         """True while the primary is considered down."""
         return not self.breaker.healthy
+
+    def _pending_sync(self) -> bool:
+        with self._lock:
+            return bool(self._erased or self._touched)
 
     def _resync(self) -> None:
         """Apply missed erasures and copy the outage's sessions to the primary."""
@@ -201,7 +208,7 @@ class ResilientSessionStore:
     ) -> T:
         if self.breaker.should_try():
             try:
-                if not self.breaker.healthy:
+                if self._pending_sync():  # also when another wrapper closed a shared breaker
                     self._resync()
                 result = op(self.primary)
             except BackendUnavailableError as exc:
@@ -276,8 +283,11 @@ class ResilientSessionStore:
     def delete_user(self, user_id: str) -> int:
         """Drop the user's sessions everywhere.
 
-        While the primary is down, the erasure is queued (in this process) and applied
-        before the primary is used again; Redis session keys also expire by their TTL.
+        Raises:
+            BackendUnavailableError: the primary could not be reached. The fallback is
+                cleared and the erasure is also kept here and applied before the primary
+                is used again, but it has not happened yet: ``UserMemory.forget`` queues it
+                durably and reports it as pending.
         """
         removed = self.fallback.delete_user(user_id)
         with self._lock:
@@ -285,7 +295,7 @@ class ResilientSessionStore:
                 del self._touched[key]
         if self.breaker.should_try():
             try:
-                if not self.breaker.healthy:
+                if self._pending_sync():
                     self._resync()
                 removed += self.primary.delete_user(user_id)
             except BackendUnavailableError as exc:
@@ -296,7 +306,7 @@ class ResilientSessionStore:
         with self._lock:
             self._erased.add(user_id)
         log.warning("sessions: primary down, erasure of one user queued until it returns")
-        return removed
+        raise BackendUnavailableError("session store unreachable: the erasure is pending")
 
     def close(self) -> None:
         """Close both stores."""
@@ -318,9 +328,10 @@ class _ErasingGuard(Generic[S]):
         probe_interval: float,
         metrics: Metrics | None,
         monotonic: Callable[[], float],
+        breaker: Breaker | None = None,
     ) -> None:
         self.inner: S = inner
-        self.breaker = Breaker(
+        self.breaker = breaker or Breaker(
             name, probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
         )
         self._lock = threading.Lock()
@@ -342,6 +353,16 @@ class _ErasingGuard(Generic[S]):
             return False, None
         self.breaker.succeeded()
         return True, result
+
+    def _erase(self, user_id: str) -> int:
+        ok, n = self._try(lambda inner: inner.delete_user(user_id))
+        if not ok:
+            with self._lock:
+                self._pending.add(user_id)
+            raise BackendUnavailableError(
+                f"{self.breaker.name} unreachable: the erasure is pending"
+            )
+        return int(n or 0)
 
 
 class ResilientProfileCache(_ErasingGuard[ProfileCache]):
@@ -365,9 +386,15 @@ class ResilientProfileCache(_ErasingGuard[ProfileCache]):
         probe_interval: float = 5.0,
         metrics: Metrics | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        breaker: Breaker | None = None,
     ) -> None:
         super().__init__(
-            inner, "cache", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
+            inner,
+            "cache",
+            probe_interval=probe_interval,
+            metrics=metrics,
+            monotonic=monotonic,
+            breaker=breaker,
         )
 
     @property
@@ -394,12 +421,13 @@ class ResilientProfileCache(_ErasingGuard[ProfileCache]):
                 self._pending.add(user_id)
 
     def delete_user(self, user_id: str) -> int:
-        """Erase the user's cache entries (queued while degraded); return how many."""
-        ok, n = self._try(lambda c: c.delete_user(user_id))
-        if not ok:
-            with self._lock:
-                self._pending.add(user_id)
-        return int(n or 0)
+        """Erase the user's cache entries; return how many.
+
+        Raises:
+            BackendUnavailableError: the backend could not be reached (the erasure is
+                also kept here and delivered first when it answers).
+        """
+        return self._erase(user_id)
 
     def close(self) -> None:
         """Close the wrapped cache."""
@@ -427,9 +455,15 @@ class ResilientEventBus(_ErasingGuard[EventBus]):
         probe_interval: float = 5.0,
         metrics: Metrics | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        breaker: Breaker | None = None,
     ) -> None:
         super().__init__(
-            inner, "events", probe_interval=probe_interval, metrics=metrics, monotonic=monotonic
+            inner,
+            "events",
+            probe_interval=probe_interval,
+            metrics=metrics,
+            monotonic=monotonic,
+            breaker=breaker,
         )
         self.metrics = metrics
         self.dropped = 0
@@ -443,12 +477,13 @@ class ResilientEventBus(_ErasingGuard[EventBus]):
                 self.metrics.inc("events_dropped")
 
     def delete_user(self, user_id: str) -> int:
-        """Remove the user's stream entries now, or as soon as the bus answers."""
-        ok, n = self._try(lambda b: b.delete_user(user_id))
-        if not ok:
-            with self._lock:
-                self._pending.add(user_id)
-        return int(n or 0)
+        """Remove the user's stream entries; return how many.
+
+        Raises:
+            BackendUnavailableError: the bus could not be reached (the erasure is also
+                kept here and delivered first when it answers).
+        """
+        return self._erase(user_id)
 
     def close(self) -> None:
         """Close the wrapped bus."""

@@ -34,10 +34,10 @@ from ..entities import (
     Status,
     UserState,
 )
-from ..errors import InvalidInputError
+from ..errors import ConflictError, InvalidInputError
 from ..ids import user_digest
 from .lexical import LEXICAL_VERSION, LexDocs, tokenize_query
-from .protocols import LexicalHit, RecordFilter, WriteBatch
+from .protocols import Fence, LexicalHit, RecordFilter, UserTouch, WriteBatch
 from .sqlite_base import (
     RECORD_COLUMNS,
     RecordCache,
@@ -147,17 +147,19 @@ class SqliteRecordStore:
         rows = [_record_row(r) for r in records]
         audit_rows = [self._audit_row(a) for a in batch.audit]
         conflict_rows = [self._conflict_row(c) for c in batch.conflicts]
-        touched_users = {r.user_id for r in records} | {a.user_id for a in batch.audit}
-        touched_users |= {c.user_id for c in batch.conflicts}
+        written_users = batch.written_users()
         state = batch.user_state
-        if state is not None:
-            touched_users.add(state.user_id)
         cols = _RECORD_COLS + ", uid, lex"
         marks = ", ".join("?" * (len(_UPDATABLE) + 1))
         sets = ", ".join(f"{c} = excluded.{c}" for c in _UPDATABLE)
         # the lock spans the commit and the cache update: no reader sees one without the other
         with self.db.lock:
             with self.db.transaction() as conn:
+                self._move_fences(conn, written_users, batch.expect)
+                if batch.audit:
+                    audit_rows = self._drop_erased_audit(
+                        conn, batch.audit, audit_rows, written_users
+                    )
                 old_slots = self._existing_slots(conn, [r.id for r in records])
                 conn.executemany(
                     f"INSERT INTO records ({cols}) VALUES ({marks})"
@@ -179,16 +181,84 @@ class SqliteRecordStore:
                     "UPDATE conflicts SET resolved_at = ? WHERE id = ?",
                     [(format_time(when), cid) for cid, when in batch.resolved_conflicts],
                 )
+                touched_users = written_users | {row[2] for row in audit_rows}
                 conn.executemany(
                     "INSERT OR IGNORE INTO users (uid, user_id) VALUES (?, ?)",
-                    [(user_hash(u), u) for u in touched_users],
+                    [(user_hash(u), u) for u in sorted(touched_users)],
                 )
                 if state is not None:
                     self._upsert_state(conn, state)
+                if batch.touch is not None:
+                    self._touch_state(conn, batch.touch)
             # after the commit, still under the lock
             self._invalidate({(r.user_id, r.system_context) for r in records} | old_slots)
             if rows:
                 self.db.notify_records_written([(*row[:23], row[24]) for row in rows])
+
+    @staticmethod
+    def _move_fences(conn: sqlite3.Connection, users: set[str], expect: Fence | None) -> None:
+        """Bump the write generation of every written user; check ``expect`` first.
+
+        Runs inside the write transaction (``BEGIN IMMEDIATE`` holds the file's write
+        lock), so the check and the bump are atomic with the batch.
+        """
+        for user in sorted(users):
+            row = conn.execute(
+                "INSERT INTO user_fence (uid, gen) VALUES (?, 1) ON CONFLICT(uid) DO UPDATE"
+                " SET gen = gen + 1 RETURNING epoch, gen",
+                (user_hash(user),),
+            ).fetchone()
+            if expect is not None and expect.user_id == user:
+                epoch, gen = int(row[0]), int(row[1]) - 1
+                if (epoch, gen) != (expect.epoch, expect.gen):
+                    raise ConflictError(
+                        "the user was written or erased since this write read it"
+                        f" (fence {expect.epoch}/{expect.gen} -> {epoch}/{gen}); re-read and retry"
+                    )
+
+    @staticmethod
+    def _drop_erased_audit(
+        conn: sqlite3.Connection,
+        entries: Sequence[AuditEntry],
+        rows: list[list[Any]],
+        written: set[str],
+    ) -> list[list[Any]]:
+        """Audit rows without the read-only entries dated before their user's last erasure.
+
+        Buffered read entries of another process may arrive after an erase: they must not
+        bring the user id back. Entries of a user this batch writes are kept (the write
+        itself passed the fence).
+        """
+        erased: dict[str, str | None] = {}
+        kept = []
+        for entry, row in zip(entries, rows, strict=True):
+            if entry.user_id in written:
+                kept.append(row)
+                continue
+            if entry.user_id not in erased:
+                got = conn.execute(
+                    "SELECT erased_at FROM user_fence WHERE uid = ?", (user_hash(entry.user_id),)
+                ).fetchone()
+                erased[entry.user_id] = got[0] if got else None
+            cut = erased[entry.user_id]
+            if cut is None or row[7] >= cut:  # row[7] = at, fixed-width UTC text
+                kept.append(row)
+        return kept
+
+    @staticmethod
+    def _touch_state(conn: sqlite3.Connection, t: UserTouch) -> None:
+        at = format_time(t.at)
+        conn.execute(
+            "INSERT INTO users (uid, user_id, has_state, memory_enabled, sessions, turns,"
+            " first_seen, last_seen, last_session_id) VALUES (?,?,1,1,?,?,?,?,?)"
+            " ON CONFLICT(uid) DO UPDATE SET has_state = 1,"
+            " sessions = users.sessions + excluded.sessions,"
+            " turns = users.turns + excluded.turns,"
+            " first_seen = COALESCE(users.first_seen, excluded.first_seen),"
+            " last_seen = excluded.last_seen,"
+            " last_session_id = COALESCE(excluded.last_session_id, users.last_session_id)",
+            (user_hash(t.user_id), t.user_id, int(t.sessions), int(t.turns), at, at, t.session_id),
+        )
 
     @staticmethod
     def _existing_slots(conn: sqlite3.Connection, ids: Sequence[str]) -> set[tuple[str, str]]:
@@ -574,6 +644,45 @@ class SqliteRecordStore:
             ).fetchall()
         return [must_time(r[0]) for r in rows]
 
+    # ------------------------------------------------------------------ fence
+    def fence(self, user_id: str) -> Fence:
+        """The user's write fence (erasure epoch, write generation)."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT epoch, gen FROM user_fence WHERE uid = ?", (user_hash(user_id),)
+            ).fetchone()
+        return Fence(user_id) if row is None else Fence(user_id, int(row[0]), int(row[1]))
+
+    def queue_erasure(self, user_id: str, stores: Sequence[str], *, at: datetime) -> None:
+        """Durably note that ``stores`` still owe the erasure of ``user_id``.
+
+        The raw id is kept (other stores need it to find the user's data) only until
+        :meth:`confirm_erasure`; ``secure_delete`` then zeroes it.
+        """
+        with self.db.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO erase_queue (uid, store, subject, queued_at)"
+                " VALUES (?,?,?,?)",
+                [(user_hash(user_id), st, user_id, format_time(at)) for st in stores],
+            )
+
+    def pending_erasures(self, *, limit: int = 100) -> list[tuple[str, str]]:
+        """Queued ``(user_id, store)`` erasures, oldest first."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT subject, store FROM erase_queue ORDER BY queued_at, store LIMIT ?",
+                (max(0, int(limit)),),
+            ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def confirm_erasure(self, user_id: str, store: str) -> None:
+        """Drop one queued erasure."""
+        with self.db.transaction() as conn:
+            conn.execute(
+                "DELETE FROM erase_queue WHERE uid = ? AND store = ? AND subject = ?",
+                (user_hash(user_id), store, user_id),
+            )
+
     # ------------------------------------------------------------------ erase
     def erase_user(self, user_id: str, *, at: datetime) -> dict[str, int]:
         """Delete every row of the user (records, audit, conflicts, state, vectors).
@@ -597,6 +706,13 @@ class SqliteRecordStore:
                 conn.execute(
                     "INSERT INTO tombstones (subject, erased_at) VALUES (?, ?)",
                     (user_digest(user_id).hex(), format_time(at)),
+                )
+                # the fence: a write that read the user before this erase cannot commit
+                conn.execute(
+                    "INSERT INTO user_fence (uid, epoch, gen, erased_at) VALUES (?, 1, 1, ?)"
+                    " ON CONFLICT(uid) DO UPDATE SET epoch = epoch + 1, gen = gen + 1,"
+                    " erased_at = MAX(COALESCE(erased_at, ''), excluded.erased_at)",
+                    (uid, format_time(at)),
                 )
             self.db.notify_erase(user_id)
         self.db.scrub_files()

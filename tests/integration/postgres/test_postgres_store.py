@@ -32,7 +32,7 @@ from shared_core.errors import (
     InvalidInputError,
 )
 from shared_core.storage.postgres import PostgresRecordStore, open_postgres
-from shared_core.storage.postgres_sql import split_postgres_url, user_hash
+from shared_core.storage.postgres_sql import POSTGRES_MIGRATIONS, split_postgres_url, user_hash
 from shared_core.storage.protocols import RecordFilter, RecordStore, WriteBatch
 
 pytestmark = pytest.mark.integration
@@ -77,23 +77,17 @@ def test_is_a_record_store(pg_store: PostgresRecordStore) -> None:
 def test_migrations_recorded_and_idempotent(pg_url: str, pg_schema: str) -> None:
     first = PostgresRecordStore(pg_url, schema=pg_schema)
     try:
-        assert first.applied == ["initial_schema", "profile_functions", "drop_profile_document"]
-        assert first.applied_migrations() == [
-            (1, "initial_schema"),
-            (2, "profile_functions"),
-            (3, "drop_profile_document"),
-        ]
+        names = [m.name for m in POSTGRES_MIGRATIONS]
+        assert first.applied == names
+        assert names[:2] == ["initial_schema", "profile_functions"]
+        assert first.applied_migrations() == [(m.id, m.name) for m in POSTGRES_MIGRATIONS]
     finally:
         first.close()
     second = PostgresRecordStore(pg_url, schema=pg_schema)
     try:
         assert second.applied == []
         assert second.migrate() == []
-        assert [name for _, name in second.applied_migrations()] == [
-            "initial_schema",
-            "profile_functions",
-            "drop_profile_document",
-        ]
+        assert [name for _, name in second.applied_migrations()] == names
     finally:
         second.close()
     with psycopg.connect(pg_url) as conn:
@@ -102,7 +96,7 @@ def test_migrations_recorded_and_idempotent(pg_url: str, pg_schema: str) -> None
                 sql.Identifier(pg_schema)
             )
         ).fetchone()
-        assert n == (3,)
+        assert n == (len(POSTGRES_MIGRATIONS),)
 
 
 def test_concurrent_openers_migrate_once(pg_url: str, pg_schema: str) -> None:
@@ -123,7 +117,7 @@ def test_concurrent_openers_migrate_once(pg_url: str, pg_schema: str) -> None:
     for t in threads:
         t.join()
     assert not errors
-    assert sorted(len(r) for r in results) == [0, 0, 0, 3]
+    assert sorted(len(r) for r in results) == [0, 0, 0, len(POSTGRES_MIGRATIONS)]
 
 
 def test_roundtrip_preserves_every_field(pg_store: PostgresRecordStore, clock: FakeClock) -> None:

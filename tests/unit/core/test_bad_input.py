@@ -220,7 +220,7 @@ def test_explicit_empty_components_are_kept(clock):
         clock=clock,
         embedder=HashingEmbedder(),
     )
-    assert mem.sessions is store
+    assert mem.sessions.inner is store  # type: ignore[attr-defined]  # kept, behind the epoch fence
 
 
 def test_merge_anonymous_bad_input_is_typed_and_loses_nothing(seeded):

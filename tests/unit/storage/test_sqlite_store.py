@@ -61,13 +61,16 @@ def test_file_db_uses_wal_and_safe_pragmas(db_path: Path) -> None:
 def test_migrations_are_recorded_and_idempotent(db_path: Path) -> None:
     clock = FakeClock(T0)
     db = SqliteDatabase(db_path, clock=clock)
-    assert db.applied == ["initial_schema"]
+    assert db.applied == ["initial_schema", "write_fence_and_erase_queue"]
     rows = db.conn.execute(f"SELECT id, name, applied_at FROM {MIGRATIONS_TABLE}").fetchall()
-    assert rows == [(1, "initial_schema", T0.isoformat())]
+    assert rows == [
+        (1, "initial_schema", T0.isoformat()),
+        (2, "write_fence_and_erase_queue", T0.isoformat()),
+    ]
     db.close()
     db2 = SqliteDatabase(db_path, clock=clock)
     assert db2.applied == []
-    assert db2.conn.execute(f"SELECT COUNT(*) FROM {MIGRATIONS_TABLE}").fetchone()[0] == 1
+    assert db2.conn.execute(f"SELECT COUNT(*) FROM {MIGRATIONS_TABLE}").fetchone()[0] == 2
     db2.close()
 
 

@@ -1,0 +1,202 @@
+"""Session and profile-cache wrappers that can tell data written before an erase or a
+later write, whatever happened to the network in between.
+
+The durable record store keeps a per-user fence (:class:`~.protocols.Fence`: ``epoch``
+counts erasures, ``gen`` every committed write). Stores outside its transactions (Redis,
+another process's memory) can miss an erase or an invalidation during an outage, so:
+
+- :class:`FencedSessionStore` keeps each user's sessions in a namespace of the current
+  epoch (session id ``"\\n<epoch>\\n<id>"`` inside the wrapped store; epoch 0 is the id
+  itself, so stores written before this wrapper keep working). After an erase, sessions
+  written before it are unreachable from every instance even if their deletion has not
+  reached the store yet; the queued erasure deletes them later (and the TTL expires them).
+  Ids cannot contain a line break (:func:`shared_core.validate.check_id`), so no caller's
+  id collides with a namespaced one.
+- :class:`FencedProfileCache` stores each cached profile with the ``epoch.gen`` it was
+  computed at and serves it only while the fence still has that value: an invalidation
+  that never reached Redis (instance A's outage) cannot make instance B serve a stale or
+  erased profile. Empty profiles are not cached (a read after ``forget`` leaves no key).
+
+Both read the fence from the record store, one primary-key lookup per call, unless the
+calling pipeline step already holds it (:func:`fence_scope`, set by the write path).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from ..entities import SessionTurn
+from .protocols import Fence, ProfileCache, SessionStore
+
+__all__ = ["FencedProfileCache", "FencedSessionStore", "current_fence", "fence_scope"]
+
+_SCOPE: contextvars.ContextVar[Mapping[str, Fence]] = contextvars.ContextVar(
+    "usermemory_fence_scope", default=MappingProxyType({})
+)
+_TAG = "\n"  # the cached profile's fence tag (keys never contain a line break)
+
+
+@contextlib.contextmanager
+def fence_scope(fence: Fence) -> Iterator[None]:
+    """Within the block (this thread / task), the wrappers use ``fence`` for its user
+    instead of reading the store again."""
+    marks = dict(_SCOPE.get())
+    marks[fence.user_id] = fence
+    token = _SCOPE.set(MappingProxyType(marks))
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+
+
+def current_fence(user_id: str) -> Fence | None:
+    """The fence set by an enclosing :func:`fence_scope` for ``user_id``, if any."""
+    return _SCOPE.get().get(user_id)
+
+
+class _Fenced:
+    def __init__(self, inner: Any, fence: Callable[[str], Fence]) -> None:
+        self.inner = inner
+        self._read_fence = fence
+
+    def _fence(self, user_id: str) -> Fence:
+        return current_fence(user_id) or self._read_fence(user_id)
+
+    def __getattr__(self, name: str) -> Any:  # e.g. .keys, .degraded, .breaker
+        return getattr(self.inner, name)
+
+    def close(self) -> None:
+        """Close the wrapped store."""
+        self.inner.close()
+
+
+def epoch_session_id(session_id: str, epoch: int) -> str:
+    """The id a session has inside the wrapped store at ``epoch``."""
+    return session_id if epoch == 0 else f"\n{epoch}\n{session_id}"
+
+
+class FencedSessionStore(_Fenced):
+    """A :class:`~.protocols.SessionStore` whose sessions live in the user's current epoch.
+
+    Args:
+        inner: the real session store (Redis, in-process, resilient, ...).
+        fence: reads a user's :class:`~.protocols.Fence` from the durable store.
+    """
+
+    inner: SessionStore
+
+    def _sid(self, user_id: str, session_id: str) -> str:
+        return epoch_session_id(session_id, self._fence(user_id).epoch)
+
+    def append(
+        self, user_id: str, session_id: str, turn: SessionTurn, *, device_id: str | None = None
+    ) -> None:
+        """Add a turn to the session of the current epoch."""
+        self.inner.append(user_id, self._sid(user_id, session_id), turn, device_id=device_id)
+
+    def turns(
+        self, user_id: str, session_id: str, *, limit: int | None = None
+    ) -> list[SessionTurn]:
+        """The session's turns (nothing written before the user's last erase)."""
+        return self.inner.turns(user_id, self._sid(user_id, session_id), limit=limit)
+
+    def mark_written(
+        self, user_id: str, session_id: str, turn_id: str, record_ids: Sequence[str]
+    ) -> None:
+        """Remember which records a turn wrote."""
+        self.inner.mark_written(user_id, self._sid(user_id, session_id), turn_id, record_ids)
+
+    def get_state(self, user_id: str, session_id: str) -> Mapping[str, Any]:
+        """The session's state (``{}`` for a session of an earlier epoch)."""
+        return self.inner.get_state(user_id, self._sid(user_id, session_id))
+
+    def set_state(self, user_id: str, session_id: str, state: Mapping[str, Any]) -> None:
+        """Replace the session's state."""
+        self.inner.set_state(user_id, self._sid(user_id, session_id), state)
+
+    def update_state(
+        self,
+        user_id: str,
+        session_id: str,
+        fn: Callable[[dict[str, Any]], Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """Atomically replace the state with ``fn(state)`` (see the protocol)."""
+        return self.inner.update_state(user_id, self._sid(user_id, session_id), fn)
+
+    def end(self, user_id: str, session_id: str) -> list[SessionTurn]:
+        """Drop the session of the current epoch and return its turns."""
+        return self.inner.end(user_id, self._sid(user_id, session_id))
+
+    def drop_epoch(self, user_id: str, session_id: str, epoch: int) -> None:
+        """Drop the session as written at ``epoch`` (a write that lost a race to an erase)."""
+        self.inner.end(user_id, epoch_session_id(session_id, epoch))
+
+    def sessions(self, user_id: str) -> list[str]:
+        """Live session ids of the user in the current epoch."""
+        epoch = self._fence(user_id).epoch
+        out = []
+        for sid in self.inner.sessions(user_id):
+            if epoch == 0:
+                if not sid.startswith("\n"):
+                    out.append(sid)
+            elif sid.startswith(prefix := f"\n{epoch}\n"):
+                out.append(sid[len(prefix) :])
+        return out
+
+    def delete_user(self, user_id: str) -> int:
+        """Drop every session of the user, of every epoch."""
+        return self.inner.delete_user(user_id)
+
+
+class FencedProfileCache(_Fenced):
+    """A :class:`~.protocols.ProfileCache` whose entries carry the fence they were
+    computed at and are served only while it holds.
+
+    Args:
+        inner: the real cache (Redis, resilient, local, ...).
+        fence: reads a user's :class:`~.protocols.Fence` from the durable store.
+    """
+
+    inner: ProfileCache
+
+    def __init__(self, inner: ProfileCache, fence: Callable[[str], Fence]) -> None:
+        super().__init__(inner, fence)
+        self._seen: contextvars.ContextVar[Mapping[str, Fence]] = contextvars.ContextVar(
+            f"usermemory_cache_fence_{id(self)}", default=MappingProxyType({})
+        )
+
+    @staticmethod
+    def _tag(f: Fence) -> str:
+        return f"{f.epoch}.{f.gen}"
+
+    def get(self, user_id: str, system_context: str, scope_key: str = "") -> dict[str, str] | None:
+        """The cached profile if it was computed at the user's current fence, else ``None``."""
+        f = self._fence(user_id)
+        marks = dict(self._seen.get())
+        marks[user_id] = f  # the fence this context's next set() is computed at
+        self._seen.set(MappingProxyType(marks))
+        hit = self.inner.get(user_id, system_context, scope_key)
+        if hit is None or hit.get(_TAG) != self._tag(f):
+            return None
+        return {k: v for k, v in hit.items() if k != _TAG}
+
+    def set(
+        self, user_id: str, system_context: str, profile: Mapping[str, str], scope_key: str = ""
+    ) -> None:
+        """Cache a non-empty profile, tagged with the fence seen by this context's miss."""
+        f = self._seen.get().get(user_id)
+        if not profile or f is None:
+            return
+        self.inner.set(user_id, system_context, {**profile, _TAG: self._tag(f)}, scope_key)
+
+    def invalidate(self, user_id: str) -> None:
+        """Drop the user's cached profiles (the fence already makes them unservable)."""
+        self.inner.invalidate(user_id)
+
+    def delete_user(self, user_id: str) -> int:
+        """Erase the user's cache entries."""
+        return self.inner.delete_user(user_id)

@@ -1,0 +1,280 @@
+"""Erase wins and Redis cannot hang or go stale: Redis + PostgreSQL, two app instances.
+
+Issue 16 items 1, 6 and 7, on real servers: a private ``redis-server`` on a spare port
+(started, SIGSTOPped and stopped by PID by this module) and PostgreSQL.
+
+- The erase/observe race with two instances and a forced interleaving (instance A's
+  observe held at its commit, or after it at the session write, while B runs ``forget``).
+- An outage seen by ONE instance: A reaches Redis through a TCP proxy the test cuts; A's
+  invalidations and A's ``forget`` cannot reach Redis, yet B never serves the replaced
+  profile or the erased session, A's ``forget`` says the erase is pending, and B (not A)
+  completes it from the durable queue once Redis is reachable.
+- A SIGSTOPped Redis: the first call pays one socket timeout, the breaker opens, and the
+  following calls do not touch Redis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from contract.race import GatedRecords, GatedSessions, nothing_left, race
+from contract_env import _drop_schema
+from shared_core.storage.combos import open_production
+from test_failures import RedisProcess
+
+from shared_core import ChangeAction, UserMemory
+from shared_core.embed import HashingEmbedder
+from shared_core.errors import BackendError
+from shared_core.metrics import Metrics
+from shared_core.storage.redis import RedisKeys
+
+pytestmark = pytest.mark.integration
+
+
+class Proxy:
+    """A TCP forwarder to Redis that the test can cut (an outage only one client sees)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.up = True
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            server = socket.create_connection(("127.0.0.1", self.target))
+            with self.lock:
+                self.conns += [client, server]
+            for src, dst in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(src, dst), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.close()
+
+    def cut(self) -> None:
+        self.up = False
+        with self.lock:
+            conns, self.conns = self.conns, []
+        for s in conns:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def restore(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.closed = True
+        self.cut()
+        self.listener.close()
+
+
+@pytest.fixture
+def redis_process(tmp_path: Path) -> Iterator[RedisProcess]:
+    """A private redis-server on a spare port, stopped by PID afterwards."""
+    proc = RedisProcess(tmp_path)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def schema_url(pg_url: str) -> Iterator[str]:
+    schema = f"fence_{uuid.uuid4().hex[:10]}"
+    yield f"{pg_url}{'&' if '?' in pg_url else '?'}schema={schema}"
+    _drop_schema(pg_url, schema)
+
+
+def _instance(
+    pg: str,
+    redis_url: str,
+    *,
+    metrics: Metrics | None = None,
+    probe_interval: float = 0.0,
+    wrap: Callable[[Any], dict[str, Any]] | None = None,
+) -> UserMemory:
+    metrics = metrics or Metrics()
+    b = open_production(
+        pg, redis_url=redis_url, vectors="embedded", probe_interval=probe_interval,
+        metrics=metrics,
+    )  # fmt: skip
+    kwargs = b.memory_kwargs()
+    if wrap is not None:
+        kwargs.update(wrap(b))
+    return UserMemory(**kwargs, embedder=HashingEmbedder())
+
+
+def _keys_of(client: Any, user: str) -> list[str]:
+    tag = RedisKeys().tag(user)
+    return sorted(k for k in client.scan_iter(match="*") if tag in k)
+
+
+def _stream_users(client: Any) -> set[str]:
+    return {f.get("user_id", "") for _, f in client.xrange("memory.update")}
+
+
+# --------------------------------------------------------------------------- the race
+@pytest.mark.parametrize("gate_at", ["commit", "session_write"])
+def test_forget_racing_observe_on_two_instances(
+    schema_url: str, redis_process: RedisProcess, gate_at: str
+) -> None:
+    gates: dict[str, Any] = {}
+
+    def gated(b: Any) -> dict[str, Any]:
+        gates["commit"] = GatedRecords(b.records)
+        gates["session_write"] = GatedSessions(b.sessions)
+        return {"record_store": gates["commit"], "session_store": gates["session_write"]}
+
+    a = _instance(schema_url, redis_process.url, wrap=gated)
+    b = _instance(schema_url, redis_process.url)
+    probe = redis.Redis(port=redis_process.port, decode_responses=True)
+    try:
+        a.observe("u", "I live in Berlin.", session_id="s1")
+        assert b.profile("u") == {"location.city": "Berlin"}  # cached in Redis by B
+        out = race(
+            gates[gate_at],
+            lambda: a.observe("u", "Actually I live in Paris now.", session_id="s1"),
+            lambda: b.forget("u"),
+        )
+        assert "error" not in out, out
+        assert [c.action for c in out["result"]] == [ChangeAction.IGNORED]
+        assert set(out["other"]) >= {"records.records", "sessions", "cache", "events"}
+        for mem in (a, b):
+            nothing_left(mem, "u")
+            assert mem.session_turns("u", "s1") == []
+            assert mem.history("u", "location.city") == []
+        assert _keys_of(probe, "u") == []  # no session or (empty) cache key came back
+        assert "u" not in _stream_users(probe)
+    finally:
+        probe.close()
+        a.close()
+        b.close()
+
+
+# --------------------------------------------------------------------------- one-sided outage
+def test_outage_seen_by_one_instance_serves_nothing_stale_or_erased(
+    schema_url: str, redis_process: RedisProcess
+) -> None:
+    proxy = Proxy(redis_process.port)
+    a = _instance(schema_url, f"redis://127.0.0.1:{proxy.port}/0")
+    b = _instance(schema_url, redis_process.url)
+    probe = redis.Redis(port=redis_process.port, decode_responses=True)
+    try:
+        a.remember("u", "contact.channel", "email")
+        assert b.profile("u") == {"contact.channel": "email"}  # B caches it in Redis
+        a.observe("v", "I live in Berlin.", session_id="s1")  # v's session is in Redis
+        assert [t.text for t in b.session_turns("v", "s1")] == ["I live in Berlin."]
+
+        proxy.cut()  # only A loses Redis
+        a.remember("u", "contact.channel", "sms")  # A cannot invalidate B's cached entry
+        assert b.profile("u") == {"contact.channel": "sms"}  # B tells the entry is stale
+
+        with pytest.raises(BackendError, match="queued durably"):
+            a.forget("v")  # honest: sessions, cache and events have not confirmed
+        assert _keys_of(probe, "v")  # v's session is still in Redis ...
+        assert b.session_turns("v", "s1") == []  # ... but no instance can read it
+        assert b.sessions.sessions("v") == []
+        assert b.profile("v") == {}
+        pending = {store for user, store in b.records.pending_erasures() if user == "v"}  # type: ignore[attr-defined]
+        assert pending == {"sessions", "cache", "events"}
+
+        a.close()  # A never comes back: the queue is durable, B finishes the erase
+        assert b.complete_erasures() == 3
+        assert b.records.pending_erasures() == []  # type: ignore[attr-defined]
+        assert _keys_of(probe, "v") == []
+        assert "v" not in _stream_users(probe)
+        assert b.profile("v") == {}  # a read after forget creates no cache key
+        assert _keys_of(probe, "v") == []
+        assert b.profile("u") == {"contact.channel": "sms"}
+    finally:
+        probe.close()
+        a.close()
+        b.close()
+        proxy.close()
+
+
+# --------------------------------------------------------------------------- hung Redis
+def _timed(fn: Callable[[], Any], budget: float) -> tuple[Any, float]:
+    """Run ``fn`` in a thread; fail (instead of hanging the suite) past ``budget`` s."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["v"] = fn()
+        except BaseException as exc:
+            out["e"] = exc
+
+    t0 = time.monotonic()
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(budget)
+    elapsed = time.monotonic() - t0
+    assert not t.is_alive(), f"blocked for more than {budget} s on a hung Redis"
+    if "e" in out:
+        raise out["e"]
+    return out.get("v"), elapsed
+
+
+def test_sigstopped_redis_trips_the_breaker(schema_url: str, redis_process: RedisProcess) -> None:
+    metrics = Metrics()
+    url = f"{redis_process.url}?socket_timeout=3"  # well above any call that skips Redis
+    mem = _instance(schema_url, url, metrics=metrics, probe_interval=60)
+    assert redis_process.proc is not None
+    pid = redis_process.proc.pid
+    try:
+        mem.observe("u", "I live in Berlin.", session_id="s1")
+        assert mem.profile("u") == {"location.city": "Berlin"}
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            # the first call waits for one socket timeout (3 s), then the breaker opens
+            changes, first = _timed(
+                lambda: mem.observe("u", "My budget is 5000.", session_id="s1"), 15
+            )
+            assert first >= 3
+            assert any(c.key == "budget.max" for c in changes)
+            for fn in (
+                lambda: mem.profile("u"),
+                lambda: mem.observe("u", "I love jazz.", session_id="s1"),
+                lambda: mem.recall("u", "budget", k=2),
+                lambda: mem.session_turns("u", "s1"),
+                lambda: mem.context("u", "what is my budget?"),
+            ):
+                _, elapsed = _timed(fn, 10)
+                assert elapsed < 2.5  # under one socket timeout: Redis is not called
+            assert mem.profile("u")["budget.max"] == "5000"
+            assert metrics.value("backend_degraded_total", backend="redis") == 1
+        finally:
+            os.kill(pid, signal.SIGCONT)
+    finally:
+        mem.close()
