@@ -44,24 +44,35 @@ def memory(client: Any, prefix: str, tmp_path: Path) -> Iterator[UserMemory]:
 
 
 def test_profile_is_served_from_redis_and_never_stale(memory: UserMemory, client: Any) -> None:
-    assert isinstance(memory.cache, RedisProfileCache)
+    assert isinstance(memory.cache.inner, RedisProfileCache)  # type: ignore[union-attr]
     memory.remember("alice", "diet", "vegetarian")
     assert memory.profile("alice") == {"diet": "vegetarian"}
-    key = memory.cache.keys.profile("alice")
+    key = memory.cache.keys.profile("alice")  # type: ignore[union-attr]
     fields = client.hgetall(key)
-    assert [json.loads(v) for v in fields.values()] == [{"diet": "vegetarian"}]
+    entries = [json.loads(v) for v in fields.values()]
+    # each entry carries the user's fence ("epoch.gen") it was computed at, under "\n"
+    assert [{k: v for k, v in e.items() if k != "\n"} for e in entries] == [{"diet": "vegetarian"}]
+
+    def plant() -> None:  # the cached entry with another value, its fence tag kept
+        field, raw = next(iter(client.hgetall(key).items()))
+        client.hset(key, field, json.dumps({**json.loads(raw), "diet": "from-redis"}))
+
     # the cache is read before the durable store: a planted entry is what profile() returns
-    client.hset(key, next(iter(fields)), json.dumps({"diet": "from-redis"}))
+    plant()
     assert memory.profile("alice") == {"diet": "from-redis"}
     # ...and every write invalidates it: no stale read after remember / observe
     memory.remember("alice", "diet", "vegan")
     assert memory.profile("alice") == {"diet": "vegan"}
-    fields = client.hgetall(key)
-    client.hset(key, next(iter(fields)), json.dumps({"diet": "from-redis"}))
+    plant()
     assert memory.profile("alice") == {"diet": "from-redis"}
     memory.observe("alice", "I am allergic to peanuts", session_id="s1")  # writes the turn
     assert memory.profile("alice").get("diet") == "vegan"
     assert [t.text for t in memory.session_turns("alice", "s1")] == ["I am allergic to peanuts"]
+    # an entry from before a write is never served, even where no invalidation arrived
+    stale = client.hgetall(key)
+    memory.remember("alice", "diet", "pescatarian")
+    client.hset(key, mapping=stale)  # as if the invalidation had been lost
+    assert memory.profile("alice")["diet"] == "pescatarian"
 
 
 def test_two_agents_share_the_cache_without_stale_reads(
