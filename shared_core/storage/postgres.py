@@ -63,7 +63,14 @@ from .postgres_sql import (
     split_postgres_url,
     user_hash,
 )
-from .protocols import Fence, LexicalHit, RecordFilter, WriteBatch
+from .protocols import (
+    Fence,
+    LexicalHit,
+    RecordFilter,
+    WriteBatch,
+    check_fence,
+    unerased_audit,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -269,7 +276,13 @@ class PostgresRecordStore:
         with self.transaction() as conn:
             self._move_fences(conn, written_users, batch.expect)
             if audit:
-                audit = self._drop_erased_audit(conn, batch.audit, audit, written_users)
+                audit = unerased_audit(
+                    batch.audit,
+                    audit,
+                    written_users,
+                    lambda u: self._erased_at(conn, u),
+                    lambda entry, _: as_utc(entry.at),
+                )
             if records:
                 ids = [p["id"] for p in params]
                 conn.execute("DELETE FROM records_archive WHERE id = ANY(%s)", (ids,))
@@ -303,42 +316,14 @@ class PostgresRecordStore:
         """Bump every written user's generation (row-locked to the end of the transaction)
         and check ``expect`` against the value before the bump."""
         for user in sorted(users):  # one order everywhere: no deadlock between batches
-            row = conn.execute(q.BUMP_FENCE, (user_hash(user),)).fetchone()
-            if row is None:  # pragma: no cover - INSERT ... RETURNING always returns a row
-                raise ConflictError("the write fence returned no row")
-            if expect is not None and expect.user_id == user:
-                epoch, gen = int(row[0]), int(row[1]) - 1
-                if (epoch, gen) != (expect.epoch, expect.gen):
-                    raise ConflictError(
-                        "the user was written or erased since this write read it"
-                        f" (fence {expect.epoch}/{expect.gen} -> {epoch}/{gen}); re-read and retry"
-                    )
+            check_fence(expect, user, conn.execute(q.BUMP_FENCE, (user_hash(user),)).fetchone())
 
     @staticmethod
-    def _drop_erased_audit(
-        conn: psycopg.Connection[Any],
-        entries: Sequence[AuditEntry],
-        params: list[tuple[Any, ...]],
-        written: set[str],
-    ) -> list[tuple[Any, ...]]:
-        """Audit parameters without read-only entries dated before their user's erasure
-        (another process's buffered reads must not bring an erased id back)."""
-        erased: dict[str, datetime | None] = {}
-        kept = []
-        for entry, p in zip(entries, params, strict=True):
-            if entry.user_id in written:
-                kept.append(p)
-                continue
-            if entry.user_id not in erased:
-                got = conn.execute(
-                    "SELECT erased_at FROM user_fence WHERE user_hash = %s",
-                    (user_hash(entry.user_id),),
-                ).fetchone()
-                erased[entry.user_id] = got[0] if got else None
-            cut = erased[entry.user_id]
-            if cut is None or as_utc(entry.at) >= cut:
-                kept.append(p)
-        return kept
+    def _erased_at(conn: psycopg.Connection[Any], user_id: str) -> datetime | None:
+        row = conn.execute(
+            "SELECT erased_at FROM user_fence WHERE user_hash = %s", (user_hash(user_id),)
+        ).fetchone()
+        return None if row is None else as_utc(row[0]) if row[0] is not None else None
 
     def fence(self, user_id: str) -> Fence:
         """The user's write fence (erasure epoch, write generation)."""

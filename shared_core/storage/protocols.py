@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..entities import AuditEntry, Conflict, Kind, MemoryRecord, SessionTurn, Status, UserState
+from ..errors import ConflictError
 
 __all__ = [
     "ArchiveRecordStore",
@@ -73,6 +74,48 @@ class Fence:
     user_id: str
     epoch: int = 0
     gen: int = 0
+
+
+def check_fence(expect: Fence | None, user_id: str, bumped: Sequence[Any] | None) -> None:
+    """For stores: raise ConflictError unless ``bumped`` (the user's ``(epoch, gen)`` row
+    right after this transaction moved it) shows that ``expect`` still held before."""
+    if bumped is None:  # pragma: no cover - INSERT ... RETURNING always returns a row
+        raise ConflictError("the write fence returned no row")
+    if expect is None or expect.user_id != user_id:
+        return
+    epoch, gen = int(bumped[0]), int(bumped[1]) - 1
+    if (epoch, gen) != (expect.epoch, expect.gen):
+        raise ConflictError(
+            "the user was written or erased since this write read it"
+            f" (fence {expect.epoch}/{expect.gen} -> {epoch}/{gen}); re-read and retry"
+        )
+
+
+def unerased_audit(
+    entries: Sequence[AuditEntry],
+    items: Sequence[Any],
+    written: set[str],
+    erased_at: Callable[[str], Any],
+    at: Callable[[AuditEntry, Any], Any],
+) -> list[Any]:
+    """For stores: the ``items`` (one per audit entry) without read-only entries dated before
+    their user's last erasure, so another process's buffered reads cannot bring an erased
+    id back. Entries of a user the batch writes are kept (that write passed the fence).
+
+    ``erased_at(user_id)`` is the stored erasure time (``None`` if never), ``at(entry,
+    item)`` the entry's time in the same form; each user is looked up once.
+    """
+    cuts: dict[str, Any] = {}
+    kept = []
+    for entry, item in zip(entries, items, strict=True):
+        if entry.user_id not in written:
+            if entry.user_id not in cuts:
+                cuts[entry.user_id] = erased_at(entry.user_id)
+            cut = cuts[entry.user_id]
+            if cut is not None and at(entry, item) < cut:
+                continue
+        kept.append(item)
+    return kept
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

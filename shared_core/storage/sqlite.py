@@ -34,10 +34,18 @@ from ..entities import (
     Status,
     UserState,
 )
-from ..errors import ConflictError, InvalidInputError
+from ..errors import InvalidInputError
 from ..ids import user_digest
 from .lexical import LEXICAL_VERSION, LexDocs, tokenize_query
-from .protocols import Fence, LexicalHit, RecordFilter, UserTouch, WriteBatch
+from .protocols import (
+    Fence,
+    LexicalHit,
+    RecordFilter,
+    UserTouch,
+    WriteBatch,
+    check_fence,
+    unerased_audit,
+)
 from .sqlite_base import (
     RECORD_COLUMNS,
     RecordCache,
@@ -157,8 +165,12 @@ class SqliteRecordStore:
             with self.db.transaction() as conn:
                 self._move_fences(conn, written_users, batch.expect)
                 if batch.audit:
-                    audit_rows = self._drop_erased_audit(
-                        conn, batch.audit, audit_rows, written_users
+                    audit_rows = unerased_audit(
+                        batch.audit,
+                        audit_rows,
+                        written_users,
+                        lambda u: self._erased_at(conn, u),
+                        lambda _, row: row[7],  # fixed-width UTC text sorts as time
                     )
                 old_slots = self._existing_slots(conn, [r.id for r in records])
                 conn.executemany(
@@ -208,42 +220,14 @@ class SqliteRecordStore:
                 " SET gen = gen + 1 RETURNING epoch, gen",
                 (user_hash(user),),
             ).fetchone()
-            if expect is not None and expect.user_id == user:
-                epoch, gen = int(row[0]), int(row[1]) - 1
-                if (epoch, gen) != (expect.epoch, expect.gen):
-                    raise ConflictError(
-                        "the user was written or erased since this write read it"
-                        f" (fence {expect.epoch}/{expect.gen} -> {epoch}/{gen}); re-read and retry"
-                    )
+            check_fence(expect, user, row)
 
     @staticmethod
-    def _drop_erased_audit(
-        conn: sqlite3.Connection,
-        entries: Sequence[AuditEntry],
-        rows: list[list[Any]],
-        written: set[str],
-    ) -> list[list[Any]]:
-        """Audit rows without the read-only entries dated before their user's last erasure.
-
-        Buffered read entries of another process may arrive after an erase: they must not
-        bring the user id back. Entries of a user this batch writes are kept (the write
-        itself passed the fence).
-        """
-        erased: dict[str, str | None] = {}
-        kept = []
-        for entry, row in zip(entries, rows, strict=True):
-            if entry.user_id in written:
-                kept.append(row)
-                continue
-            if entry.user_id not in erased:
-                got = conn.execute(
-                    "SELECT erased_at FROM user_fence WHERE uid = ?", (user_hash(entry.user_id),)
-                ).fetchone()
-                erased[entry.user_id] = got[0] if got else None
-            cut = erased[entry.user_id]
-            if cut is None or row[7] >= cut:  # row[7] = at, fixed-width UTC text
-                kept.append(row)
-        return kept
+    def _erased_at(conn: sqlite3.Connection, user_id: str) -> str | None:
+        row = conn.execute(
+            "SELECT erased_at FROM user_fence WHERE uid = ?", (user_hash(user_id),)
+        ).fetchone()
+        return None if row is None else row[0]
 
     @staticmethod
     def _touch_state(conn: sqlite3.Connection, t: UserTouch) -> None:
