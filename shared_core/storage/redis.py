@@ -359,6 +359,33 @@ def parse_redis_url(url: str) -> RedisOptions:
         raise ConfigError(f"bad option in Redis URL {url!r}: {exc}") from exc
 
 
+def client_kwargs(*, asyncio: bool = False) -> dict[str, Any]:
+    """redis-py client options that bound every network call.
+
+    A hung server (SIGSTOP, a dead peer behind a live TCP stack) raises ``TimeoutError``
+    after :data:`SOCKET_TIMEOUT` instead of blocking, and a timeout is never retried (one
+    retry only for a dropped pooled connection). A URL may override both
+    (``?socket_timeout=5&socket_connect_timeout=5``).
+    """
+    from redis import exceptions as rx
+    from redis.backoff import NoBackoff
+
+    if asyncio:
+        from redis.asyncio.retry import Retry as AsyncRetry
+
+        retry: Any = AsyncRetry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,))
+    else:
+        from redis.retry import Retry
+
+        retry = Retry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,))
+    return {
+        "decode_responses": True,
+        "socket_connect_timeout": SOCKET_CONNECT_TIMEOUT,
+        "socket_timeout": SOCKET_TIMEOUT,
+        "retry": retry,
+    }
+
+
 def connect(client_or_url: Client | str) -> tuple[Client, bool, RedisOptions]:
     """Return ``(client, owned, options)``: a sync client built from a URL, or the one given."""
     if not isinstance(client_or_url, str):
@@ -369,20 +396,7 @@ def connect(client_or_url: Client | str) -> tuple[Client, bool, RedisOptions]:
         import redis.cluster
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
         raise MissingDependencyError("redis", "redis") from exc
-    from redis import exceptions as rx
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-
-    # Every network call is bounded: a hung server (SIGSTOP, a dead peer behind a live
-    # TCP stack) raises TimeoutError after SOCKET_TIMEOUT instead of blocking, and a
-    # timeout is never retried (one retry only for a dropped pooled connection). The URL
-    # may override both (``?socket_timeout=5&socket_connect_timeout=5``).
-    kwargs: dict[str, Any] = {
-        "decode_responses": True,
-        "socket_connect_timeout": SOCKET_CONNECT_TIMEOUT,
-        "socket_timeout": SOCKET_TIMEOUT,
-        "retry": Retry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,)),
-    }
+    kwargs = client_kwargs()
     with redis_errors():
         if opts.cluster:
             return redis.cluster.RedisCluster.from_url(opts.url, **kwargs), True, opts

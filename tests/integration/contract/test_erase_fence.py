@@ -37,6 +37,8 @@ from shared_core import ChangeAction, UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.errors import BackendError
 from shared_core.metrics import Metrics
+from shared_core.storage.combos import open_production
+from shared_core.storage.protocols import RecordFilter
 from shared_core.storage.redis import RedisKeys
 
 pytestmark = pytest.mark.integration
@@ -180,6 +182,42 @@ def test_forget_racing_observe_on_two_instances(
         probe.close()
         a.close()
         b.close()
+
+
+# --------------------------------------------------------------------------- concurrent writers
+def test_two_instances_eight_threads_one_user_exact_counts(
+    schema_url: str, redis_process: RedisProcess
+) -> None:
+    instances = [_instance(schema_url, redis_process.url) for _ in range(2)]
+    per_thread, errors = 6, []
+
+    def worker(mem: UserMemory, i: int) -> None:
+        try:
+            for j in range(per_thread):
+                mem.observe("u", "Never call me.", session_id=f"s{i}", turn_id=f"t{i}.{j}")
+                mem.remember("u", f"thread.{i}", str(j))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=worker, args=(instances[i % 2], i)) for i in range(8)
+    ]  # 4 threads on each instance: in-process locks and the cross-instance fence
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(300)
+        assert errors == []
+        state = instances[0].records.user_state("u")
+        assert state is not None
+        assert (state.turns, state.sessions) == (8 * per_thread, 8)
+        (rule,) = instances[1].records.find(RecordFilter(user_id="u", keys=("contact.call",)))
+        assert rule.evidence == 8 * per_thread
+        for i in range(8):
+            assert len(instances[1].history("u", f"thread.{i}")) == per_thread
+    finally:
+        for mem in instances:
+            mem.close()
 
 
 # --------------------------------------------------------------------------- one-sided outage
