@@ -206,6 +206,9 @@ class AsyncUserMemory:
     async def forget(self, user_id: str) -> dict[str, int]:
         return await asyncio.to_thread(self.sync.forget, user_id)
 
+    async def complete_erasures(self) -> int:
+        return await asyncio.to_thread(self.sync.complete_erasures)
+
     async def forget_key(self, user_id: str, key: str, **kwargs: Any) -> list[Change]:
         return await asyncio.to_thread(self.sync.forget_key, user_id, key, **kwargs)
 

@@ -6,12 +6,12 @@ counts erasures, ``gen`` every committed write). Stores outside its transactions
 another process's memory) can miss an erase or an invalidation during an outage, so:
 
 - :class:`FencedSessionStore` keeps each user's sessions in a namespace of the current
-  epoch (session id ``"\\n<epoch>\\n<id>"`` inside the wrapped store; epoch 0 is the id
-  itself, so stores written before this wrapper keep working). After an erase, sessions
-  written before it are unreachable from every instance even if their deletion has not
-  reached the store yet; the queued erasure deletes them later (and the TTL expires them).
-  Ids cannot contain a line break (:func:`shared_core.validate.check_id`), so no caller's
-  id collides with a namespaced one.
+  epoch (session id ``"<epoch>~<id>"`` inside the wrapped store; at epoch 0 the id itself,
+  so sessions written before this wrapper keep working, unless it already looks like
+  ``"<digits>~..."``, which is namespaced too, so no two ids collide). After an erase,
+  sessions written before it are unreachable from every instance even if their deletion
+  has not reached the store yet; the queued erasure deletes them later (and the TTL
+  expires them).
 - :class:`FencedProfileCache` stores each cached profile with the ``epoch.gen`` it was
   computed at and serves it only while the fence still has that value: an invalidation
   that never reached Redis (instance A's outage) cannot make instance B serve a stale or
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -32,7 +33,14 @@ from typing import Any
 from ..entities import SessionTurn
 from .protocols import Fence, ProfileCache, SessionStore
 
-__all__ = ["FencedProfileCache", "FencedSessionStore", "current_fence", "fence_scope"]
+__all__ = [
+    "FencedProfileCache",
+    "FencedSessionStore",
+    "current_fence",
+    "epoch_session_id",
+    "fence_scope",
+    "split_session_id",
+]
 
 _SCOPE: contextvars.ContextVar[Mapping[str, Fence]] = contextvars.ContextVar(
     "usermemory_fence_scope", default=MappingProxyType({})
@@ -74,9 +82,21 @@ class _Fenced:
         self.inner.close()
 
 
+_NAMESPACED = re.compile(r"(\d+)~(.*)\Z", re.DOTALL)
+
+
 def epoch_session_id(session_id: str, epoch: int) -> str:
-    """The id a session has inside the wrapped store at ``epoch``."""
-    return session_id if epoch == 0 else f"\n{epoch}\n{session_id}"
+    """The id a session has inside the wrapped store at ``epoch``: ``"<epoch>~<id>"``, or
+    the id itself at epoch 0 unless it looks namespaced (one mapping, no collisions)."""
+    if epoch == 0 and not _NAMESPACED.match(session_id):
+        return session_id
+    return f"{epoch}~{session_id}"
+
+
+def split_session_id(stored: str) -> tuple[int, str]:
+    """Inverse of :func:`epoch_session_id`: ``(epoch, session id)``."""
+    m = _NAMESPACED.match(stored)
+    return (int(m.group(1)), m.group(2)) if m else (0, stored)
 
 
 class FencedSessionStore(_Fenced):
@@ -138,14 +158,7 @@ class FencedSessionStore(_Fenced):
     def sessions(self, user_id: str) -> list[str]:
         """Live session ids of the user in the current epoch."""
         epoch = self._fence(user_id).epoch
-        out = []
-        for sid in self.inner.sessions(user_id):
-            if epoch == 0:
-                if not sid.startswith("\n"):
-                    out.append(sid)
-            elif sid.startswith(prefix := f"\n{epoch}\n"):
-                out.append(sid[len(prefix) :])
-        return out
+        return [sid for e, sid in map(split_session_id, self.inner.sessions(user_id)) if e == epoch]
 
     def delete_user(self, user_id: str) -> int:
         """Drop every session of the user, of every epoch."""
