@@ -14,7 +14,8 @@ Usage (prints operations, leaks and throughput per backend; exit status 1 on a l
     python benchmarks/isolation.py --ops 10000 --backends sqlite,redis_pg \\
         --pg-url postgresql://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379/0
 
-``redis_pg`` uses :func:`shared_core.storage.combos.open_production` in a fresh schema
+``redis_pg`` opens a resilient ``StorageSpec`` (PostgreSQL records, Redis sessions, cache
+and events) in a fresh schema
 (dropped afterwards) and a random Redis key prefix (its keys are deleted afterwards).
 ``tests/integration/contract/test_isolation_property.py`` runs the same machine on a
 small budget in CI.
@@ -184,18 +185,22 @@ def open_backend(name: str, *, pg_url: str | None, redis_url: str | None,
     import redis
     from psycopg import sql
 
-    from shared_core.storage.combos import open_production
+    from shared_core.storage import StorageSpec
 
     schema = f"iso_{uuid.uuid4().hex[:10]}"
     prefix = f"iso{uuid.uuid4().hex[:8]}:"
     sep = "&" if "?" in pg_url else "?"
     rsep = "&" if "?" in redis_url else "?"
-    b = open_production(
-        f"{pg_url}{sep}schema={schema}",
-        redis_url=f"{redis_url}{rsep}prefix={prefix}",
-        vectors="embedded",
+    redis_ns = f"{redis_url}{rsep}prefix={prefix}"
+    spec = StorageSpec(
+        records=f"{pg_url}{sep}schema={schema}",
+        vectors="sqlite:///:memory:",
+        sessions=redis_ns,
+        cache=redis_ns,
+        events=redis_ns,
+        resilient=True,
     )
-    mem = UserMemory(**b.memory_kwargs(), embedder=HashingEmbedder())
+    mem = UserMemory(spec, embedder=HashingEmbedder())
     try:
         yield mem
     finally:

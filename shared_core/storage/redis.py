@@ -359,7 +359,7 @@ def parse_redis_url(url: str) -> RedisOptions:
         raise ConfigError(f"bad option in Redis URL {url!r}: {exc}") from exc
 
 
-def client_kwargs(*, asyncio: bool = False) -> dict[str, Any]:
+def client_kwargs() -> dict[str, Any]:
     """redis-py client options that bound every network call.
 
     A hung server (SIGSTOP, a dead peer behind a live TCP stack) raises ``TimeoutError``
@@ -369,20 +369,13 @@ def client_kwargs(*, asyncio: bool = False) -> dict[str, Any]:
     """
     from redis import exceptions as rx
     from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
-    if asyncio:
-        from redis.asyncio.retry import Retry as AsyncRetry
-
-        retry: Any = AsyncRetry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,))
-    else:
-        from redis.retry import Retry
-
-        retry = Retry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,))
     return {
         "decode_responses": True,
         "socket_connect_timeout": SOCKET_CONNECT_TIMEOUT,
         "socket_timeout": SOCKET_TIMEOUT,
-        "retry": retry,
+        "retry": Retry(NoBackoff(), 1, supported_errors=(rx.ConnectionError,)),
     }
 
 

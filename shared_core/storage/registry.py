@@ -486,10 +486,28 @@ def _make_resilient(
     opened: list[Any],
 ) -> None:
     from .outbox import OutboxVectorIndex
-    from .resilient import ResilientEventBus, ResilientProfileCache, ResilientSessionStore
+    from .resilient import (
+        Breaker,
+        ResilientEventBus,
+        ResilientProfileCache,
+        ResilientSessionStore,
+    )
     from .session import InMemorySessionStore
 
     probe = spec.probe_interval
+    # one breaker per server: when sessions, cache and events share a URL, a hung server
+    # costs one socket timeout, then all three skip it until the next probe
+    roles = {r: getattr(spec, r) for r in ("sessions", "cache", "events") if r in parts}
+    by_url: dict[str, list[str]] = {}
+    for role, where in roles.items():
+        by_url.setdefault(where if isinstance(where, str) else f"{role}:{id(where)}", []).append(
+            role
+        )
+    shared = {
+        role: Breaker("+".join(group), probe_interval=probe, metrics=metrics)
+        for group in by_url.values()
+        for role in group
+    }
     if spec.outbox is None:
         logger.info("vector outbox kept in memory; pass StorageSpec(outbox=path) to keep it")
     parts["vectors"] = OutboxVectorIndex(
@@ -499,14 +517,14 @@ def _make_resilient(
     if spec.sessions is not None:
         local = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
         parts["sessions"] = ResilientSessionStore(
-            parts["sessions"], local, probe_interval=probe, metrics=metrics
+            parts["sessions"], local, breaker=shared["sessions"]
         )
     if "cache" in parts:
-        parts["cache"] = ResilientProfileCache(
-            parts["cache"], probe_interval=probe, metrics=metrics
-        )
+        parts["cache"] = ResilientProfileCache(parts["cache"], breaker=shared["cache"])
     if "events" in parts:
-        parts["events"] = ResilientEventBus(parts["events"], probe_interval=probe, metrics=metrics)
+        parts["events"] = ResilientEventBus(
+            parts["events"], breaker=shared["events"], metrics=metrics
+        )
 
 
 def open_component(

@@ -37,9 +37,10 @@ from shared_core import ChangeAction, UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.errors import BackendError
 from shared_core.metrics import Metrics
-from shared_core.storage.combos import open_production
+from shared_core.storage import StorageSpec
+from shared_core.storage.postgres import open_postgres
 from shared_core.storage.protocols import RecordFilter
-from shared_core.storage.redis import RedisKeys
+from shared_core.storage.redis import RedisKeys, RedisSessionStore
 
 pytestmark = pytest.mark.integration
 
@@ -124,17 +125,20 @@ def _instance(
     *,
     metrics: Metrics | None = None,
     probe_interval: float = 0.0,
-    wrap: Callable[[Any], dict[str, Any]] | None = None,
+    records: Any = None,
+    sessions: Any = None,
 ) -> UserMemory:
-    metrics = metrics or Metrics()
-    b = open_production(
-        pg, redis_url=redis_url, vectors="embedded", probe_interval=probe_interval,
-        metrics=metrics,
-    )  # fmt: skip
-    kwargs = b.memory_kwargs()
-    if wrap is not None:
-        kwargs.update(wrap(b))
-    return UserMemory(**kwargs, embedder=HashingEmbedder())
+    """One app instance: PostgreSQL records, Redis sessions/cache/events, resilient."""
+    spec = StorageSpec(
+        records=records if records is not None else pg,
+        vectors="sqlite:///:memory:",
+        sessions=sessions if sessions is not None else redis_url,
+        cache=redis_url,
+        events=redis_url,
+        resilient=True,
+        probe_interval=probe_interval,
+    )
+    return UserMemory(spec, metrics=metrics or Metrics(), embedder=HashingEmbedder())
 
 
 def _keys_of(client: Any, user: str) -> list[str]:
@@ -151,14 +155,16 @@ def _stream_users(client: Any) -> set[str]:
 def test_forget_racing_observe_on_two_instances(
     schema_url: str, redis_process: RedisProcess, gate_at: str
 ) -> None:
-    gates: dict[str, Any] = {}
-
-    def gated(b: Any) -> dict[str, Any]:
-        gates["commit"] = GatedRecords(b.records)
-        gates["session_write"] = GatedSessions(b.sessions)
-        return {"record_store": gates["commit"], "session_store": gates["session_write"]}
-
-    a = _instance(schema_url, redis_process.url, wrap=gated)
+    gates: dict[str, Any] = {
+        "commit": GatedRecords(open_postgres(schema_url)),
+        "session_write": GatedSessions(RedisSessionStore(redis_process.url)),
+    }
+    a = _instance(
+        schema_url,
+        redis_process.url,
+        records=gates["commit"],
+        sessions=gates["session_write"],
+    )
     b = _instance(schema_url, redis_process.url)
     probe = redis.Redis(port=redis_process.port, decode_responses=True)
     try:
@@ -311,7 +317,7 @@ def test_sigstopped_redis_trips_the_breaker(schema_url: str, redis_process: Redi
                 _, elapsed = _timed(fn, 10)
                 assert elapsed < 2.5  # under one socket timeout: Redis is not called
             assert mem.profile("u")["budget.max"] == "5000"
-            assert metrics.value("backend_degraded_total", backend="redis") == 1
+            assert metrics.value("backend_degraded_total", backend="sessions+cache+events") == 1
         finally:
             os.kill(pid, signal.SIGCONT)
     finally:
