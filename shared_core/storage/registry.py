@@ -503,11 +503,10 @@ def _make_resilient(
         by_url.setdefault(where if isinstance(where, str) else f"{role}:{id(where)}", []).append(
             role
         )
-    shared = {
-        role: Breaker("+".join(group), probe_interval=probe, metrics=metrics)
-        for group in by_url.values()
-        for role in group
-    }
+    shared: dict[str, Breaker] = {}
+    for group in by_url.values():
+        breaker = Breaker("+".join(group), probe_interval=probe, metrics=metrics)
+        shared.update(dict.fromkeys(group, breaker))
     if spec.outbox is None:
         logger.info("vector outbox kept in memory; pass StorageSpec(outbox=path) to keep it")
     parts["vectors"] = OutboxVectorIndex(

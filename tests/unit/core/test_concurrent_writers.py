@@ -28,6 +28,7 @@ from contract.race import Gate, GatedRecords, GatedSessions, nothing_left, race
 from shared_core import AsyncUserMemory, ChangeAction, Status, UserErasedError, UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.errors import InvalidInputError
+from shared_core.storage import StorageSpec
 from shared_core.storage.protocols import RecordFilter
 from shared_core.storage.session import InMemorySessionStore
 from shared_core.storage.sqlite import SqliteRecordStore
@@ -158,7 +159,8 @@ def two_instances(tmp_path: Path) -> Iterator[tuple[UserMemory, UserMemory, Gate
     path = tmp_path / "race.db"
     records = GatedRecords(SqliteRecordStore(path))
     sessions = GatedSessions(InMemorySessionStore(1800))
-    a = _open(path, record_store=records, session_store=sessions)
+    spec = StorageSpec(records=records, vectors="sqlite:///:memory:", sessions=sessions)
+    a = UserMemory(spec, embedder=HashingEmbedder())
     b = _open(path)
     yield a, b, records, sessions
     a.close()

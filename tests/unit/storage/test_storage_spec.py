@@ -87,7 +87,8 @@ def test_roles_named_in_the_spec_replace_the_schemes_own(tmp_path: Path) -> None
         cache=cache,  # type: ignore[arg-type]
     )
     with UserMemory(spec, embedder=HashingEmbedder()) as mem:
-        assert mem.sessions is sessions and mem.cache is cache
+        # the named stores are used, behind the erase fence (shared_core.fencing)
+        assert mem.sessions.inner is sessions and mem.cache.inner is cache  # type: ignore[union-attr]
         mem.observe("u1", "I'm allergic to penicillin.", system_context="health")
         ids = mem.vectors.ids_for_user("u1")
         assert ids
