@@ -12,8 +12,10 @@ from typing import Any, Self
 from .clock import Clock, SystemClock
 from .config import MemoryConfig
 from .entities import (
+    NON_ENTITY_KINDS,
     AuditEntry,
     MemoryRecord,
+    Status,
 )
 from .errors import UserMemoryError
 from .fencing import UserLocks
@@ -25,6 +27,7 @@ from .recall.inject import ContextTemplates
 from .storage.fenced import FencedProfileCache, FencedSessionStore
 from .storage.protocols import (
     FencedStore,
+    RecordFilter,
     RecordStore,
     SessionStore,
     VectorIndex,
@@ -150,6 +153,18 @@ class MemoryBase:
 
     def _index(self, records: Iterable[MemoryRecord]) -> None:
         persist.index_records(self, records)
+
+    def _live_records(self, user_id: str, system_context: str) -> list[MemoryRecord]:
+        """The user's active and pending memories in one context (what a write resolves
+        against; episodes excluded)."""
+        return self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=(Status.ACTIVE, Status.PENDING),
+                exclude_kinds=NON_ENTITY_KINDS,
+            )
+        )
 
     def _degraded(self, backend: str, exc: Exception) -> None:
         log.warning("%s unavailable, continuing degraded: %s", backend, exc)

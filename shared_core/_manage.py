@@ -8,7 +8,6 @@ from typing import Any
 
 from ._base import MemoryBase
 from .entities import (
-    NON_ENTITY_KINDS,
     AuditEntry,
     Candidate,
     Change,
@@ -245,14 +244,7 @@ class Management(MemoryBase):
     def _forget_key_once(
         self, fence: Fence | None, user_id: str, key: str, system_context: str, now: datetime
     ) -> list[Change]:
-        existing = self.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=NON_ENTITY_KINDS,
-            )
-        )
+        existing = self._live_records(user_id, system_context)
         resolver = Resolver(existing, self.config)
         cand = Candidate(
             kind=Kind.FACT, key=key, intent=Intent.FORGET, explicit=True, extractor="app"

@@ -12,7 +12,6 @@ from . import privacy
 from ._base import MemoryBase
 from .config import PiiMode
 from .entities import (
-    NON_ENTITY_KINDS,
     Candidate,
     Change,
     ChangeAction,
@@ -22,7 +21,6 @@ from .entities import (
     Scope,
     SessionTurn,
     Source,
-    Status,
     Turn,
     UserState,
     new_id,
@@ -238,14 +236,7 @@ class WritePath(MemoryBase):
         )
 
         candidates = self._extract(turn) if role in ("user", "tool") else []
-        existing = self.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=NON_ENTITY_KINDS,
-            )
-        )
+        existing = self._live_records(user_id, system_context)
         retractable = (
             self._retractable(user_id, session_id)
             if any(c.intent.value == "retract" for c in candidates)
@@ -407,14 +398,7 @@ class WritePath(MemoryBase):
                 raise MemoryDisabledError(
                     f"memory is disabled for user {user_id!r}; nothing written"
                 )
-            existing = self.records.find(
-                RecordFilter(
-                    user_id=user_id,
-                    system_context=system_context,
-                    statuses=(Status.ACTIVE, Status.PENDING),
-                    exclude_kinds=NON_ENTITY_KINDS,
-                )
-            )
+            existing = self._live_records(user_id, system_context)
             resolver = Resolver(existing, cfg)
             record = resolver.assert_value(cand, ctx, confidence=confidence)
             batch = WriteBatch(
