@@ -154,17 +154,19 @@ def run(mem: UserMemory, *, ops: int, steps: int = 50, seed: int | None = None) 
     """Drive ``mem`` with about ``ops`` random operations; return the tally."""
     tally = Tally()
     machine = make_machine(mem, tally)
-    examples = max(1, -(-ops // steps))
-    cfg = settings(
-        max_examples=examples,
-        stateful_step_count=steps,
-        deadline=None,
-        derandomize=seed is None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-        phases=[p for p in settings.default.phases if p.name != "shrink"],
-    )
-    run_state_machine_as_test(machine, settings=cfg)
+    rounds = 0
+    while tally.ops < ops and rounds < 100:  # hypothesis may stop a sequence early
+        rounds += 1
+        cfg = settings(
+            max_examples=max(1, -(-(ops - tally.ops) // steps)),
+            stateful_step_count=steps,
+            deadline=None,
+            derandomize=rounds == 1 and seed is None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[p for p in settings.default.phases if p.name != "shrink"],
+        )
+        run_state_machine_as_test(machine, settings=cfg)
     return tally
 
 
