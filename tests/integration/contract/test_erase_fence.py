@@ -30,7 +30,6 @@ import pytest
 import redis
 from contract.race import GatedRecords, GatedSessions, nothing_left, race
 from contract_env import _drop_schema
-from shared_core.storage.combos import open_production
 from test_failures import RedisProcess
 
 from shared_core import ChangeAction, UserMemory
