@@ -12,53 +12,42 @@ through the core's conflict rules; the tool answers the model with what is kept.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
-from pydantic import BaseModel, Field
 
 from shared_core import (
     MANAGE_MEMORY_DESCRIPTION,
     MANAGE_MEMORY_NAME,
-    MEMORY_TOOL_FIELDS,
     SEARCH_MEMORY_DESCRIPTION,
     SEARCH_MEMORY_NAME,
     InvalidIdError,
     InvalidInputError,
-    MemoryToolCall,
-    manage_memory_call,
-    manage_memory_outcome,
-    search_memory_call,
-    search_memory_outcome,
+    ManageMemoryArgs,
+    MemoryTools,
+    SearchMemoryArgs,
 )
 
-from ._compat import acall, call
 from .ids import resolve_user_id
 
 __all__ = ["create_manage_memory_tool", "create_memory_tools", "create_search_memory_tool"]
 
 
-class ManageMemoryArgs(BaseModel):
-    """What the model fills to manage one memory (never the user)."""
+@contextmanager
+def _tool_errors() -> Iterator[None]:
+    """Bad arguments become a ``ToolException``: the model gets the reason and can retry.
 
-    action: Literal["create", "update", "delete"] = Field(description=MEMORY_TOOL_FIELDS["action"])
-    key: str = Field(description=MEMORY_TOOL_FIELDS["key"])
-    value: str | None = Field(default=None, description=MEMORY_TOOL_FIELDS["value"])
-
-
-class SearchMemoryArgs(BaseModel):
-    """What the model fills to search (never the user)."""
-
-    query: str = Field(description=MEMORY_TOOL_FIELDS["query"])
-    limit: int = Field(default=5, description=MEMORY_TOOL_FIELDS["limit"])
-
-
-def _bad_input(exc: InvalidInputError) -> ToolException:
-    # the model gets the reason and can retry; a missing user id is never hidden from the app
-    if isinstance(exc, InvalidIdError):
-        raise exc
-    return ToolException(str(exc))
+    A missing or bad user id is the app's error, never hidden from it: it propagates.
+    """
+    try:
+        yield
+    except InvalidIdError:
+        raise
+    except InvalidInputError as exc:
+        raise ToolException(str(exc)) from exc
 
 
 def _user(config: RunnableConfig | None, default: str | None) -> str:
@@ -89,36 +78,19 @@ def create_manage_memory_tool(
         the text for the model and a structured artifact with the stored record).
     """
 
-    def plan(action: str, key: str, value: str | None, config: RunnableConfig) -> MemoryToolCall:
-        return manage_memory_call(
-            _user(config, user_id),
-            action,
-            key,
-            value,
-            kind=kind,
-            system_context=system_context,
-            confidence=confidence,
-        )
+    tools = MemoryTools(memory, kind=kind, system_context=system_context, confidence=confidence)
 
     def manage(
         action: str, key: str, config: RunnableConfig, value: str | None = None
     ) -> tuple[str, dict[str, Any]]:
-        try:
-            todo = plan(action, key, value, config)
-            result = call(memory, todo.method, *todo.args, **todo.kwargs)
-        except InvalidInputError as exc:
-            raise _bad_input(exc) from exc
-        return manage_memory_outcome(action, key, result)
+        with _tool_errors():
+            return tools.manage(_user(config, user_id), action, key, value)
 
     async def amanage(
         action: str, key: str, config: RunnableConfig, value: str | None = None
     ) -> tuple[str, dict[str, Any]]:
-        try:
-            todo = plan(action, key, value, config)
-            result = await acall(memory, todo.method, *todo.args, **todo.kwargs)
-        except InvalidInputError as exc:
-            raise _bad_input(exc) from exc
-        return manage_memory_outcome(action, key, result)
+        with _tool_errors():
+            return await tools.amanage(_user(config, user_id), action, key, value)
 
     return StructuredTool.from_function(
         func=manage,
@@ -152,37 +124,19 @@ def create_search_memory_tool(
         The tool; its text lists one readable memory per line ("Contact channel: SMS
         (said 2026-04-12)"), its artifact each hit's metadata and value.
     """
-    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
-        raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
-
-    def plan(query: str, limit: int, config: RunnableConfig) -> MemoryToolCall:
-        return search_memory_call(
-            _user(config, user_id),
-            query,
-            limit,
-            max_limit=max_results,
-            system_context=system_context,
-        )
+    tools = MemoryTools(memory, system_context=system_context, max_results=max_results)
 
     def search(
         query: str, config: RunnableConfig, limit: int = 5
     ) -> tuple[str, list[dict[str, Any]]]:
-        try:
-            todo = plan(query, limit, config)
-            hits = call(memory, todo.method, *todo.args, **todo.kwargs)
-        except InvalidInputError as exc:
-            raise _bad_input(exc) from exc
-        return search_memory_outcome(hits)
+        with _tool_errors():
+            return tools.search(_user(config, user_id), query, limit)
 
     async def asearch(
         query: str, config: RunnableConfig, limit: int = 5
     ) -> tuple[str, list[dict[str, Any]]]:
-        try:
-            todo = plan(query, limit, config)
-            hits = await acall(memory, todo.method, *todo.args, **todo.kwargs)
-        except InvalidInputError as exc:
-            raise _bad_input(exc) from exc
-        return search_memory_outcome(hits)
+        with _tool_errors():
+            return await tools.asearch(_user(config, user_id), query, limit)
 
     return StructuredTool.from_function(
         func=search,

@@ -10,42 +10,23 @@ structured result (``{"text", "artifact"}``).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from llama_index.core.bridge.pydantic import BaseModel, Field
 from llama_index.core.tools import FunctionTool
 
 from shared_core import (
     MANAGE_MEMORY_DESCRIPTION,
     MANAGE_MEMORY_NAME,
-    MEMORY_TOOL_FIELDS,
     SEARCH_MEMORY_DESCRIPTION,
     SEARCH_MEMORY_NAME,
     InvalidInputError,
-    manage_memory_call,
-    manage_memory_outcome,
-    search_memory_call,
-    search_memory_outcome,
+    ManageMemoryArgs,
+    MemoryTools,
+    SearchMemoryArgs,
+    check_id,
 )
 
-from ._bridge import CoreBridge
-
 __all__ = ["create_manage_memory_tool", "create_memory_tools", "create_search_memory_tool"]
-
-
-class ManageMemoryArgs(BaseModel):
-    """What the model fills to manage one memory (never the user)."""
-
-    action: Literal["create", "update", "delete"] = Field(description=MEMORY_TOOL_FIELDS["action"])
-    key: str = Field(description=MEMORY_TOOL_FIELDS["key"])
-    value: str | None = Field(default=None, description=MEMORY_TOOL_FIELDS["value"])
-
-
-class SearchMemoryArgs(BaseModel):
-    """What the model fills to search (never the user)."""
-
-    query: str = Field(description=MEMORY_TOOL_FIELDS["query"])
-    limit: int = Field(default=5, description=MEMORY_TOOL_FIELDS["limit"])
 
 
 def _text(raw: Any) -> str:
@@ -63,12 +44,6 @@ def _answer(text: str, artifact: Any) -> dict[str, Any]:
 def _error(exc: InvalidInputError) -> dict[str, Any]:
     # the model is told what was wrong and can retry; nothing was written
     return _answer(f"Error: {exc}", None)
-
-
-def _check_user(user_id: Any) -> str:
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InvalidInputError(f"user_id must be a non-empty string, got {user_id!r}")
-    return user_id
 
 
 def create_manage_memory_tool(
@@ -94,37 +69,23 @@ def create_manage_memory_tool(
         The tool (sync and async).
 
     Raises:
-        InvalidInputError: an empty ``user_id`` or no ``memory``.
+        InvalidInputError: no ``memory``; ``InvalidIdError`` (a subclass) for an empty or
+            malformed ``user_id``.
     """
-    user = _check_user(user_id)
-    bridge = CoreBridge(memory)
-
-    def _plan(action: str, key: str, value: str | None) -> Any:
-        return manage_memory_call(
-            user,
-            action,
-            key,
-            value,
-            kind=kind,
-            system_context=system_context,
-            confidence=confidence,
-        )
+    user = check_id(user_id)
+    tools = MemoryTools(memory, kind=kind, system_context=system_context, confidence=confidence)
 
     def manage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
         try:
-            todo = _plan(action, key, value)
-            result = bridge.call(todo.method, *todo.args, **todo.kwargs)
+            return _answer(*tools.manage(user, action, key, value))
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*manage_memory_outcome(action, key, result))
 
     async def amanage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
         try:
-            todo = _plan(action, key, value)
-            result = await bridge.acall(todo.method, *todo.args, **todo.kwargs)
+            return _answer(*await tools.amanage(user, action, key, value))
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*manage_memory_outcome(action, key, result))
 
     return FunctionTool.from_defaults(
         fn=manage,
@@ -159,32 +120,23 @@ def create_search_memory_tool(
         (said 2026-04-12)"), ``raw_output["artifact"]`` each hit's metadata and value.
 
     Raises:
-        InvalidInputError: an empty ``user_id``, no ``memory`` or ``max_results`` < 1.
+        InvalidInputError: no ``memory`` or ``max_results`` < 1; ``InvalidIdError`` (a
+            subclass) for an empty or malformed ``user_id``.
     """
-    user = _check_user(user_id)
-    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
-        raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
-    bridge = CoreBridge(memory)
+    user = check_id(user_id)
+    tools = MemoryTools(memory, system_context=system_context, max_results=max_results)
 
     def search(query: str, limit: int = 5) -> dict[str, Any]:
         try:
-            todo = search_memory_call(
-                user, query, limit, max_limit=max_results, system_context=system_context
-            )
-            hits = bridge.call(todo.method, *todo.args, **todo.kwargs)
+            return _answer(*tools.search(user, query, limit))
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*search_memory_outcome(hits))
 
     async def asearch(query: str, limit: int = 5) -> dict[str, Any]:
         try:
-            todo = search_memory_call(
-                user, query, limit, max_limit=max_results, system_context=system_context
-            )
-            hits = await bridge.acall(todo.method, *todo.args, **todo.kwargs)
+            return _answer(*await tools.asearch(user, query, limit))
         except InvalidInputError as exc:
             return _error(exc)
-        return _answer(*search_memory_outcome(hits))
 
     return FunctionTool.from_defaults(
         fn=search,

@@ -7,6 +7,7 @@ imported here; they load lazily inside the backend or embedder that needs them.
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from .aio import AsyncUserMemory, CoreBridge, run_sync
 from .clock import Clock, FakeClock, SystemClock, as_utc
@@ -46,6 +47,7 @@ from .errors import (
     UserErasedError,
     UserMemoryError,
 )
+from .ids import check_id
 from .ingest.extract import RuleExtractor
 from .ingest.lexicon import canonical_value
 from .llm import (
@@ -63,6 +65,7 @@ from .memory_tools import (
     SEARCH_MEMORY_DESCRIPTION,
     SEARCH_MEMORY_NAME,
     MemoryToolCall,
+    MemoryTools,
     manage_memory_call,
     manage_memory_outcome,
     search_memory_call,
@@ -74,6 +77,23 @@ from .recall.inject import ContextTemplates
 from .storage.protocols import RecordFilter, WriteBatch
 from .tokens import count_tokens, truncate_to_tokens
 from .validate import check_text
+
+if TYPE_CHECKING:
+    from .tool_schemas import ManageMemoryArgs as ManageMemoryArgs
+    from .tool_schemas import SearchMemoryArgs as SearchMemoryArgs
+
+# the tools' pydantic argument schemas load on first use (pydantic comes with either
+# adapter's extra); not in __all__, so ``from shared_core import *`` never needs pydantic
+_LAZY = {"ManageMemoryArgs": "tool_schemas", "SearchMemoryArgs": "tool_schemas"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 try:
     __version__ = version("usermemory")
@@ -115,6 +135,7 @@ __all__ = [
     "MemoryDisabledError",
     "MemoryRecord",
     "MemoryToolCall",
+    "MemoryTools",
     "MissingDependencyError",
     "NotFoundError",
     "PiiMode",
@@ -138,6 +159,7 @@ __all__ = [
     "__version__",
     "as_utc",
     "canonical_value",
+    "check_id",
     "check_text",
     "count_tokens",
     "extraction_inputs",

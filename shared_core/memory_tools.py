@@ -6,9 +6,12 @@ from the run (LangChain) or at construction (LlamaIndex). Writes go through the 
 conflict rules with source ``agent``: an agent's note never overrides what the user said
 or a business rule, and the tool's answer says so.
 
-Each function returns a :class:`MemoryToolCall` (which core method to call, with what) or
-turns the core's answer into the text the model reads, so the sync and async tools of
-both frameworks share one implementation.
+:class:`MemoryTools` is what the tools do, from sync or async code: the adapters only
+wrap its methods as LangChain ``StructuredTool`` / LlamaIndex ``FunctionTool`` objects
+(with the argument schemas of :mod:`shared_core.tool_schemas`) and turn its typed errors
+into their frameworks' tool errors. It is built from the plan / outcome functions below:
+a :class:`MemoryToolCall` (which core method to call, with what) and the text the model
+reads for the core's answer.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .aio import CoreBridge
 from .entities import Change, ChangeAction, MemoryRecord, ScoredMemory, Source
 from .errors import InvalidInputError
 from .readable import memory_line
@@ -28,6 +32,7 @@ __all__ = [
     "SEARCH_MEMORY_DESCRIPTION",
     "SEARCH_MEMORY_NAME",
     "MemoryToolCall",
+    "MemoryTools",
     "manage_memory_call",
     "manage_memory_outcome",
     "search_memory_call",
@@ -191,3 +196,106 @@ def search_memory_outcome(hits: Sequence[ScoredMemory]) -> tuple[str, list[dict[
     lines = "\n".join(f"- {memory_line(h.record)}" for h in hits)
     artifact = [{**h.metadata(), "value": h.record.value} for h in hits]
     return _framed(lines), artifact
+
+
+class MemoryTools:
+    """What ``manage_memory`` and ``search_memory`` do over one core, sync or async.
+
+    Each method takes the user the adapter bound (never the model's choice) and the
+    arguments the model filled, and returns ``(text, artifact)``: the text the model
+    reads and the structured result for code.
+
+    Args:
+        memory: a ``UserMemory`` or ``AsyncUserMemory`` (called through :class:`CoreBridge`).
+        kind: the kind of memories ``manage`` writes.
+        system_context: the core's system context.
+        confidence: the notes' confidence (``None``: the core's default for ``agent``).
+        max_results: the most memories one ``search`` returns.
+
+    Raises:
+        InvalidInputError: no ``memory``, or ``max_results`` is not a positive integer.
+
+    Example::
+
+        tools = MemoryTools(UserMemory("sqlite:///:memory:"))
+        text, saved = tools.manage("ada", "create", "food.tea", "green tea")
+        saved["stored"]                      # True: the note holds the slot
+        text, hits = tools.search("ada", "tea")
+        [hit["value"] for hit in hits]       # ['green tea']
+    """
+
+    def __init__(
+        self,
+        memory: Any,
+        *,
+        kind: str = "preference",
+        system_context: str = "default",
+        confidence: float | None = None,
+        max_results: int = 10,
+    ) -> None:
+        if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
+            raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
+        self._bridge = CoreBridge(memory)
+        self._kind = kind
+        self._system_context = system_context
+        self._confidence = confidence
+        self._max_results = max_results
+
+    def _manage_call(
+        self, user_id: str, action: str, key: str, value: str | None
+    ) -> MemoryToolCall:
+        return manage_memory_call(
+            user_id,
+            action,
+            key,
+            value,
+            kind=self._kind,
+            system_context=self._system_context,
+            confidence=self._confidence,
+        )
+
+    def _search_call(self, user_id: str, query: str, limit: int) -> MemoryToolCall:
+        return search_memory_call(
+            user_id, query, limit, max_limit=self._max_results, system_context=self._system_context
+        )
+
+    def _run(self, todo: MemoryToolCall) -> Any:
+        return self._bridge.call(todo.method, *todo.args, **todo.kwargs)
+
+    async def _arun(self, todo: MemoryToolCall) -> Any:
+        return await self._bridge.acall(todo.method, *todo.args, **todo.kwargs)
+
+    def manage(
+        self, user_id: str, action: str, key: str, value: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """Create, update or delete one memory (see :func:`manage_memory_outcome`).
+
+        Raises:
+            InvalidInputError: a bad action, key or value (the model can retry);
+                ``InvalidIdError`` for a bad ``user_id``.
+        """
+        todo = self._manage_call(user_id, action, key, value)
+        return manage_memory_outcome(action, key, self._run(todo))
+
+    async def amanage(
+        self, user_id: str, action: str, key: str, value: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """:meth:`manage` from async code (never blocks the caller's event loop)."""
+        todo = self._manage_call(user_id, action, key, value)
+        return manage_memory_outcome(action, key, await self._arun(todo))
+
+    def search(self, user_id: str, query: str, limit: int = 5) -> tuple[str, list[dict[str, Any]]]:
+        """The user's memories for ``query`` (``limit`` clamped to ``1..max_results``).
+
+        Raises:
+            InvalidInputError: a bad query or limit; ``InvalidIdError`` for a bad ``user_id``.
+        """
+        todo = self._search_call(user_id, query, limit)
+        return search_memory_outcome(self._run(todo))
+
+    async def asearch(
+        self, user_id: str, query: str, limit: int = 5
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """:meth:`search` from async code."""
+        todo = self._search_call(user_id, query, limit)
+        return search_memory_outcome(await self._arun(todo))
