@@ -11,18 +11,28 @@ from .entities import (
     AuditEntry,
     Candidate,
     Change,
+    Conflict,
     Intent,
     Kind,
     MemoryRecord,
     Provenance,
+    Scope,
     SessionTurn,
     Source,
     Status,
     UserState,
 )
-from .errors import BackendError, InvalidInputError, UserMemoryError
+from .errors import (
+    BackendError,
+    InvalidInputError,
+    MemoryDisabledError,
+    NotFoundError,
+    UserErasedError,
+    UserMemoryError,
+)
 from .fencing import commit_fenced, fenced_write, retry_erasures
 from .ingest.gate import GateDecision, Verdict
+from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
 from .storage.protocols import (
     Fence,
@@ -34,6 +44,8 @@ from .validate import (
     check_datetime,
     check_id,
     check_key,
+    check_optional_id,
+    check_value,
 )
 
 __all__ = ["Management"]
@@ -262,6 +274,152 @@ class Management(MemoryBase):
         batch = WriteBatch(records=resolver.written, audit=list(resolver.audit))
         commit_fenced(self, batch, user_id, fence)
         return list(resolver.changes)
+
+    def conflicts(
+        self, user_id: str, *, system_context: str | None = None, open_only: bool = True
+    ) -> list[Conflict]:
+        """The user's conflicts, oldest first: by default the open confirmation questions.
+
+        Args:
+            user_id: whose conflicts.
+            system_context: one memory partition (``None``: every one).
+            open_only: only the questions still waiting for the user's answer.
+        """
+        user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
+        system_context = check_optional_id(
+            system_context, "system_context", max_chars=self.config.max_id_chars
+        )
+        found = self.records.conflicts(user_id, system_context, open_only=open_only)
+        return sorted(found, key=lambda c: c.detected_at)
+
+    def resolve_conflict(
+        self,
+        user_id: str,
+        key: str,
+        value: str | int | float | bool,
+        *,
+        system_context: str = "default",
+        at: datetime | None = None,
+        actor: str = "user",
+    ) -> MemoryRecord:
+        """Answer the open confirmation question(s) on ``key`` with the user's ``value``.
+
+        ``value`` is one of the conflicting values or a new one. It is recorded as the
+        user's own correction (source ``user_declare``, as if they said "actually ..."),
+        so it replaces even a permanent value without opening a new question; the other
+        values that waited for confirmation are revoked (kept in the history), and every
+        open conflict on ``key`` is closed (``resolved_at``), in one fenced write.
+
+        Returns:
+            The record that now holds the slot.
+
+        Raises:
+            NotFoundError: no open conflict on ``key`` in ``system_context``.
+            MemoryDisabledError: the user switched memory off (nothing written).
+            InvalidInputError: bad user id, key, value or ``system_context``.
+            UserErasedError: ``forget`` erased the user meanwhile (nothing written).
+        """
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        key = check_key(key)
+        text_value = check_value(value, max_chars=cfg.max_text_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        now = check_datetime(at) or self.clock.now()
+        norm = canonical_value(key, text_value)
+
+        def once(fence: Fence | None) -> MemoryRecord:
+            state = self.records.user_state(user_id) or UserState(user_id=user_id)
+            if not state.memory_enabled:
+                raise MemoryDisabledError(
+                    f"memory is disabled for user {user_id!r}; nothing written"
+                )
+            open_ = [
+                c
+                for c in self.records.conflicts(user_id, system_context, open_only=True)
+                if c.key == key
+            ]
+            if not open_:
+                raise NotFoundError(f"no open conflict on {key!r} in {system_context!r}")
+            ids = {rid for c in open_ for rid in c.record_ids}
+            live = self._live_records(user_id, system_context)
+            involved = [r for r in live if r.id in ids]
+            # the answer keeps the kind, scope and strength of the value it names, else of
+            # the value that holds the slot
+            template = next(
+                (r for r in involved if r.normalized == norm),
+                next((r for r in involved if r.status is Status.ACTIVE), None),
+            )
+            scope = template.scope if template else Scope.GLOBAL
+            ref = template.scope_ref if template else ""
+            cand = Candidate(
+                kind=template.kind if template else Kind.PREFERENCE,
+                key=template.key if template else key,
+                value=text_value,
+                normalized=norm,
+                explicit=True,
+                correction=True,
+                permanent=template.permanent if template else False,
+                hard=template.hard if template else False,
+                scope=scope,
+                span="",
+                extractor=actor,
+                signals=frozenset({"explicit_marker"}),
+            )
+            ctx = WriteContext(
+                user_id=user_id,
+                system_context=system_context,
+                at=now,
+                source=Source.USER_DECLARE,
+                device_id=ref.removeprefix("device:") if ref.startswith("device:") else None,
+                session_id=ref.removeprefix("session:") if ref.startswith("session:") else None,
+                actor=actor,
+            )
+            resolver = Resolver(live, cfg)
+            record = resolver.assert_value(cand, ctx)
+            written = {r.id: r for r in resolver.written}
+            audit = list(resolver.audit)
+            for r in involved:
+                current = written.get(r.id, r)
+                if current.status is not Status.PENDING:
+                    continue
+                status = Status.SUPERSEDED if current.normalized == norm else Status.REVOKED
+                written[r.id] = current.replace(status=status, updated_at=now)
+                audit.append(
+                    AuditEntry(
+                        user_id=user_id,
+                        action="supersede" if status is Status.SUPERSEDED else "revoke",
+                        record_id=r.id,
+                        key=r.key,
+                        actor=actor,
+                        at=now,
+                        detail={"reason": "confirmation answered", "answer": text_value},
+                    )
+                )
+            audit.append(
+                AuditEntry(
+                    user_id=user_id,
+                    action="resolve",
+                    record_id=record.id,
+                    key=key,
+                    actor=actor,
+                    at=now,
+                    detail={"conflicts": [c.id for c in open_], "answer": text_value},
+                )
+            )
+            batch = WriteBatch(
+                records=list(written.values()),
+                audit=audit,
+                conflicts=list(resolver.conflicts),
+                resolved_conflicts=[(c.id, now) for c in open_],
+            )
+            commit_fenced(self, batch, user_id, fence)
+            return record
+
+        def erased() -> MemoryRecord:
+            raise UserErasedError("the user was erased while this answer ran; nothing written")
+
+        retry_erasures(self)
+        return fenced_write(self, user_id, once, on_erased=erased)
 
     def export(self, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
         """Everything held about the user, JSON-serialisable (PII masked on request)."""

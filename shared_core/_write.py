@@ -54,7 +54,7 @@ from .validate import (
     check_value,
 )
 
-__all__ = ["WritePath"]
+__all__ = ["WritePath", "message_turn"]
 
 log = logging.getLogger(__name__)
 
@@ -458,7 +458,7 @@ class WritePath(MemoryBase):
                 f"messages must be a list of messages, got {type(messages).__name__}"
             )
         cfg = self.config
-        turns = [t for t in (_message_turn(m) for m in messages) if t is not None]
+        turns = [t for t in (message_turn(m) for m in messages) if t is not None]
         for _, text, turn_id in turns:
             check_text(text, "message content", max_chars=cfg.max_text_chars)
             check_optional_id(turn_id, "message id", max_chars=cfg.max_id_chars)
@@ -578,7 +578,7 @@ _MESSAGE_ROLES = {
 }
 
 
-def _message_turn(message: Any) -> tuple[str, str, str | None] | None:
+def message_turn(message: Any) -> tuple[str, str, str | None] | None:
     """(role, text, id) of one chat message, ``None`` for a system prompt or no text.
 
     Duck-typed so the core needs no framework: a mapping with ``role``/``content``, or an

@@ -31,7 +31,7 @@ from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from .entities import AuditEntry, Change, MemoryRecord, ScoredMemory, SessionTurn
+from .entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory, SessionTurn
 from .errors import InvalidInputError
 from .pipeline import UserMemory
 
@@ -235,6 +235,33 @@ class AsyncUserMemory:
         self, anon_id: str, user_id: str, *, at: datetime | None = None
     ) -> list[Change]:
         return await asyncio.to_thread(self.sync.merge_anonymous, anon_id, user_id, at=at)
+
+    async def conflicts(
+        self, user_id: str, *, system_context: str | None = None, open_only: bool = True
+    ) -> list[Conflict]:
+        return await asyncio.to_thread(
+            self.sync.conflicts, user_id, system_context=system_context, open_only=open_only
+        )
+
+    async def resolve_conflict(
+        self,
+        user_id: str,
+        key: str,
+        value: str | int | float | bool,
+        *,
+        system_context: str = "default",
+        at: datetime | None = None,
+        actor: str = "user",
+    ) -> MemoryRecord:
+        return await asyncio.to_thread(
+            self.sync.resolve_conflict,
+            user_id,
+            key,
+            value,
+            system_context=system_context,
+            at=at,
+            actor=actor,
+        )
 
     async def users(self) -> list[str]:
         return await asyncio.to_thread(self.sync.users)

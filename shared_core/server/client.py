@@ -15,14 +15,15 @@ client wherever they accept a ``UserMemory`` (sync) or ``AsyncUserMemory`` (asyn
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 import httpx
 
-from ..entities import AuditEntry, Change, MemoryRecord, ScoredMemory, SessionTurn
+from .._write import message_turn
+from ..entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory, SessionTurn
 from ..errors import BackendUnavailableError, InvalidInputError
 from .problems import error_for
 
@@ -60,6 +61,7 @@ class _Call(Generic[R]):
     name: str
     body: dict[str, Any]
     read: Callable[[Any], R]
+    skip: bool = False  # nothing to send: the answer is ``read`` of an empty result
 
 
 def _changes(d: Any) -> list[Change]:
@@ -94,15 +96,42 @@ def _observe(
     return _Call("observe", body, _changes)
 
 
-def _observe_batch(
-    self: Any, user_id: str, messages: Sequence[Mapping[str, Any]]
-) -> _Call[list[list[Change]]]:
-    """Feed several turns of one user in one request; one list of changes per turn."""
-    return _Call(
-        "observe_batch",
-        {"user_id": user_id, "messages": [dict(m) for m in messages]},
-        lambda d: _decode(list[list[Change]], d["changes"]),
-    )
+def _observe_messages(
+    self: Any,
+    /,
+    user_id: str,
+    messages: Iterable[Any],
+    *,
+    session_id: str | None = None,
+    device_id: str | None = None,
+    system_context: str = "default",
+    at: datetime | None = None,
+) -> _Call[list[Change]]:
+    """Feed a conversation in order, in one session (``UserMemory.observe_messages``).
+
+    Messages are what the library takes (``{"role", "content"}`` mappings, LangChain
+    messages, LlamaIndex ``ChatMessage``); they are read here with the library's own rules
+    (system prompts and messages without text are skipped, a message ``id`` is the turn id)
+    and sent as ``{"role", "content", "id"}``. Every message is checked before any is sent
+    or written; every message's changes come back in order.
+    """
+    if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
+        raise InvalidInputError(
+            f"messages must be a list of messages, got {type(messages).__name__}"
+        )
+    wire = [
+        {"role": role, "content": text, "id": turn_id}
+        for role, text, turn_id in (t for t in map(message_turn, messages) if t is not None)
+    ]
+    body = {
+        "user_id": user_id,
+        "messages": wire,
+        "session_id": session_id,
+        "device_id": device_id,
+        "system_context": system_context,
+        "at": at,
+    }
+    return _Call("observe_messages", body, _changes, skip=not wire)
 
 
 def _remember(
@@ -114,12 +143,35 @@ def _remember(
     *,
     kind: str = "preference",
     source: str = "user_declare",
-    **kwargs: Any,
+    system_context: str = "default",
+    scope: str = "global",
+    device_id: str | None = None,
+    session_id: str | None = None,
+    hard: bool = False,
+    permanent: bool = False,
+    valid_until: datetime | None = None,
+    confidence: float | None = None,
+    at: datetime | None = None,
 ) -> _Call[MemoryRecord]:
-    """Write one memory (``UserMemory.remember``; ``actor`` is set by the server)."""
-    kwargs.pop("actor", None)
-    body = {"user_id": user_id, "key": key, "value": value, "kind": kind, "source": source}
-    return _Call("remember", {**body, **kwargs}, lambda d: _decode(MemoryRecord, d))
+    """Write one memory (``UserMemory.remember``; the server records the API key or the
+    end-user token as the actor, so the library's ``actor`` is not sent)."""
+    body = {
+        "user_id": user_id,
+        "key": key,
+        "value": value,
+        "kind": kind,
+        "source": source,
+        "system_context": system_context,
+        "scope": scope,
+        "device_id": device_id,
+        "session_id": session_id,
+        "hard": hard,
+        "permanent": permanent,
+        "valid_until": valid_until,
+        "confidence": confidence,
+        "at": at,
+    }
+    return _Call("remember", body, lambda d: _decode(MemoryRecord, d))
 
 
 def _recall(
@@ -213,6 +265,42 @@ def _forget_key(
     """Revoke a key and its sub-keys (``UserMemory.forget_key``)."""
     body = {"user_id": user_id, "key": key, "system_context": system_context, "at": at}
     return _Call("forget_key", body, _changes)
+
+
+def _conflicts(
+    self: Any, user_id: str, *, system_context: str | None = None, open_only: bool = True
+) -> _Call[list[Conflict]]:
+    """The user's conflicts, by default the open questions (``UserMemory.conflicts``)."""
+    body = {"user_id": user_id, "system_context": system_context, "open_only": open_only}
+    return _Call("conflicts", body, lambda d: _decode(list[Conflict], d["conflicts"]))
+
+
+def _resolve_conflict(
+    self: Any,
+    user_id: str,
+    key: str,
+    value: str | int | float | bool,
+    *,
+    system_context: str = "default",
+    at: datetime | None = None,
+) -> _Call[MemoryRecord]:
+    """Answer the open question on ``key`` (``UserMemory.resolve_conflict``; the actor is
+    the calling key or token)."""
+    body: dict[str, Any] = {
+        "user_id": user_id,
+        "key": key,
+        "value": value,
+        "system_context": system_context,
+        "at": at,
+    }
+    return _Call("resolve_conflict", body, lambda d: _decode(MemoryRecord, d))
+
+
+def _merge_anonymous(
+    self: Any, anon_id: str, user_id: str, *, at: datetime | None = None
+) -> _Call[list[Change]]:
+    """Move a visitor's memory to ``user_id`` (``UserMemory.merge_anonymous``)."""
+    return _Call("merge_anonymous", {"user_id": user_id, "anon_id": anon_id, "at": at}, _changes)
 
 
 def _export(self: Any, /, user_id: str, *, mask_pii: bool = False) -> _Call[dict[str, Any]]:
@@ -334,6 +422,8 @@ class UserMemoryClient:
         self._owns = http_client is None
 
     def _run(self, call: _Call[R]) -> R:
+        if call.skip:
+            return call.read({"changes": []})
         try:
             resp = self._http.post(f"/v1/{call.name}", json=_json(call.body))
         except httpx.TransportError as exc:
@@ -351,7 +441,7 @@ class UserMemoryClient:
         self.close()
 
     observe = _sync(_observe)
-    observe_batch = _sync(_observe_batch)
+    observe_messages = _sync(_observe_messages)
     remember = _sync(_remember)
     recall = _sync(_recall)
     context = _sync(_context)
@@ -361,6 +451,9 @@ class UserMemoryClient:
     forget_key = _sync(_forget_key)
     export = _sync(_export)
     import_user = _sync(_import_user)
+    merge_anonymous = _sync(_merge_anonymous)
+    conflicts = _sync(_conflicts)
+    resolve_conflict = _sync(_resolve_conflict)
     end_session = _sync(_end_session)
     session_turns = _sync(_session_turns)
     set_memory_enabled = _sync(_set_memory_enabled)
@@ -403,6 +496,8 @@ class AsyncUserMemoryClient:
         return self._sync
 
     async def _run(self, call: _Call[R]) -> R:
+        if call.skip:
+            return call.read({"changes": []})
         try:
             resp = await self._http.post(f"/v1/{call.name}", json=_json(call.body))
         except httpx.TransportError as exc:
@@ -424,7 +519,7 @@ class AsyncUserMemoryClient:
         await self.aclose()
 
     observe = _async(_observe)
-    observe_batch = _async(_observe_batch)
+    observe_messages = _async(_observe_messages)
     remember = _async(_remember)
     recall = _async(_recall)
     context = _async(_context)
@@ -434,6 +529,9 @@ class AsyncUserMemoryClient:
     forget_key = _async(_forget_key)
     export = _async(_export)
     import_user = _async(_import_user)
+    merge_anonymous = _async(_merge_anonymous)
+    conflicts = _async(_conflicts)
+    resolve_conflict = _async(_resolve_conflict)
     end_session = _async(_end_session)
     session_turns = _async(_session_turns)
     set_memory_enabled = _async(_set_memory_enabled)

@@ -22,8 +22,9 @@ from .problems import problem_for_exception
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from .app import RateLimiter, ServerSettings
+    from .app import ServerSettings
     from .auth import KeyStore
+    from .middleware import RateLimiter
     from .service import MemoryService
 
 __all__ = ["build_mcp", "mount_mcp"]
@@ -191,7 +192,7 @@ def mount_mcp(
     from starlette.concurrency import run_in_threadpool
     from starlette.routing import Route
 
-    from .app import _problem_response
+    from .middleware import problem_response
     from .problems import problem
 
     hosts = list(cfg.allowed_hosts)
@@ -228,7 +229,7 @@ def mount_mcp(
                     code="user_forbidden",
                 )
         except AuthError as exc:
-            resp = _problem_response(problem(exc.code, str(exc), status=exc.status))
+            resp = problem_response(problem(exc.code, str(exc), status=exc.status))
             await resp(scope, receive, send)
             return
         await inner(scope, receive, send)

@@ -25,8 +25,9 @@ from ..errors import UserMemoryError
 from .auth import AuthError, Principal
 
 if TYPE_CHECKING:
-    from .app import RateLimiter, ServerSettings
+    from .app import ServerSettings
     from .auth import KeyStore
+    from .middleware import RateLimiter
     from .service import MemoryService
 
 __all__ = ["STRINGS", "register_page"]

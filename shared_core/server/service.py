@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ..aio import AsyncUserMemory
-from ..entities import AuditEntry, Change, MemoryRecord, ScoredMemory, SessionTurn
+from ..entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory, SessionTurn
 from ..errors import InvalidIdError, InvalidInputError
 from ..recall.inject import quote_data
 from .auth import KeyStore, Principal, external_user, internal_user
@@ -86,7 +86,8 @@ class MemoryService:
             raise ConfigError("this service has no key store (a fixed-user MCP server)")
         return self._keys
 
-    def _uid(self, p: Principal, user_id: Any) -> str:
+    def check_user(self, p: Principal, user_id: Any) -> str:
+        """The tenant-namespaced id of ``user_id``, if ``p`` may reach that user."""
         if not isinstance(user_id, str) or not user_id.strip():
             raise InvalidIdError("user_id must be a non-empty string")
         if len(user_id) > _MAX_EXTERNAL_ID:
@@ -97,27 +98,28 @@ class MemoryService:
 
     # -- writes ----------------------------------------------------------------------------------
     async def observe(self, p: Principal, user_id: str, args: Mapping[str, Any]) -> list[Any]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         ctx = args.get("system_context", "default")
         p.check_context(ctx)
         changes = await self.memory.observe(uid, **args)
         return outward(p.tenant, dump(list[Change], changes))  # type: ignore[no-any-return]
 
-    async def observe_batch(
-        self, p: Principal, user_id: str, messages: Sequence[Mapping[str, Any]]
-    ) -> list[list[Any]]:
-        uid = self._uid(p, user_id)
-        for m in messages:  # check every message before writing any
-            p.check_context(m.get("system_context", "default"))
-        out = []
-        for m in messages:
-            out.append(dump(list[Change], await self.memory.observe(uid, **m)))
-        return outward(p.tenant, out)  # type: ignore[no-any-return]
+    async def observe_messages(
+        self,
+        p: Principal,
+        user_id: str,
+        messages: Sequence[Mapping[str, Any]],
+        args: Mapping[str, Any],
+    ) -> list[Any]:
+        uid = self.check_user(p, user_id)
+        p.check_context(args.get("system_context", "default"))
+        changes = await self.memory.observe_messages(uid, list(messages), **args)
+        return outward(p.tenant, dump(list[Change], changes))  # type: ignore[no-any-return]
 
     async def remember(
         self, p: Principal, user_id: str, key: str, value: Any, args: Mapping[str, Any]
     ) -> Any:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_context(args.get("system_context", "default"))
         actor = f"user:{p.key_id}" if p.is_end_user else f"key:{p.key_id}"
         rec = await self.memory.remember(uid, key, value, actor=actor, **args)
@@ -132,44 +134,71 @@ class MemoryService:
         system_context: str = "default",
         at: datetime | None = None,
     ) -> list[Any]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_context(system_context)
         changes = await self.memory.forget_key(uid, key, system_context=system_context, at=at)
         return outward(p.tenant, dump(list[Change], changes))  # type: ignore[no-any-return]
 
     async def forget(self, p: Principal, user_id: str) -> dict[str, int]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_user_wide()
         return await self.memory.forget(uid)
 
     async def import_user(self, p: Principal, user_id: str, data: Mapping[str, Any]) -> int:
-        self._uid(p, user_id)
+        self.check_user(p, user_id)
         p.check_user_wide()
         if data.get("user_id") != user_id:
             raise InvalidInputError("the export's user_id must be the user_id of the call")
         return await self.memory.import_user(inward(p.tenant, dict(data)))
 
+    async def resolve_conflict(
+        self,
+        p: Principal,
+        user_id: str,
+        key: str,
+        value: Any,
+        *,
+        system_context: str = "default",
+        at: datetime | None = None,
+    ) -> Any:
+        uid = self.check_user(p, user_id)
+        p.check_context(system_context)
+        actor = f"user:{p.key_id}" if p.is_end_user else f"key:{p.key_id}"
+        rec = await self.memory.resolve_conflict(
+            uid, key, value, system_context=system_context, at=at, actor=actor
+        )
+        return outward(p.tenant, dump(MemoryRecord, rec))
+
+    async def merge_anonymous(
+        self, p: Principal, anon_id: str, user_id: str, *, at: datetime | None = None
+    ) -> list[Any]:
+        anon = self.check_user(p, anon_id)
+        uid = self.check_user(p, user_id)
+        p.check_user_wide()
+        changes = await self.memory.merge_anonymous(anon, uid, at=at)
+        return outward(p.tenant, dump(list[Change], changes))  # type: ignore[no-any-return]
+
     async def end_session(
         self, p: Principal, user_id: str, session_id: str, at: datetime | None = None
     ) -> Any:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         rec = await self.memory.end_session(uid, session_id, at=at)
         return None if rec is None else outward(p.tenant, dump(MemoryRecord, rec))
 
     async def set_memory_enabled(self, p: Principal, user_id: str, enabled: bool) -> None:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_user_wide()
         await self.memory.set_memory_enabled(uid, enabled)
 
     # -- reads -----------------------------------------------------------------------------------
     async def recall(self, p: Principal, user_id: str, query: str, args: Mapping[str, Any]) -> Any:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_context(args.get("system_context", "default"))
         hits = await self.memory.recall(uid, query, **args)
         return outward(p.tenant, dump(list[ScoredMemory], hits))
 
     async def context(self, p: Principal, user_id: str, query: str, args: Mapping[str, Any]) -> str:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_context(args.get("system_context", "default"))
         block = await self.memory.context(uid, query, **args)
         # the identity line names the user: the caller's id, not the tenant-namespaced one
@@ -183,34 +212,49 @@ class MemoryService:
         system_context: str = "default",
         device_id: str | None = None,
     ) -> dict[str, str]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_context(system_context)
         return await self.memory.profile(uid, system_context=system_context, device_id=device_id)
 
     async def history(
         self, p: Principal, user_id: str, key: str, *, system_context: str | None = None
     ) -> list[Any]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         if system_context is not None:
             p.check_context(system_context)
         recs = await self.memory.history(uid, key, system_context=system_context)
         recs = [r for r in recs if p.may_use_context(r.system_context)]
         return outward(p.tenant, dump(list[MemoryRecord], recs))  # type: ignore[no-any-return]
 
+    async def conflicts(
+        self,
+        p: Principal,
+        user_id: str,
+        *,
+        system_context: str | None = None,
+        open_only: bool = True,
+    ) -> list[Any]:
+        uid = self.check_user(p, user_id)
+        if system_context is not None:
+            p.check_context(system_context)
+        found = await self.memory.conflicts(uid, system_context=system_context, open_only=open_only)
+        found = [c for c in found if p.may_use_context(c.system_context)]
+        return outward(p.tenant, dump(list[Conflict], found))  # type: ignore[no-any-return]
+
     async def export(self, p: Principal, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_user_wide()
         return outward(p.tenant, await self.memory.export(uid, mask_pii=mask_pii))  # type: ignore[no-any-return]
 
     async def session_turns(
         self, p: Principal, user_id: str, session_id: str, limit: int | None = None
     ) -> list[Any]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         turns = await self.memory.session_turns(uid, session_id, limit=limit)
         return dump(list[SessionTurn], turns)  # type: ignore[no-any-return]
 
     async def audit_log(self, p: Principal, user_id: str) -> list[Any]:
-        uid = self._uid(p, user_id)
+        uid = self.check_user(p, user_id)
         p.check_user_wide()
         entries = await self.memory.audit_log(uid)
         return outward(p.tenant, dump(list[AuditEntry], entries))  # type: ignore[no-any-return]

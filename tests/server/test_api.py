@@ -52,10 +52,37 @@ def test_sync_client_mirrors_the_library(live):
         assert any(c.action is ChangeAction.REVOKED for c in revoked)
         assert "diet" not in mem.profile("u1")
 
-        batch = mem.observe_batch(
-            "u1", [{"text": "I live in Berlin."}, {"text": "My dog is called Rex."}]
+        batch = mem.observe_messages(
+            "u1",
+            [
+                {"role": "system", "content": "You are a helpful assistant."},
+                {"role": "user", "content": "I live in Berlin.", "id": "m1"},
+                {"role": "assistant", "content": "Noted, Berlin!", "id": "m2"},
+            ],
+            session_id="s2",
         )
-        assert len(batch) == 2 and all(isinstance(c, Change) for cs in batch for c in cs)
+        assert batch and all(isinstance(c, Change) for c in batch)
+        assert mem.profile("u1")["location.city"] == "Berlin"
+        # the system prompt is skipped, both turns are kept in the one session, in order
+        assert [t.text for t in mem.session_turns("u1", "s2")] == [
+            "I live in Berlin.",
+            "Noted, Berlin!",
+        ]
+        # the same message ids again are a no-op, as in the library
+        mem.observe_messages(
+            "u1", [{"role": "user", "content": "I live in Berlin.", "id": "m1"}], session_id="s2"
+        )
+        assert len(mem.session_turns("u1", "s2")) == 2
+        # every message is checked before any is written: a bad role writes nothing
+        with pytest.raises(InvalidInputError):
+            mem.observe_messages(
+                "u1",
+                [
+                    {"role": "user", "content": "I live in Rome."},
+                    {"role": "robot", "content": "beep"},
+                ],
+            )
+        assert mem.profile("u1")["location.city"] == "Berlin"
         assert mem.session_turns("u1", "s1")[0].text == "Never call me, text me instead."
         episode = mem.end_session("u1", "s1")
         assert episode is None or isinstance(episode, MemoryRecord)
@@ -169,7 +196,10 @@ def test_health_readiness_metrics_and_openapi(http, server):
     spec = http.get("/openapi.json").json()
     for name in (
         "observe",
-        "observe_batch",
+        "observe_messages",
+        "conflicts",
+        "resolve_conflict",
+        "merge_anonymous",
         "remember",
         "recall",
         "context",

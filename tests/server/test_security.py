@@ -13,7 +13,9 @@ from server_support import auth, make_server
 # one body per endpoint that names a user (all of them take user_id the same way)
 ENDPOINTS: dict[str, dict[str, object]] = {
     "observe": {"text": "My name is Mallory. I live in Oslo."},
-    "observe_batch": {"messages": [{"text": "I live in Oslo."}]},
+    "observe_messages": {"messages": [{"role": "user", "content": "I live in Oslo."}]},
+    "conflicts": {},
+    "resolve_conflict": {"key": "diet", "value": "hacked"},
     "remember": {"key": "diet", "value": "hacked"},
     "recall": {"query": "diet"},
     "context": {"query": "diet"},
@@ -111,7 +113,12 @@ def test_context_scoped_key_stays_in_its_contexts(http, server):
         ("context", {"query": "salary", "system_context": "hr"}),
         ("profile", {"system_context": "hr"}),
         ("forget_key", {"key": "salary", "system_context": "hr"}),
-        ("observe_batch", {"messages": [{"text": "hi", "system_context": "hr"}]}),
+        (
+            "observe_messages",
+            {"messages": [{"role": "user", "content": "hi"}], "system_context": "hr"},
+        ),
+        ("resolve_conflict", {"key": "salary", "value": "1", "system_context": "hr"}),
+        ("conflicts", {"system_context": "hr"}),
         ("history", {"key": "salary", "system_context": "hr"}),
         # user-wide calls span every context: a scoped key may not make them
         ("forget", {}),
