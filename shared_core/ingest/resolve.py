@@ -34,27 +34,21 @@ Related keys: a child key with the opposite polarity of a permanent parent
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any
+from collections.abc import Sequence
+from datetime import timedelta
 
-from ..config import MemoryConfig
 from ..entities import (
-    AuditEntry,
     Candidate,
-    Change,
     ChangeAction,
-    Conflict,
     Intent,
     Kind,
     MemoryRecord,
-    Provenance,
     Source,
     Status,
     scope_ref,
 )
 from .gate import GateDecision, Verdict
+from .ledger import Ledger, WriteContext, normalized_value
 
 __all__ = ["Resolver", "WriteContext", "polarity", "source_rank"]
 
@@ -84,64 +78,20 @@ def polarity(normalized: str) -> int:
     return 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WriteContext:
-    """Who/when/where of the write being resolved."""
-
-    user_id: str
-    system_context: str
-    at: datetime
-    source: Source
-    session_id: str | None = None
-    turn_id: str | None = None
-    turn_index: int | None = None
-    device_id: str | None = None
-    role: str | None = None
-    actor: str = "user"
-
-
-@dataclass(slots=True)
-class _Result:
-    records: dict[str, MemoryRecord] = field(default_factory=dict)
-    audit: list[AuditEntry] = field(default_factory=list)
-    conflicts: list[Conflict] = field(default_factory=list)
-    changes: list[Change] = field(default_factory=list)
-
-
 #: how many restating turn ids a record keeps in ``metadata["restated_in"]``
 _MAX_RESTATED = 16
 
 
-class Resolver:
+class Resolver(Ledger):
     """Applies gated candidates to a working copy of one user's records.
+
+    The rules (the conflict table above) live here; the :class:`Ledger` it extends holds
+    the records and records each change, audit entry and conflict.
 
     Args:
         existing: the user's ACTIVE and PENDING non-episode records in the context.
         config: thresholds and confidences.
     """
-
-    def __init__(self, existing: Iterable[MemoryRecord], config: MemoryConfig) -> None:
-        self._config = config
-        self._by_id: dict[str, MemoryRecord] = {r.id: r for r in existing}
-        self._out = _Result()
-
-    # -- results ---------------------------------------------------------------------------
-    @property
-    def changes(self) -> list[Change]:
-        return self._out.changes
-
-    @property
-    def written(self) -> list[MemoryRecord]:
-        """Every record created or modified, in write order."""
-        return list(self._out.records.values())
-
-    @property
-    def audit(self) -> list[AuditEntry]:
-        return self._out.audit
-
-    @property
-    def conflicts(self) -> list[Conflict]:
-        return self._out.conflicts
 
     # -- entry points --------------------------------------------------------------------------
     def apply(
@@ -173,7 +123,7 @@ class Resolver:
         self._explicit(cand, ctx, confidence)
         slot = self._slot(cand, ctx)
         current = self._active(slot)
-        if current is not None and current.normalized == _norm(cand):
+        if current is not None and current.normalized == normalized_value(cand):
             return current
         # the write lost to a higher-ranked value: return what was recorded for it
         last = self._out.changes[-1]
@@ -182,11 +132,7 @@ class Resolver:
         assert current is not None
         return current
 
-    # -- helpers ---------------------------------------------------------------------------------
-    def _slot(self, cand: Candidate, ctx: WriteContext) -> tuple[str, str, str, str, str]:
-        ref = scope_ref(cand.scope, ctx.device_id, ctx.session_id)
-        return (ctx.user_id, ctx.system_context, cand.kind.value, cand.key, ref)
-
+    # -- which slot -------------------------------------------------------------------------------
     def _retarget(self, cand: Candidate, ctx: WriteContext) -> Candidate:
         """A correction naming the value it replaces corrects the slot that holds it.
 
@@ -208,148 +154,6 @@ class Resolver:
                 return cand if r.key == cand.key else dataclasses.replace(cand, key=r.key)
         return cand
 
-    def _active(self, slot: tuple[str, str, str, str, str]) -> MemoryRecord | None:
-        for r in self._by_id.values():
-            if r.status is Status.ACTIVE and r.slot == slot:
-                return r
-        return None
-
-    def _pending(
-        self, slot: tuple[str, str, str, str, str], normalized: str
-    ) -> MemoryRecord | None:
-        for r in self._by_id.values():
-            if (
-                r.status is Status.PENDING
-                and r.slot == slot
-                and r.normalized == normalized
-                and not r.metadata.get("awaiting_confirmation")
-            ):
-                return r
-        return None
-
-    def _put(self, record: MemoryRecord) -> MemoryRecord:
-        self._by_id[record.id] = record
-        self._out.records[record.id] = record
-        return record
-
-    def _change(
-        self,
-        action: ChangeAction,
-        reason: str,
-        key: str | None,
-        *,
-        record: MemoryRecord | None = None,
-        previous: MemoryRecord | None = None,
-        candidate: Candidate | None = None,
-        conflict: Conflict | None = None,
-    ) -> None:
-        self._out.changes.append(
-            Change(
-                action=action,
-                reason=reason,
-                key=key,
-                record=record,
-                previous=previous,
-                candidate=candidate,
-                conflict=conflict,
-            )
-        )
-
-    def _audit(
-        self, action: str, ctx: WriteContext, record: MemoryRecord | None, **detail: Any
-    ) -> None:
-        self._out.audit.append(
-            AuditEntry(
-                user_id=ctx.user_id,
-                action=action,
-                record_id=record.id if record else None,
-                key=record.key if record else detail.get("key"),
-                actor=ctx.actor,
-                at=ctx.at,
-                session_id=ctx.session_id,
-                turn_id=ctx.turn_id,
-                detail=detail,
-            )
-        )
-
-    def _new_record(
-        self,
-        cand: Candidate,
-        ctx: WriteContext,
-        *,
-        source: Source,
-        confidence: float,
-        status: Status = Status.ACTIVE,
-        version: int = 1,
-        supersedes: str | None = None,
-        evidence: int = 1,
-        metadata: Mapping[str, Any] | None = None,
-    ) -> MemoryRecord:
-        return MemoryRecord(
-            user_id=ctx.user_id,
-            kind=cand.kind,
-            key=cand.key,
-            value=cand.value,
-            normalized=_norm(cand),
-            source=source,
-            confidence=confidence,
-            version=version,
-            status=status,
-            created_at=ctx.at,
-            updated_at=ctx.at,
-            valid_until=cand.valid_until,
-            permanent=cand.permanent,
-            hard=cand.hard,
-            explicit=cand.explicit or cand.correction or "explicit_marker" in cand.signals,
-            scope=cand.scope,
-            scope_ref=scope_ref(cand.scope, ctx.device_id, ctx.session_id),
-            system_context=ctx.system_context,
-            provenance=Provenance(
-                session_id=ctx.session_id,
-                turn_id=ctx.turn_id,
-                turn_index=ctx.turn_index,
-                at=ctx.at,
-                span=cand.span or None,
-                role=ctx.role,
-                actor=f"extractor:{cand.extractor}" if ctx.role else ctx.actor,
-            ),
-            evidence=evidence,
-            supersedes=supersedes,
-            metadata=dict(metadata or {}),
-        )
-
-    def _open_conflict(
-        self,
-        ctx: WriteContext,
-        key: str,
-        old: MemoryRecord,
-        new: MemoryRecord,
-        reason: str,
-        *,
-        question: bool,
-    ) -> Conflict:
-        said = old.provenance.at or old.updated_at
-        # dated, not "now": the question is shown until it is answered, maybe weeks later
-        q = (
-            f"On {said:%Y-%m-%d} you said {key} = {old.value!r}; on {ctx.at:%Y-%m-%d} you "
-            f"said {new.value!r}. Which one should I follow?"
-            if question
-            else ""
-        )
-        conflict = Conflict(
-            user_id=ctx.user_id,
-            system_context=ctx.system_context,
-            key=key,
-            record_ids=(old.id, new.id),
-            reason=reason,
-            question=q,
-            detected_at=ctx.at,
-            resolved_at=None if question else ctx.at,
-        )
-        self._out.conflicts.append(conflict)
-        self._audit("conflict", ctx, new, reason=reason, other=old.id)
-        return conflict
-
     # -- explicit assertions ----------------------------------------------------------------------
     def _explicit(self, cand: Candidate, ctx: WriteContext, confidence: float | None) -> None:
         cand = self._retarget(cand, ctx)
@@ -361,7 +165,7 @@ class Resolver:
         if active is None:
             self._add(cand, ctx, conf)
             return
-        if active.normalized == _norm(cand):
+        if active.normalized == normalized_value(cand):
             self._reinforce(active, cand, ctx, conf)
             return
         self._contradict(active, cand, ctx, conf)
@@ -389,16 +193,7 @@ class Resolver:
                     f"exception to a permanent rule: {parent_key} = {other.value!r} stays; "
                     f"{rec.key} = {rec.value!r} applies in its case"
                 )
-                conflict = self._open_conflict(ctx, rec.key, other, rec, reason, question=False)
-                self._change(
-                    ChangeAction.CONFLICT,
-                    reason,
-                    rec.key,
-                    record=rec,
-                    previous=other,
-                    candidate=cand,
-                    conflict=conflict,
-                )
+                self._conflict(ctx, rec.key, other, rec, reason, cand, question=False)
 
     def _reinforce(
         self, active: MemoryRecord, cand: Candidate, ctx: WriteContext, conf: float
@@ -516,21 +311,12 @@ class Resolver:
                 f"contradiction within {self._config.confirm_window_days:g} days: "
                 f"{active.value!r} -> {new.value!r}"
             )
-            conflict = self._open_conflict(ctx, new.key, active, new, why, question=True)
-            self._change(
-                ChangeAction.CONFLICT,
-                why,
-                new.key,
-                record=new,
-                previous=active,
-                candidate=cand,
-                conflict=conflict,
-            )
+            self._conflict(ctx, new.key, active, new, why, cand, question=True)
 
     def _hold_for_confirmation(
         self, active: MemoryRecord, cand: Candidate, ctx: WriteContext, conf: float
     ) -> None:
-        slot, norm = self._slot(cand, ctx), _norm(cand)
+        slot, norm = self._slot(cand, ctx), normalized_value(cand)
         for r in self._by_id.values():
             if (
                 r.status is Status.PENDING
@@ -564,17 +350,8 @@ class Resolver:
             f"{active.key} = {active.value!r} is permanent until explicitly revoked; "
             f"{held.value!r} kept pending confirmation"
         )
-        conflict = self._open_conflict(ctx, active.key, active, held, why, question=True)
+        self._conflict(ctx, active.key, active, held, why, cand, question=True)
         self._audit("create", ctx, held, value=held.value, status="pending")
-        self._change(
-            ChangeAction.CONFLICT,
-            why,
-            active.key,
-            record=held,
-            previous=active,
-            candidate=cand,
-            conflict=conflict,
-        )
 
     def _ignore(self, cand: Candidate, ctx: WriteContext, kept: MemoryRecord, reason: str) -> None:
         self._audit("reject", ctx, kept, key=cand.key, rejected_value=cand.value, reason=reason)
@@ -583,7 +360,7 @@ class Resolver:
     # -- implicit signals --------------------------------------------------------------------------
     def _implicit(self, cand: Candidate, ctx: WriteContext) -> None:
         slot = self._slot(cand, ctx)
-        norm = _norm(cand)
+        norm = normalized_value(cand)
         active = self._active(slot)
         base = self._config.confidence_for(Source.INFERRED)
         if active is not None and active.normalized == norm:
@@ -739,7 +516,3 @@ class Resolver:
                     record=restored,
                     candidate=cand,
                 )
-
-
-def _norm(cand: Candidate) -> str:
-    return (cand.normalized or cand.value).strip().lower()
