@@ -69,6 +69,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "delete_label": "Delete this memory:",
         "nothing": "Nothing is remembered about you.",
         "conflicts": "Waiting for your confirmation",
+        "choose": "Follow this:",
+        "answer_other": "Something else for",
+        "answer": "Save my answer",
         "paused": "Memory is paused: nothing new is remembered.",
         "active": "Memory is on.",
         "pause": "Pause memory",
@@ -84,6 +87,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cancel": "Cancel",
         "erased": "Everything we remembered about you has been erased.",
         "done.corrected": "Saved your correction.",
+        "done.resolved": "Saved your answer; the question is closed.",
         "done.deleted": "Deleted.",
         "done.paused": "Memory paused.",
         "done.resumed": "Memory resumed.",
@@ -125,6 +129,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "delete_label": "删除这条记忆：",
         "nothing": "目前没有关于你的任何记忆。",
         "conflicts": "等待你确认",
+        "choose": "以此为准：",
+        "answer_other": "其他答案：",
+        "answer": "保存我的回答",
         "paused": "记忆已暂停：不会记住新的内容。",
         "active": "记忆已开启。",
         "pause": "暂停记忆",
@@ -139,6 +146,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cancel": "取消",
         "erased": "我们记住的关于你的一切都已清除。",
         "done.corrected": "已保存你的更正。",
+        "done.resolved": "已保存你的回答，问题已关闭。",
         "done.deleted": "已删除。",
         "done.paused": "记忆已暂停。",
         "done.resumed": "记忆已恢复。",
@@ -193,6 +201,18 @@ def group_memories(export: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     for items in groups.values():
         items.sort(key=lambda m: m["current"]["updated_at"], reverse=True)
     return {k: v for k, v in groups.items() if v}
+
+
+def open_conflicts(export: dict[str, Any]) -> list[dict[str, Any]]:
+    """The open confirmation questions of an export, each with the values it asks about."""
+    values = {r["id"]: r["value"] for r in export.get("records", [])}
+    out = []
+    for c in export.get("conflicts", []):
+        if c.get("resolved_at") or not c.get("question"):
+            continue
+        choices = list(dict.fromkeys(values[i] for i in c["record_ids"] if i in values))
+        out.append({**c, "choices": choices})
+    return out
 
 
 def register_page(
@@ -282,7 +302,6 @@ def register_page(
             data = await svc.export(p, user)
         except (AuthError, UserMemoryError) as exc:
             return failed(request, exc)
-        open_conflicts = [c for c in data.get("conflicts", []) if not c.get("resolved_at")]
         state = data.get("state") or {}
         turns = sum(len(t) for t in (data.get("sessions") or {}).values())
         return render(
@@ -290,7 +309,7 @@ def register_page(
             "me.html",
             user_id=user,
             groups=group_memories(data),
-            conflicts=open_conflicts,
+            conflicts=open_conflicts(data),
             enabled=state.get("memory_enabled", True),
             turns=turns,
             csrf=_csrf(tok),
@@ -311,13 +330,34 @@ def register_page(
                 extra.update(scope="device", device_id=scope_ref[len("device:") :])
             elif scope_ref.startswith("session:"):
                 extra.update(scope="session", session_id=scope_ref[len("session:") :])
+            key, value, ctx = f.get("key", ""), f.get("value", ""), extra["system_context"]
+            # correcting a key whose question is open answers it: the declaration is
+            # written and the question closed in one step
+            waiting = await svc.conflicts(p, user, system_context=ctx)
+            if any(c["key"] == key for c in waiting):
+                await svc.resolve_conflict(p, user, key, value, system_context=ctx)
+                return back("resolved")
             # the person's own correction: a user declaration, the strongest user source
-            await svc.remember(
-                p, user, f.get("key", ""), f.get("value", ""), {**extra, "source": "user_declare"}
-            )
+            await svc.remember(p, user, key, value, {**extra, "source": "user_declare"})
         except (AuthError, UserMemoryError) as exc:
             return failed(request, exc)
         return back("corrected")
+
+    @app.post("/me/resolve", tags=["page"])
+    async def resolve(request: Request) -> Response:
+        try:
+            p, user, tok = await signed_in(request)
+            f = await form(request, tok)
+            await svc.resolve_conflict(
+                p,
+                user,
+                f.get("key", ""),
+                f.get("value", ""),
+                system_context=f.get("system_context", "default"),
+            )
+        except (AuthError, UserMemoryError) as exc:
+            return failed(request, exc)
+        return back("resolved")
 
     @app.post("/me/delete", tags=["page"])
     async def delete(request: Request) -> Response:

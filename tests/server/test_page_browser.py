@@ -294,3 +294,68 @@ def test_page_refuses_without_a_valid_token(live):
         r = c.post("/me/delete", data={"key": "diet", "csrf": "wrong"})
         assert r.status_code == 403
     assert "diet" in live.mem.profile("acme/alice")
+
+
+def test_answering_and_correcting_close_the_open_questions(live, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    _, key = live.key("acme")
+    for sid, text in (
+        ("s1", "Never call me, text me instead."),
+        ("s1", "I live in Berlin."),
+        ("s2", "You can call me now."),  # contradicts a permanent rule: waits as pending
+        ("s2", "I live in Paris."),  # contradicts within the confirmation window
+    ):
+        r = httpx.post(
+            f"{live.url}/v1/observe",
+            json={"user_id": "carol", "text": text, "session_id": sid},
+            headers=auth(key),
+        )
+        assert r.status_code == 200, r.text
+    tok = httpx.post(f"{live.url}/v1/tokens", json={"user_id": "carol"}, headers=auth(key))
+    d.get(f"{live.url}/me?token={tok.json()['token']}")
+
+    def questions() -> dict[str, object]:
+        return {
+            li.get_attribute("data-key"): li
+            for li in d.find_elements(By.CSS_SELECTOR, "li.conflict")
+        }
+
+    def api_conflicts() -> list[str]:
+        r = httpx.post(f"{live.url}/v1/conflicts", json={"user_id": "carol"}, headers=auth(key))
+        return sorted(c["key"] for c in r.json()["conflicts"])
+
+    assert set(questions()) == {"contact.call", "location.city"}
+    city = questions()["location.city"]
+    choices = [
+        b.get_attribute("data-value") for b in city.find_elements(By.CSS_SELECTOR, ".choice")
+    ]
+    assert sorted(choices) == ["Berlin", "Paris"]
+    _shot(d, "07-questions")
+
+    # answer one question with a button: the chosen value holds, the question is closed
+    city.find_element(By.CSS_SELECTOR, '.choice[data-value="Berlin"]').click()
+    _wait(lambda: d.find_elements(By.CSS_SELECTOR, '#done[data-done="resolved"]'))
+    assert set(questions()) == {"contact.call"}
+    assert _memory(d, "location.city").find_element(By.CSS_SELECTOR, ".value").text == "Berlin"
+    assert api_conflicts() == ["contact.call"]
+
+    # correcting the other key records the declaration and closes its question too
+    call = _memory(d, "contact.call")
+    assert call.find_element(By.CSS_SELECTOR, ".value").text == "never"
+    call.find_element(By.CSS_SELECTOR, "details.correct summary").click()
+    box = call.find_element(By.CSS_SELECTOR, "input[name=value]")
+    box.clear()
+    box.send_keys("allowed", Keys.ENTER)
+    _wait(lambda: d.find_elements(By.CSS_SELECTOR, '#done[data-done="resolved"]'))
+    assert questions() == {}
+    assert _memory(d, "contact.call").find_element(By.CSS_SELECTOR, ".value").text == "allowed"
+    _shot(d, "08-questions-closed")
+    assert api_conflicts() == []
+    profile = _profile(live, key, "carol")
+    assert profile["contact.call"] == "allowed" and profile["location.city"] == "Berlin"
+    audit = httpx.post(f"{live.url}/v1/audit", json={"user_id": "carol"}, headers=auth(key))
+    resolved = [a for a in audit.json()["entries"] if a["action"] == "resolve"]
+    assert len(resolved) == 2 and all(a["actor"].startswith("user:") for a in resolved)
