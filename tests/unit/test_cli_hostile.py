@@ -2,7 +2,7 @@
 
 Standard: a bad argument or a bad import line gets a clean ``Error:`` / ``line N:``
 message and exit code 1 (2 for usage errors), never a traceback, and what is already
-stored is kept. Known gaps in ``shared_core/cli.py`` are pinned as strict xfails so they
+stored is kept. Known gaps in ``shared_core/cli/`` are pinned as strict xfails so they
 flip to failures (and get un-marked) once fixed.
 """
 
@@ -190,7 +190,7 @@ def test_usage_errors_exit_2(runner: CliRunner, db: str, tmp_path: Path) -> None
     assert runner.invoke(main, ["inspect"]).exit_code == 2
 
 
-# -- known gaps in shared_core/cli.py / import_user (reported, not fixed here) ---------
+# -- known gaps in shared_core/cli/ / import_user (reported, not fixed here) ---------
 
 
 def test_import_non_utf8_file_is_a_clean_error(runner: CliRunner, db: str, tmp_path: Path) -> None:

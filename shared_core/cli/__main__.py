@@ -1,0 +1,5 @@
+"""``python -m shared_core.cli``: the ``usermemory`` command."""
+
+from . import main
+
+main()
