@@ -36,6 +36,7 @@ from ..config import MemoryConfig
 from ..entities import Kind
 from ..errors import BackendUnavailableError, ConfigError, InvalidInputError
 from .migrations import Migration, run_migrations
+from .postgres_pool import DEFAULT_READ_TIMEOUT, PgPool, pool_options
 from .postgres_sql import (
     SCHEMA_RE,
     dec,
@@ -49,7 +50,6 @@ from .protocols import Vector, VectorHit, VectorItem
 
 if TYPE_CHECKING:
     import psycopg
-    from psycopg_pool import ConnectionPool
 
 __all__ = [
     "VECTOR_MIGRATIONS_TABLE",
@@ -158,7 +158,11 @@ def open_pgvector(
     except ValueError as exc:
         raise ConfigError(f"dimension/pool_max must be integers in {url!r}") from exc
     return PgVectorIndex(
-        conninfo, dimension=dim, schema=ours.get("schema", "usermemory"), max_size=pool_max
+        conninfo,
+        dimension=dim,
+        schema=ours.get("schema", "usermemory"),
+        max_size=pool_max,
+        **pool_options(ours, url),
     )
 
 
@@ -182,7 +186,9 @@ def open_postgres_vectors(
     from .vectors import SqliteVectorIndex
 
     conninfo, ours = split_postgres_url(url)
-    index = PgVectorIndex.try_open(conninfo, schema=ours.get("schema", "usermemory"), max_size=4)
+    index = PgVectorIndex.try_open(
+        conninfo, schema=ours.get("schema", "usermemory"), max_size=4, **pool_options(ours, url)
+    )
     if index is not None:
         return index
     log.warning(
@@ -212,6 +218,8 @@ class PgVectorIndex:
         max_size: most connections the pool opens.
         timeout: seconds to wait for a pooled connection.
         connect_timeout: libpq connect timeout in seconds.
+        read_timeout / probe_interval: bounded waits and breaker, see
+            :mod:`shared_core.storage.postgres_pool`.
 
     Raises:
         BackendUnavailableError: the server is unreachable or lacks the ``vector`` extension.
@@ -228,12 +236,14 @@ class PgVectorIndex:
         max_size: int = 10,
         timeout: float = 10.0,
         connect_timeout: int = 5,
+        read_timeout: float | None = DEFAULT_READ_TIMEOUT,
+        probe_interval: float = 5.0,
     ) -> None:
         if not SCHEMA_RE.match(schema):
             raise ConfigError(f"invalid schema name {schema!r}: use [a-z_][a-z0-9_]*")
         if dimension is not None and dimension < 1:
             raise ConfigError("dimension must be >= 1")
-        pg_module, psycopg_pool = driver()
+        pg_module, _ = driver()
         self.schema = schema
         self.dimension: int | None = dimension
         ext_schema, existing = self._bootstrap(pg_module, conninfo, connect_timeout)
@@ -241,24 +251,18 @@ class PgVectorIndex:
             if dimension is not None and dimension != existing:
                 raise ConfigError(f"{schema}.embeddings has dimension {existing}, not {dimension}")
             self.dimension = existing
-        kwargs = {
-            "options": f"-c search_path={schema},{ext_schema},public -c timezone=UTC",
-            "connect_timeout": connect_timeout,
-        }
-        pool_cls = psycopg_pool.ConnectionPool
-        self._pool: ConnectionPool[psycopg.Connection[Any]] = pool_cls(
+        self._pool = PgPool(
             conninfo,
-            kwargs=kwargs,
+            options=f"-c search_path={schema},{ext_schema},public -c timezone=UTC",
+            name="pgvector",
             min_size=min_size,
-            max_size=max(min_size, max_size),
-            open=False,
-            check=pool_cls.check_connection,
+            max_size=max_size,
             timeout=timeout,
-            name=f"usermemory-pgvector-{schema}",
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            probe_interval=probe_interval,
         )
         try:
-            with pg_errors("pgvector"):
-                self._pool.open(wait=True, timeout=timeout)
             if self.dimension is not None:  # also records a table made by older versions
                 self._create_table(self.dimension)
         except BaseException:
@@ -333,7 +337,7 @@ class PgVectorIndex:
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
-        with pg_errors("pgvector"), self._pool.connection() as conn:
+        with self._pool.connection() as conn:
             yield conn
 
     def upsert(self, items: Sequence[VectorItem]) -> None:

@@ -49,8 +49,10 @@ from ..clock import Clock, SystemClock, as_utc
 from ..config import MemoryConfig
 from ..entities import AuditEntry, Conflict, MemoryRecord, Status, UserState, new_id
 from ..errors import ConfigError, ConflictError, InvalidInputError
+from ..metrics import Metrics
 from . import postgres_sql as q
 from .migrations import applied_migrations, run_migrations
+from .postgres_pool import DEFAULT_READ_TIMEOUT, PgPool, pool_options
 from .postgres_sql import (
     COLS,
     POSTGRES_MIGRATIONS,
@@ -74,9 +76,8 @@ from .protocols import (
 
 if TYPE_CHECKING:
     import psycopg
-    from psycopg_pool import ConnectionPool
 
-__all__ = ["PostgresRecordStore", "connection_kwargs", "migrate_schema", "open_postgres"]
+__all__ = ["PostgresRecordStore", "migrate_schema", "open_postgres"]
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,9 @@ def open_postgres(
     """Registry factory: a :class:`PostgresRecordStore` for a ``postgresql://`` URL.
 
     Args:
-        url: ``postgresql://user@host:5432/db?schema=usermemory&pool_min=1&pool_max=10``.
+        url: ``postgresql://user@host:5432/db?schema=usermemory&pool_min=1&pool_max=10``;
+            also ``read_timeout``, ``connect_timeout`` and ``probe_interval`` (seconds, see
+            :mod:`shared_core.storage.postgres_pool`).
         config: the memory configuration (kept for the registry's uniform signature).
         clock: time source for migration bookkeeping.
 
@@ -109,6 +112,7 @@ def open_postgres(
         config=config,
         min_size=pool_min,
         max_size=pool_max,
+        **pool_options(ours, url),
     )
 
 
@@ -142,15 +146,6 @@ def migrate_schema(
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock_key,))
 
 
-def connection_kwargs(schema: str, connect_timeout: int, application_name: str) -> dict[str, Any]:
-    """libpq parameters of every pooled connection (search_path, UTC, timeouts)."""
-    return {
-        "options": f"-c search_path={schema},public -c timezone=UTC",
-        "connect_timeout": connect_timeout,
-        "application_name": application_name,
-    }
-
-
 class PostgresRecordStore:
     """:class:`~shared_core.storage.protocols.RecordStore` on PostgreSQL.
 
@@ -163,7 +158,12 @@ class PostgresRecordStore:
         max_size: most connections the pool opens.
         timeout: seconds to wait for a pooled connection before BackendUnavailableError.
         connect_timeout: libpq connect timeout in seconds.
+        read_timeout: seconds a statement may take; a server that stops answering is
+            given up on after it (see :mod:`shared_core.storage.postgres_pool`).
+        probe_interval: after the server failed to answer, calls fail at once
+            (BackendUnavailableError) until a probe this many seconds later.
         application_name: shown in ``pg_stat_activity``.
+        metrics: counts the server's outages (``backend_degraded{backend="postgresql"}``).
 
     Raises:
         BackendUnavailableError: the server cannot be reached.
@@ -184,30 +184,31 @@ class PostgresRecordStore:
         max_size: int = 10,
         timeout: float = 10.0,
         connect_timeout: int = 5,
+        read_timeout: float | None = DEFAULT_READ_TIMEOUT,
+        probe_interval: float = 5.0,
         application_name: str = "usermemory",
+        metrics: Metrics | None = None,
     ) -> None:
         if not q.SCHEMA_RE.match(schema):
             raise ConfigError(f"invalid schema name {schema!r}: use [a-z_][a-z0-9_]*")
-        _, psycopg_pool = driver()
         self.schema = schema
         self.clock: Clock = clock or SystemClock()
         self.config = config or MemoryConfig()
         self._conninfo = conninfo
-        self._kwargs = connection_kwargs(schema, connect_timeout, application_name)
-        pool_cls = psycopg_pool.ConnectionPool
-        self._pool: ConnectionPool[psycopg.Connection[Any]] = pool_cls(
+        self._pool = PgPool(
             conninfo,
-            kwargs=self._kwargs,
+            options=f"-c search_path={schema},public -c timezone=UTC",
             min_size=min_size,
-            max_size=max(max_size, min_size),
-            open=False,
-            check=pool_cls.check_connection,
+            max_size=max_size,
             timeout=timeout,
-            name=f"usermemory-{schema}",
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            probe_interval=probe_interval,
+            application_name=application_name,
+            metrics=metrics,
         )
+        self.breaker = self._pool.breaker
         try:
-            with pg_errors():
-                self._pool.open(wait=True, timeout=timeout)
             self.applied = self.migrate()
         except BaseException:
             self._pool.close()
@@ -218,7 +219,7 @@ class PostgresRecordStore:
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection inside one transaction (committed on success)."""
-        with pg_errors(), self._pool.connection() as conn:
+        with self._pool.connection() as conn:
             yield conn
 
     def migrate(self) -> list[str]:
@@ -228,7 +229,9 @@ class PostgresRecordStore:
         :func:`shared_core.storage.migrations.run_migrations`, serialised across processes
         by an advisory lock. Returns the names applied (empty when up to date).
         """
-        return migrate_schema(self._conninfo, self.schema, kwargs=self._kwargs, clock=self.clock)
+        kwargs = {k: v for k, v in self._pool.kwargs.items() if k != "options"}
+        kwargs["options"] = f"-c search_path={self.schema},public -c timezone=UTC"
+        return migrate_schema(self._conninfo, self.schema, kwargs=kwargs, clock=self.clock)
 
     def applied_migrations(self) -> list[tuple[int, str]]:
         """(id, name) of every migration recorded in the schema, in order."""

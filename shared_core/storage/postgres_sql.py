@@ -42,7 +42,10 @@ __all__ = [
 ]
 
 SCHEMA_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-OUR_PARAMS = ("schema", "pool_min", "pool_max", "dimension")
+OUR_PARAMS = (
+    "schema", "pool_min", "pool_max", "dimension",
+    "read_timeout", "connect_timeout", "probe_interval",
+)  # fmt: skip
 
 COLUMNS: tuple[str, ...] = (
     "id", "user_id", "system_context", "kind", "key", "scope", "scope_ref", "value",
