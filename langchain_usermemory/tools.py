@@ -12,7 +12,7 @@ through the core's conflict rules; the tool answers the model with what is kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -50,8 +50,33 @@ def _tool_errors() -> Iterator[None]:
         raise ToolException(str(exc)) from exc
 
 
-def _user(config: RunnableConfig | None, default: str | None) -> str:
-    return resolve_user_id(config=config or {}, default=default)
+def _tool(
+    run: Callable[..., Any],
+    arun: Callable[..., Awaitable[Any]],
+    user_id: str | None,
+    **spec: Any,
+) -> StructuredTool:
+    """A ``StructuredTool`` over a :class:`MemoryTools` method and its async twin.
+
+    The arguments the model filled (validated by the spec's ``args_schema``) are passed on
+    by name; the user comes from the run's config / context, else ``user_id``.
+    """
+
+    def func(config: RunnableConfig, **args: Any) -> Any:
+        with _tool_errors():
+            return run(resolve_user_id(config=config or {}, default=user_id), **args)
+
+    async def coroutine(config: RunnableConfig, **args: Any) -> Any:
+        with _tool_errors():
+            return await arun(resolve_user_id(config=config or {}, default=user_id), **args)
+
+    return StructuredTool.from_function(
+        func=func,
+        coroutine=coroutine,
+        response_format="content_and_artifact",
+        handle_tool_error=True,
+        **spec,
+    )
 
 
 def create_manage_memory_tool(
@@ -79,27 +104,13 @@ def create_manage_memory_tool(
     """
 
     tools = MemoryTools(memory, kind=kind, system_context=system_context, confidence=confidence)
-
-    def manage(
-        action: str, key: str, config: RunnableConfig, value: str | None = None
-    ) -> tuple[str, dict[str, Any]]:
-        with _tool_errors():
-            return tools.manage(_user(config, user_id), action, key, value)
-
-    async def amanage(
-        action: str, key: str, config: RunnableConfig, value: str | None = None
-    ) -> tuple[str, dict[str, Any]]:
-        with _tool_errors():
-            return await tools.amanage(_user(config, user_id), action, key, value)
-
-    return StructuredTool.from_function(
-        func=manage,
-        coroutine=amanage,
+    return _tool(
+        tools.manage,
+        tools.amanage,
+        user_id,
         name=name,
         description=MANAGE_MEMORY_DESCRIPTION,
         args_schema=ManageMemoryArgs,
-        response_format="content_and_artifact",
-        handle_tool_error=True,
     )
 
 
@@ -125,27 +136,13 @@ def create_search_memory_tool(
         (said 2026-04-12)"), its artifact each hit's metadata and value.
     """
     tools = MemoryTools(memory, system_context=system_context, max_results=max_results)
-
-    def search(
-        query: str, config: RunnableConfig, limit: int = 5
-    ) -> tuple[str, list[dict[str, Any]]]:
-        with _tool_errors():
-            return tools.search(_user(config, user_id), query, limit)
-
-    async def asearch(
-        query: str, config: RunnableConfig, limit: int = 5
-    ) -> tuple[str, list[dict[str, Any]]]:
-        with _tool_errors():
-            return await tools.asearch(_user(config, user_id), query, limit)
-
-    return StructuredTool.from_function(
-        func=search,
-        coroutine=asearch,
+    return _tool(
+        tools.search,
+        tools.asearch,
+        user_id,
         name=name,
         description=SEARCH_MEMORY_DESCRIPTION,
         args_schema=SearchMemoryArgs,
-        response_format="content_and_artifact",
-        handle_tool_error=True,
     )
 
 

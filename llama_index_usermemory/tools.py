@@ -10,6 +10,7 @@ structured result (``{"text", "artifact"}``).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from llama_index.core.tools import FunctionTool
@@ -46,6 +47,34 @@ def _error(exc: InvalidInputError) -> dict[str, Any]:
     return _answer(f"Error: {exc}", None)
 
 
+def _tool(
+    run: Callable[..., tuple[str, Any]],
+    arun: Callable[..., Awaitable[tuple[str, Any]]],
+    user: str,
+    **spec: Any,
+) -> FunctionTool:
+    """A ``FunctionTool`` over a :class:`MemoryTools` method and its async twin, for ``user``.
+
+    The model's arguments are passed on by name; its bad input comes back as an answer.
+    """
+
+    def fn(**args: Any) -> dict[str, Any]:
+        try:
+            return _answer(*run(user, **args))
+        except InvalidInputError as exc:
+            return _error(exc)
+
+    async def async_fn(**args: Any) -> dict[str, Any]:
+        try:
+            return _answer(*await arun(user, **args))
+        except InvalidInputError as exc:
+            return _error(exc)
+
+    return FunctionTool.from_defaults(
+        fn=fn, async_fn=async_fn, callback=_text, async_callback=_atext, **spec
+    )
+
+
 def create_manage_memory_tool(
     memory: Any,
     user_id: str,
@@ -74,27 +103,13 @@ def create_manage_memory_tool(
     """
     user = check_id(user_id)
     tools = MemoryTools(memory, kind=kind, system_context=system_context, confidence=confidence)
-
-    def manage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
-        try:
-            return _answer(*tools.manage(user, action, key, value))
-        except InvalidInputError as exc:
-            return _error(exc)
-
-    async def amanage(action: str, key: str, value: str | None = None) -> dict[str, Any]:
-        try:
-            return _answer(*await tools.amanage(user, action, key, value))
-        except InvalidInputError as exc:
-            return _error(exc)
-
-    return FunctionTool.from_defaults(
-        fn=manage,
-        async_fn=amanage,
+    return _tool(
+        tools.manage,
+        tools.amanage,
+        user,
         name=name,
         description=MANAGE_MEMORY_DESCRIPTION,
         fn_schema=ManageMemoryArgs,
-        callback=_text,
-        async_callback=_atext,
     )
 
 
@@ -125,27 +140,13 @@ def create_search_memory_tool(
     """
     user = check_id(user_id)
     tools = MemoryTools(memory, system_context=system_context, max_results=max_results)
-
-    def search(query: str, limit: int = 5) -> dict[str, Any]:
-        try:
-            return _answer(*tools.search(user, query, limit))
-        except InvalidInputError as exc:
-            return _error(exc)
-
-    async def asearch(query: str, limit: int = 5) -> dict[str, Any]:
-        try:
-            return _answer(*await tools.asearch(user, query, limit))
-        except InvalidInputError as exc:
-            return _error(exc)
-
-    return FunctionTool.from_defaults(
-        fn=search,
-        async_fn=asearch,
+    return _tool(
+        tools.search,
+        tools.asearch,
+        user,
         name=name,
         description=SEARCH_MEMORY_DESCRIPTION,
         fn_schema=SearchMemoryArgs,
-        callback=_text,
-        async_callback=_atext,
     )
 
 
