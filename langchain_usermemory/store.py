@@ -65,14 +65,13 @@ from langgraph.store.base import (
 )
 
 from shared_core import (
+    Clock,
     InvalidInputError,
     Kind,
     MemoryRecord,
-    RecordFilter,
     ScoredMemory,
     Source,
     Status,
-    WriteBatch,
 )
 
 from ._compat import acall, call
@@ -176,8 +175,10 @@ class UserMemoryStore(BaseStore):
         store.search(ns, query="what does Ada drink?")
 
     Args:
-        memory: the core memory (sync ``batch`` needs a ``UserMemory``; ``abatch``
-            awaits an ``AsyncUserMemory`` natively).
+        memory: a ``UserMemory``, ``AsyncUserMemory`` or server client
+            (``UserMemoryClient`` / ``AsyncUserMemoryClient``); ``abatch`` awaits an async
+            one natively. Only the public API is used (``memories``, ``remember``,
+            ``recall``, ``forget_key``, ``set_expiry``, ``users``).
         user_index: position of the user label in every namespace (default 1, as in
             ``("users", user, ...)``; LangMem's ``("memories", user)`` also fits).
         system_context: the core system context the items live in.
@@ -271,7 +272,7 @@ class UserMemoryStore(BaseStore):
 
     def _snapshot(self, user_id: str, records: Iterable[MemoryRecord]) -> _Snapshot:
         """Build the user's items from every version of their store records."""
-        now = _sync_core(self.memory).clock.now()
+        now = _clock(self.memory).now()
         by_key: dict[str, list[MemoryRecord]] = defaultdict(list)
         for record in records:
             if record.key.startswith((self.key_prefix + ".", self.key_prefix + ":")):
@@ -422,7 +423,7 @@ class UserMemoryStore(BaseStore):
             meta.pop(_TTL_KEY, None)
             return record.replace(valid_until=None, metadata=meta)
         meta[_TTL_KEY] = ttl
-        until = _sync_core(self.memory).clock.now() + timedelta(minutes=ttl)
+        until = _clock(self.memory).now() + timedelta(minutes=ttl)
         return record.replace(valid_until=until, metadata=meta)
 
     def _refreshed(
@@ -449,11 +450,16 @@ class UserMemoryStore(BaseStore):
         """Store new expiry times (the records keep their id, value and version)."""
         if not records:
             return
-        core = _sync_core(self.memory)
-        core.records.apply(WriteBatch(records=list(records)))
-        if core.cache is not None:
-            for user_id in {r.user_id for r in records}:
-                core.cache.invalidate(user_id)
+        for user_id in dict.fromkeys(r.user_id for r in records):
+            mine = [r for r in records if r.user_id == user_id]
+            call(
+                self.memory,
+                "set_expiry",
+                user_id,
+                {r.id: r.valid_until for r in mine},
+                system_context=self.system_context,
+                metadata={r.id: {_TTL_KEY: r.metadata.get(_TTL_KEY)} for r in mine},
+            )
 
     # -- answering -----------------------------------------------------------------
 
@@ -605,21 +611,20 @@ class UserMemoryStore(BaseStore):
 
     # -- core access (listing and deleting) ----------------------------------------
 
-    def _filter(self, user_id: str) -> RecordFilter:
-        return RecordFilter(
-            user_id=user_id,
-            system_context=self.system_context,
-            statuses=None,  # every version: item creation times and namespace order
-            kinds=(Kind(self.kind),),
-            key_prefixes=(self.key_prefix + ".", self.key_prefix + ":"),
-        )
+    def _memories_kwargs(self) -> dict[str, Any]:
+        # every version: item creation times and namespace order
+        return {
+            "system_context": self.system_context,
+            "kinds": [self.kind],
+            "key_prefix": self.key_prefix,
+            "all_versions": True,
+        }
 
     def _records(self, user_id: str) -> list[MemoryRecord]:
-        return list(_sync_core(self.memory).records.find(self._filter(user_id)))
+        return list(call(self.memory, "memories", user_id, **self._memories_kwargs()))
 
     async def _arecords(self, user_id: str) -> list[MemoryRecord]:
-        core = _sync_core(self.memory)
-        return list(await run_in_executor(None, core.records.find, self._filter(user_id)))
+        return list(await acall(self.memory, "memories", user_id, **self._memories_kwargs()))
 
     def _forget(self, user_id: str, core_key: str) -> None:
         call(self.memory, "forget_key", user_id, core_key, system_context=self.system_context)
@@ -667,12 +672,14 @@ for _name in ("get", "search", "put", "delete", "list_namespaces"):
     _typed_namespace_errors("a" + _name)
 
 
-def _sync_core(memory: Any) -> Any:
-    """The ``UserMemory`` behind ``memory`` (an ``AsyncUserMemory`` keeps it in ``.sync``)."""
-    core = getattr(memory, "sync", memory)
-    if not hasattr(core, "records"):
-        raise InvalidInputError(f"{type(memory).__name__} is not a UserMemory / AsyncUserMemory")
-    return core
+def _clock(memory: Any) -> Clock:
+    """The clock of ``memory`` (an ``AsyncUserMemory`` or async client keeps it on ``.sync``)."""
+    clock = getattr(getattr(memory, "sync", memory), "clock", None)
+    if clock is None or not callable(getattr(clock, "now", None)):
+        raise InvalidInputError(
+            f"{type(memory).__name__} is not a UserMemory / AsyncUserMemory / UserMemoryClient"
+        )
+    return clock  # type: ignore[no-any-return]
 
 
 def _search_item(item: Item, score: float | None) -> SearchItem:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +42,7 @@ from .storage.protocols import (
 )
 from .validate import (
     check_datetime,
+    check_enum,
     check_id,
     check_key,
     check_optional_id,
@@ -291,6 +292,106 @@ class Management(MemoryBase):
         )
         found = self.records.conflicts(user_id, system_context, open_only=open_only)
         return sorted(found, key=lambda c: c.detected_at)
+
+    def memories(
+        self,
+        user_id: str,
+        *,
+        system_context: str = "default",
+        kinds: Sequence[str] | None = None,
+        key_prefix: str | None = None,
+        all_versions: bool = False,
+    ) -> list[MemoryRecord]:
+        """The user's memories in one ``system_context``, newest change first.
+
+        Args:
+            user_id: whose memories.
+            system_context: the memory partition.
+            kinds: only these kinds (``None``: every kind, episodes included).
+            key_prefix: only keys that start with it (``"contact."`` matches
+                ``contact.call``).
+            all_versions: every version (superseded, revoked, pending too), not only the
+                current ones.
+        """
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        kind_t = None if kinds is None else tuple(check_enum(k, Kind, "kind") for k in kinds)
+        if key_prefix is not None and (not isinstance(key_prefix, str) or not key_prefix):
+            raise InvalidInputError("key_prefix must be a non-empty string")
+        return self.records.find(
+            RecordFilter(
+                user_id=user_id,
+                system_context=system_context,
+                statuses=None if all_versions else (Status.ACTIVE,),
+                kinds=kind_t,
+                key_prefixes=None if key_prefix is None else (key_prefix,),
+            )
+        )
+
+    def set_expiry(
+        self,
+        user_id: str,
+        expiries: Mapping[str, datetime | None],
+        *,
+        system_context: str = "default",
+        metadata: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> list[MemoryRecord]:
+        """Set when memories stop being used (``valid_until``), by record id.
+
+        The records keep their id, value and version (an expiry is not a new statement);
+        ``None`` means never. ``metadata`` merges entries into a record's metadata (a
+        ``None`` value removes the entry); the LangGraph store keeps an item's TTL there
+        to refresh it on reads.
+
+        Returns:
+            The updated records.
+
+        Raises:
+            NotFoundError: an id that is not a record of the user in ``system_context``.
+            InvalidInputError: a bad id, time or metadata.
+        """
+        cfg = self.config
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        if not isinstance(expiries, Mapping):
+            raise InvalidInputError("expiries must map record ids to a time or None")
+        until = {
+            check_id(rid, "record id", max_chars=cfg.max_id_chars): check_datetime(
+                when, "valid_until"
+            )
+            for rid, when in expiries.items()
+        }
+        extra = {rid: dict(m) for rid, m in (metadata or {}).items()}
+        if set(extra) - set(until):
+            raise InvalidInputError("metadata names a record that expiries does not")
+        if not until:
+            return []
+
+        def once(fence: Fence | None) -> list[MemoryRecord]:
+            found = {r.id: r for r in self.records.get(list(until))}
+            missing = [
+                rid
+                for rid in until
+                if rid not in found
+                or found[rid].user_id != user_id
+                or found[rid].system_context != system_context
+            ]
+            if missing:
+                raise NotFoundError(f"no record {missing[0]!r} of this user in {system_context!r}")
+            out = []
+            for rid, when in until.items():
+                meta = dict(found[rid].metadata)
+                for k, v in extra.get(rid, {}).items():
+                    if v is None:
+                        meta.pop(k, None)
+                    else:
+                        meta[k] = v
+                out.append(found[rid].replace(valid_until=when, metadata=meta))
+            commit_fenced(self, WriteBatch(records=out), user_id, fence)
+            return out
+
+        return fenced_write(self, user_id, once, on_erased=list)
 
     def resolve_conflict(
         self,

@@ -236,6 +236,40 @@ class AsyncUserMemory:
     ) -> list[Change]:
         return await asyncio.to_thread(self.sync.merge_anonymous, anon_id, user_id, at=at)
 
+    async def memories(
+        self,
+        user_id: str,
+        *,
+        system_context: str = "default",
+        kinds: Sequence[str] | None = None,
+        key_prefix: str | None = None,
+        all_versions: bool = False,
+    ) -> list[MemoryRecord]:
+        return await asyncio.to_thread(
+            self.sync.memories,
+            user_id,
+            system_context=system_context,
+            kinds=kinds,
+            key_prefix=key_prefix,
+            all_versions=all_versions,
+        )
+
+    async def set_expiry(
+        self,
+        user_id: str,
+        expiries: Mapping[str, datetime | None],
+        *,
+        system_context: str = "default",
+        metadata: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> list[MemoryRecord]:
+        return await asyncio.to_thread(
+            self.sync.set_expiry,
+            user_id,
+            expiries,
+            system_context=system_context,
+            metadata=metadata,
+        )
+
     async def conflicts(
         self, user_id: str, *, system_context: str | None = None, open_only: bool = True
     ) -> list[Conflict]:

@@ -26,6 +26,7 @@ from .schemas import (
     HistoryIn,
     ImportIn,
     ImportOut,
+    MemoriesIn,
     MemoryEnabledIn,
     MergeIn,
     ObserveIn,
@@ -41,6 +42,7 @@ from .schemas import (
     RequestsOut,
     ResolveConflictIn,
     SessionTurnsIn,
+    SetExpiryIn,
     TokenIn,
     TokenOut,
     TurnsOut,
@@ -122,7 +124,21 @@ async def resolve_conflict(body: ResolveConflictIn, p: Auth, svc: Svc, request: 
         body.value,
         system_context=body.system_context,
         at=body.at,
+        actor=body.actor,
     )
+
+
+@router.post("/set_expiry", response_model=RecordsOut, tags=["write"])
+async def set_expiry(body: SetExpiryIn, p: Auth, svc: Svc, request: Request) -> Any:
+    """Set when memories stop being used, by record id (``UserMemory.set_expiry``)."""
+    recs = await svc.set_expiry(
+        p,
+        who(request, body.user_id),
+        body.expiries,
+        system_context=body.system_context,
+        metadata=body.metadata,
+    )
+    return {"records": recs}
 
 
 @router.post("/forget_key", response_model=ChangesOut, tags=["write"])
@@ -196,6 +212,20 @@ async def history(body: HistoryIn, p: Auth, svc: Svc, request: Request) -> Any:
     """Every version of one key (``UserMemory.history``)."""
     recs = await svc.history(
         p, who(request, body.user_id), body.key, system_context=body.system_context
+    )
+    return {"records": recs}
+
+
+@router.post("/memories", response_model=RecordsOut, tags=["read"])
+async def memories(body: MemoriesIn, p: Auth, svc: Svc, request: Request) -> Any:
+    """The user's memories in one context, filtered (``UserMemory.memories``)."""
+    recs = await svc.memories(
+        p,
+        who(request, body.user_id),
+        system_context=body.system_context,
+        kinds=body.kinds,
+        key_prefix=body.key_prefix,
+        all_versions=body.all_versions,
     )
     return {"records": recs}
 

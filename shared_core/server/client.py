@@ -23,6 +23,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 import httpx
 
 from .._write import message_turn
+from ..clock import Clock, SystemClock
 from ..entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory, SessionTurn
 from ..errors import BackendUnavailableError, InvalidInputError
 from .problems import error_for
@@ -152,9 +153,10 @@ def _remember(
     valid_until: datetime | None = None,
     confidence: float | None = None,
     at: datetime | None = None,
+    actor: str = "app",
 ) -> _Call[MemoryRecord]:
-    """Write one memory (``UserMemory.remember``; the server records the API key or the
-    end-user token as the actor, so the library's ``actor`` is not sent)."""
+    """Write one memory (``UserMemory.remember``). The server records the credential as
+    the actor, followed by ``actor`` when it is not the default (``key:<id>/agent_tool``)."""
     body = {
         "user_id": user_id,
         "key": key,
@@ -170,6 +172,7 @@ def _remember(
         "valid_until": valid_until,
         "confidence": confidence,
         "at": at,
+        "actor": actor,
     }
     return _Call("remember", body, lambda d: _decode(MemoryRecord, d))
 
@@ -283,17 +286,57 @@ def _resolve_conflict(
     *,
     system_context: str = "default",
     at: datetime | None = None,
+    actor: str = "user",
 ) -> _Call[MemoryRecord]:
-    """Answer the open question on ``key`` (``UserMemory.resolve_conflict``; the actor is
-    the calling key or token)."""
+    """Answer the open question on ``key`` (``UserMemory.resolve_conflict``; recorded with
+    the calling key or token as the actor, as ``remember``)."""
     body: dict[str, Any] = {
         "user_id": user_id,
         "key": key,
         "value": value,
         "system_context": system_context,
         "at": at,
+        "actor": actor,
     }
     return _Call("resolve_conflict", body, lambda d: _decode(MemoryRecord, d))
+
+
+def _memories(
+    self: Any,
+    user_id: str,
+    *,
+    system_context: str = "default",
+    kinds: Sequence[str] | None = None,
+    key_prefix: str | None = None,
+    all_versions: bool = False,
+) -> _Call[list[MemoryRecord]]:
+    """The user's memories in one context (``UserMemory.memories``)."""
+    body = {
+        "user_id": user_id,
+        "system_context": system_context,
+        "kinds": list(kinds) if kinds is not None else None,
+        "key_prefix": key_prefix,
+        "all_versions": all_versions,
+    }
+    return _Call("memories", body, lambda d: _decode(list[MemoryRecord], d["records"]))
+
+
+def _set_expiry(
+    self: Any,
+    user_id: str,
+    expiries: Mapping[str, datetime | None],
+    *,
+    system_context: str = "default",
+    metadata: Mapping[str, Mapping[str, Any]] | None = None,
+) -> _Call[list[MemoryRecord]]:
+    """Set when memories stop being used, by record id (``UserMemory.set_expiry``)."""
+    body = {
+        "user_id": user_id,
+        "expiries": dict(expiries),
+        "system_context": system_context,
+        "metadata": None if metadata is None else {k: dict(v) for k, v in metadata.items()},
+    }
+    return _Call("set_expiry", body, lambda d: _decode(list[MemoryRecord], d["records"]))
 
 
 def _merge_anonymous(
@@ -420,6 +463,8 @@ class UserMemoryClient:
         self._http = http_client or httpx.Client(base_url=self.base_url, timeout=timeout)
         self._http.headers.update(_headers(api_key))
         self._owns = http_client is None
+        #: the clock the adapters read "now" from (the library's ``UserMemory.clock``)
+        self.clock: Clock = SystemClock()
 
     def _run(self, call: _Call[R]) -> R:
         if call.skip:
@@ -453,6 +498,8 @@ class UserMemoryClient:
     import_user = _sync(_import_user)
     merge_anonymous = _sync(_merge_anonymous)
     conflicts = _sync(_conflicts)
+    memories = _sync(_memories)
+    set_expiry = _sync(_set_expiry)
     resolve_conflict = _sync(_resolve_conflict)
     end_session = _sync(_end_session)
     session_turns = _sync(_session_turns)
@@ -483,6 +530,7 @@ class AsyncUserMemoryClient:
         self._api_key = api_key
         self._timeout = timeout
         self._sync: UserMemoryClient | None = None
+        self.clock: Clock = SystemClock()
 
     @property
     def sync(self) -> UserMemoryClient:
@@ -531,6 +579,8 @@ class AsyncUserMemoryClient:
     import_user = _async(_import_user)
     merge_anonymous = _async(_merge_anonymous)
     conflicts = _async(_conflicts)
+    memories = _async(_memories)
+    set_expiry = _async(_set_expiry)
     resolve_conflict = _async(_resolve_conflict)
     end_session = _async(_end_session)
     session_turns = _async(_session_turns)

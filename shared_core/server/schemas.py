@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
@@ -11,6 +11,10 @@ from ..entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory,
 
 #: most messages one ``/v1/observe_messages`` call takes (the body limit applies too)
 MAX_MESSAGES = 500
+
+
+#: the app's label for who wrote (recorded after the credential: ``key:<id>/<actor>``)
+Actor = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 
 
 class _In(BaseModel):
@@ -63,6 +67,7 @@ class RememberIn(UserIn):
     valid_until: datetime | None = None
     confidence: float | None = None
     at: datetime | None = None
+    actor: Actor = "app"
 
 
 class _ReadIn(UserIn):
@@ -115,6 +120,20 @@ class ResolveConflictIn(UserIn):
     value: str | int | float | bool
     system_context: str = "default"
     at: datetime | None = None
+    actor: Actor = "user"
+
+
+class MemoriesIn(UserIn):
+    system_context: str = "default"
+    kinds: list[str] | None = None
+    key_prefix: str | None = None
+    all_versions: StrictBool = False
+
+
+class SetExpiryIn(UserIn):
+    expiries: dict[str, datetime | None] = Field(max_length=1000)
+    system_context: str = "default"
+    metadata: dict[str, dict[str, Any]] | None = None
 
 
 class ExportIn(UserIn):

@@ -19,7 +19,7 @@ from ..errors import InvalidIdError, InvalidInputError
 from ..recall.inject import quote_data
 from .auth import KeyStore, Principal, external_user, internal_user
 
-__all__ = ["MemoryService", "inward", "outward"]
+__all__ = ["MemoryService", "credential_actor", "inward", "outward"]
 
 _MAX_EXTERNAL_ID = 190  # the tenant prefix must fit in the core's 256-character id limit
 
@@ -69,6 +69,14 @@ def inward(tenant: str, data: Any) -> Any:
     if isinstance(data, list):
         return [inward(tenant, v) for v in data]
     return data
+
+
+def credential_actor(p: Principal, label: str | None = None) -> str:
+    """Who wrote, as recorded: the credential (``key:<id>`` or ``user:<key id>``), then the
+    app's own label when it gave one (``key:<id>/agent_tool``). The credential part cannot
+    be forged by the caller."""
+    who = f"user:{p.key_id}" if p.is_end_user else f"key:{p.key_id}"
+    return who if label in (None, "", "app", "user") else f"{who}/{label}"
 
 
 class MemoryService:
@@ -121,7 +129,8 @@ class MemoryService:
     ) -> Any:
         uid = self.check_user(p, user_id)
         p.check_context(args.get("system_context", "default"))
-        actor = f"user:{p.key_id}" if p.is_end_user else f"key:{p.key_id}"
+        args = dict(args)
+        actor = credential_actor(p, args.pop("actor", None))
         rec = await self.memory.remember(uid, key, value, actor=actor, **args)
         return outward(p.tenant, dump(MemoryRecord, rec))
 
@@ -160,12 +169,12 @@ class MemoryService:
         *,
         system_context: str = "default",
         at: datetime | None = None,
+        actor: str | None = None,
     ) -> Any:
         uid = self.check_user(p, user_id)
         p.check_context(system_context)
-        actor = f"user:{p.key_id}" if p.is_end_user else f"key:{p.key_id}"
         rec = await self.memory.resolve_conflict(
-            uid, key, value, system_context=system_context, at=at, actor=actor
+            uid, key, value, system_context=system_context, at=at, actor=credential_actor(p, actor)
         )
         return outward(p.tenant, dump(MemoryRecord, rec))
 
@@ -240,6 +249,43 @@ class MemoryService:
         found = await self.memory.conflicts(uid, system_context=system_context, open_only=open_only)
         found = [c for c in found if p.may_use_context(c.system_context)]
         return outward(p.tenant, dump(list[Conflict], found))  # type: ignore[no-any-return]
+
+    async def memories(
+        self,
+        p: Principal,
+        user_id: str,
+        *,
+        system_context: str = "default",
+        kinds: list[str] | None = None,
+        key_prefix: str | None = None,
+        all_versions: bool = False,
+    ) -> list[Any]:
+        uid = self.check_user(p, user_id)
+        p.check_context(system_context)
+        recs = await self.memory.memories(
+            uid,
+            system_context=system_context,
+            kinds=kinds,
+            key_prefix=key_prefix,
+            all_versions=all_versions,
+        )
+        return outward(p.tenant, dump(list[MemoryRecord], recs))  # type: ignore[no-any-return]
+
+    async def set_expiry(
+        self,
+        p: Principal,
+        user_id: str,
+        expiries: Mapping[str, datetime | None],
+        *,
+        system_context: str = "default",
+        metadata: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> list[Any]:
+        uid = self.check_user(p, user_id)
+        p.check_context(system_context)
+        recs = await self.memory.set_expiry(
+            uid, expiries, system_context=system_context, metadata=metadata
+        )
+        return outward(p.tenant, dump(list[MemoryRecord], recs))  # type: ignore[no-any-return]
 
     async def export(self, p: Principal, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
         uid = self.check_user(p, user_id)
