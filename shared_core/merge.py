@@ -10,19 +10,19 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .entities import (
-    NON_ENTITY_KINDS,
     AuditEntry,
     Candidate,
     Change,
     Kind,
     MemoryRecord,
     Provenance,
-    Status,
+    SessionTurn,
     new_id,
 )
-from .ingest.persist import commit
+from .errors import UserErasedError
+from .fencing import commit_fenced, fenced_write, store_fence
 from .ingest.resolve import Resolver, WriteContext
-from .storage.protocols import RecordFilter, WriteBatch
+from .storage.protocols import Fence, RecordFilter, WriteBatch
 
 if TYPE_CHECKING:
     from ._manage import Management as UserMemory
@@ -37,22 +37,55 @@ def merge_anonymous(mem: UserMemory, anon_id: str, user_id: str, *, at: datetime
     same conflict rules as a new statement of the user (so a signed-in user's business
     rules and permanent statements still win); episodes are copied; live session turns
     move to the same session ids under the user. One audit entry records the merge.
+
+    The merge is a fenced write of ``user_id`` (:func:`shared_core.fencing.fenced_write`)
+    that also expects ``anon_id``'s fence: if either id is erased while it runs, nothing
+    of it commits (the erase wins) and :class:`~shared_core.errors.UserErasedError` is
+    raised; a concurrent write to either id makes it recompute.
     """
+    first_anon = store_fence(mem, anon_id)  # an erase of anon_id after this point wins
+
+    def once(fence: Fence | None) -> list[Change]:
+        anon_fence = store_fence(mem, anon_id)
+        if (
+            anon_fence is not None
+            and first_anon is not None
+            and anon_fence.epoch != first_anon.epoch
+        ):
+            raise UserErasedError(f"{anon_id!r} was erased while the merge ran: nothing merged")
+        changes, batch = _merge_batch(mem, anon_id, user_id, at)
+        batch.expect_also = () if anon_fence is None else (anon_fence,)
+        commit_fenced(mem, batch, user_id, fence)
+        # inside the write's fence scope: the copied sessions belong to the epoch the merge
+        # committed in, so an erase of the user right now leaves them unreachable
+        for sid in mem.sessions.sessions(anon_id):
+            for turn in mem.sessions.turns(anon_id, sid):
+                mem.sessions.append(
+                    user_id,
+                    sid,
+                    SessionTurn(role=turn.role, text=turn.text, turn_id=turn.turn_id, at=turn.at),
+                )
+        return changes
+
+    def erased() -> list[Change]:
+        raise UserErasedError(f"{user_id!r} was erased while the merge ran: nothing merged")
+
+    changes = fenced_write(mem, user_id, once, on_erased=erased)
+    mem.forget(anon_id)
+    return changes
+
+
+def _merge_batch(
+    mem: UserMemory, anon_id: str, user_id: str, at: datetime
+) -> tuple[list[Change], WriteBatch]:
+    """What the merge writes to ``user_id``, from fresh reads of both ids."""
     anon = mem.records.find(RecordFilter(user_id=anon_id, system_context=None))
     anon.sort(key=lambda r: r.updated_at)
     contexts = sorted({r.system_context for r in anon})
     changes: list[Change] = []
     batch = WriteBatch()
     for ctx_name in contexts:
-        existing = mem.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=ctx_name,
-                statuses=(Status.ACTIVE, Status.PENDING),
-                exclude_kinds=NON_ENTITY_KINDS,
-            )
-        )
-        resolver = Resolver(existing, mem.config)
+        resolver = Resolver(mem._live_records(user_id, ctx_name), mem.config)
         for rec in anon:
             if rec.system_context != ctx_name:
                 continue
@@ -99,16 +132,7 @@ def merge_anonymous(mem: UserMemory, anon_id: str, user_id: str, *, at: datetime
             detail={"from_anonymous": True, "records": len(anon)},
         )
     )
-    commit(mem, batch, user_id)
-    for sid in mem.sessions.sessions(anon_id):
-        for turn in mem.sessions.turns(anon_id, sid):
-            mem.sessions.append(
-                user_id,
-                sid,
-                turn.__class__(role=turn.role, text=turn.text, turn_id=turn.turn_id, at=turn.at),
-            )
-    mem.forget(anon_id)
-    return changes
+    return changes, batch
 
 
 def _moved_episode(rec: MemoryRecord, user_id: str) -> MemoryRecord:

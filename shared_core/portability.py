@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import privacy
 from .entities import AuditEntry, Conflict, MemoryRecord, UserState
-from .errors import InvalidInputError
+from .errors import InvalidInputError, UserErasedError
+from .fencing import commit_fenced, fenced_write
 from .ids import check_id, check_optional_id
-from .ingest.persist import commit
-from .storage.protocols import RecordFilter, WriteBatch
+from .storage.protocols import Fence, RecordFilter, WriteBatch
 
 if TYPE_CHECKING:
     from ._manage import Management as UserMemory
@@ -94,7 +94,15 @@ def _check_ids(
 
 
 def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
-    """Load an :func:`export_user` dump; returns the number of records imported."""
+    """Load an :func:`export_user` dump; returns the number of records imported.
+
+    The commit is a fenced write of the user (:func:`shared_core.fencing.fenced_write`):
+    an import still in flight when ``forget`` erased the user commits nothing.
+
+    Raises:
+        InvalidInputError: not an export, a masked one, or a malformed id or record.
+        UserErasedError: the user was erased while the import ran (nothing imported).
+    """
     from datetime import datetime
 
     if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
@@ -142,10 +150,14 @@ def import_user(mem: UserMemory, data: Mapping[str, Any]) -> int:
     _check_ids(records, audit, conflicts, state, max_chars=mem.config.max_id_chars)
     # superseded/revoked first so the one-active-per-slot rule holds while inserting
     records.sort(key=lambda r: r.status.value == "active")
-    # the commit path invalidates the profile cache, publishes events and indexes vectors
-    commit(
-        mem,
-        WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state),
-        user_id,
-    )
-    return len(records)
+    batch = WriteBatch(records=records, audit=audit, conflicts=conflicts, user_state=state)
+
+    def once(fence: Fence | None) -> int:
+        # the commit path invalidates the profile cache, publishes events and indexes vectors
+        commit_fenced(mem, batch, user_id, fence)
+        return len(records)
+
+    def erased() -> int:
+        raise UserErasedError(f"{user_id!r} was erased while the import ran: nothing imported")
+
+    return fenced_write(mem, user_id, once, on_erased=erased)

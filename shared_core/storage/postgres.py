@@ -40,7 +40,7 @@ and in WAL/backups until they rotate; run ``VACUUM`` on a schedule where that ma
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -277,7 +277,7 @@ class PostgresRecordStore:
         touch = None if batch.touch is None else q.touch_params(batch.touch)
         written_users = batch.written_users()
         with self.transaction() as conn:
-            self._move_fences(conn, written_users, batch.expect)
+            self._move_fences(conn, written_users, batch.expected())
             if audit:
                 audit = unerased_audit(
                     batch.audit,
@@ -315,11 +315,13 @@ class PostgresRecordStore:
                 conn.execute(q.TOUCH_USER, touch)
 
     @staticmethod
-    def _move_fences(conn: psycopg.Connection[Any], users: set[str], expect: Fence | None) -> None:
+    def _move_fences(
+        conn: psycopg.Connection[Any], users: set[str], expected: Mapping[str, Fence]
+    ) -> None:
         """Bump every written user's generation (row-locked to the end of the transaction)
-        and check ``expect`` against the value before the bump."""
+        and check the expected fences against the value before the bump."""
         for user in sorted(users):  # one order everywhere: no deadlock between batches
-            check_fence(expect, user, conn.execute(q.BUMP_FENCE, (user_hash(user),)).fetchone())
+            check_fence(expected, user, conn.execute(q.BUMP_FENCE, (user_hash(user),)).fetchone())
 
     @staticmethod
     def _erased_at(conn: psycopg.Connection[Any], user_id: str) -> datetime | None:

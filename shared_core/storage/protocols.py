@@ -76,12 +76,14 @@ class Fence:
     gen: int = 0
 
 
-def check_fence(expect: Fence | None, user_id: str, bumped: Sequence[Any] | None) -> None:
+def check_fence(expected: Mapping[str, Fence], user_id: str, bumped: Sequence[Any] | None) -> None:
     """For stores: raise ConflictError unless ``bumped`` (the user's ``(epoch, gen)`` row
-    right after this transaction moved it) shows that ``expect`` still held before."""
+    right after this transaction moved it) shows that the fence ``expected`` for the user
+    (:meth:`WriteBatch.expected`) still held before."""
     if bumped is None:  # pragma: no cover - INSERT ... RETURNING always returns a row
         raise ConflictError("the write fence returned no row")
-    if expect is None or expect.user_id != user_id:
+    expect = expected.get(user_id)
+    if expect is None:
         return
     epoch, gen = int(bumped[0]), int(bumped[1]) - 1
     if (epoch, gen) != (expect.epoch, expect.gen):
@@ -150,6 +152,9 @@ class WriteBatch:
     user_state: UserState | None = None
     touch: UserTouch | None = None  # atomic counter increments (observe)
     expect: Fence | None = None  # commit only if the user's fence is still this one
+    # fences of other users the batch was computed from (a merge reads the anonymous id):
+    # the batch commits only if they still hold too
+    expect_also: tuple[Fence, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -169,9 +174,14 @@ class WriteBatch:
             users.add(self.user_state.user_id)
         if self.touch is not None:
             users.add(self.touch.user_id)
+        return users | set(self.expected())
+
+    def expected(self) -> dict[str, Fence]:
+        """Every fence the batch expects, by user (``expect`` and ``expect_also``)."""
+        fences = {f.user_id: f for f in self.expect_also}
         if self.expect is not None:
-            users.add(self.expect.user_id)
-        return users
+            fences[self.expect.user_id] = self.expect
+        return fences
 
 
 @dataclass(frozen=True, slots=True)

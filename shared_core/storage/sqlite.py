@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -163,7 +163,7 @@ class SqliteRecordStore:
         # the lock spans the commit and the cache update: no reader sees one without the other
         with self.db.lock:
             with self.db.transaction() as conn:
-                self._move_fences(conn, written_users, batch.expect)
+                self._move_fences(conn, written_users, batch.expected())
                 if batch.audit:
                     audit_rows = unerased_audit(
                         batch.audit,
@@ -208,8 +208,10 @@ class SqliteRecordStore:
                 self.db.notify_records_written([(*row[:23], row[24]) for row in rows])
 
     @staticmethod
-    def _move_fences(conn: sqlite3.Connection, users: set[str], expect: Fence | None) -> None:
-        """Bump the write generation of every written user; check ``expect`` first.
+    def _move_fences(
+        conn: sqlite3.Connection, users: set[str], expected: Mapping[str, Fence]
+    ) -> None:
+        """Bump the write generation of every written user; check the expected fences first.
 
         Runs inside the write transaction (``BEGIN IMMEDIATE`` holds the file's write
         lock), so the check and the bump are atomic with the batch.
@@ -220,7 +222,7 @@ class SqliteRecordStore:
                 " SET gen = gen + 1 RETURNING epoch, gen",
                 (user_hash(user),),
             ).fetchone()
-            check_fence(expect, user, row)
+            check_fence(expected, user, row)
 
     @staticmethod
     def _erased_at(conn: sqlite3.Connection, user_id: str) -> str | None:

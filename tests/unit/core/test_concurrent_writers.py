@@ -6,7 +6,8 @@
 - The erase/observe race on SQLite with two instances on one file and a forced
   interleaving: instance A's observe is held (a barrier in its record store, or in its
   session store after the commit) while instance B runs ``forget`` / ``forget_key``;
-  nothing erased or revoked comes back.
+  nothing erased or revoked comes back. The same for ``import_user`` and
+  ``merge_anonymous`` (an erase of the user or of the anonymous id while the merge runs).
 """
 
 from __future__ import annotations
@@ -215,6 +216,59 @@ def test_end_session_racing_forget_writes_no_episode(two_instances: Any) -> None
     out = race(rec_gate, lambda: a.end_session("u", "s1"), lambda: b.forget("u"))
     assert "error" not in out and out["result"] is None
     nothing_left(b, "u")
+
+
+def test_import_racing_forget_commits_nothing(two_instances: Any) -> None:
+    a, b, rec_gate, _ = two_instances
+    a.remember("u", "contact.channel", "email")
+    dump = a.export("u")
+    a.forget("u")  # export -> forget -> import is the legitimate restore ...
+    # ... but an import still in flight when the user is erased again must not land
+    out = race(rec_gate, lambda: a.import_user(dump), lambda: b.forget("u"))
+    assert isinstance(out["error"], UserErasedError), out
+    for mem in (a, b):
+        nothing_left(mem, "u")
+    assert a.import_user(dump) == 1  # after the erase, a new import is a new start
+    assert b.profile("u") == {"contact.channel": "email"}
+
+
+def test_merge_racing_forget_of_the_user_commits_nothing(two_instances: Any) -> None:
+    a, b, rec_gate, _ = two_instances
+    a.observe("anon", "I live in Berlin.", session_id="s1")
+    a.remember("u", "contact.channel", "email")
+    out = race(rec_gate, lambda: a.merge_anonymous("anon", "u"), lambda: b.forget("u"))
+    assert isinstance(out["error"], UserErasedError), out
+    for mem in (a, b):
+        nothing_left(mem, "u")
+        assert mem.session_turns("u", "s1") == []
+        # the merge was dropped as a whole: the anonymous visitor keeps its memory
+        assert mem.profile("anon") == {"location.city": "Berlin"}
+
+
+def test_merge_racing_forget_of_the_anonymous_id_moves_nothing(two_instances: Any) -> None:
+    a, b, rec_gate, _ = two_instances
+    a.observe("anon", "I live in Berlin.", session_id="s1")
+    a.remember("u", "contact.channel", "email")
+    out = race(rec_gate, lambda: a.merge_anonymous("anon", "u"), lambda: b.forget("anon"))
+    assert isinstance(out["error"], UserErasedError), out
+    for mem in (a, b):
+        nothing_left(mem, "anon")
+        assert mem.profile("u") == {"contact.channel": "email"}  # nothing erased came over
+        assert mem.session_turns("u", "s1") == []
+        assert [r.key for r in mem.records.find(RecordFilter(user_id="u"))] == ["contact.channel"]
+
+
+def test_merge_sessions_written_after_an_erase_of_the_user_are_unreachable(
+    two_instances: Any,
+) -> None:
+    a, b, _, sess_gate = two_instances
+    a.observe("anon", "I live in Berlin.", session_id="s1")
+    # the merge's records committed; its session copy is held while B erases the user
+    out = race(sess_gate, lambda: a.merge_anonymous("anon", "u"), lambda: b.forget("u"))
+    assert "error" not in out, out
+    for mem in (a, b):
+        nothing_left(mem, "u")
+        assert mem.session_turns("u", "s1") == []
 
 
 # --------------------------------------------------------------------------- small items
