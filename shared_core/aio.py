@@ -24,18 +24,36 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import inspect
 import threading
 import weakref
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from .entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory, SessionTurn
 from .errors import InvalidInputError
 from .pipeline import UserMemory
 
 __all__ = ["AsyncUserMemory", "CoreBridge", "run_sync"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _offload(
+    method: Callable[Concatenate[UserMemory, P], R],
+) -> Callable[Concatenate[AsyncUserMemory, P], Coroutine[Any, Any, R]]:
+    """The async twin of a :class:`UserMemory` method: the same parameters (for type
+    checkers through ``ParamSpec``, for ``inspect.signature`` through ``__wrapped__``),
+    run on ``self.sync`` in a worker thread so the event loop is never blocked."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    async def offloaded(self: AsyncUserMemory, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        result: R = await asyncio.to_thread(getattr(self.sync, name), *args, **kwargs)
+        return result
+
+    return offloaded
 
 
 class AsyncUserMemory:
@@ -79,235 +97,31 @@ class AsyncUserMemory:
 
     close = aclose
 
-    async def observe(
-        self,
-        user_id: str,
-        text: str,
-        *,
-        role: str = "user",
-        session_id: str | None = None,
-        turn_id: str | None = None,
-        device_id: str | None = None,
-        system_context: str = "default",
-        at: datetime | None = None,
-    ) -> list[Change]:
-        return await asyncio.to_thread(
-            self.sync.observe,
-            user_id,
-            text,
-            role=role,
-            session_id=session_id,
-            turn_id=turn_id,
-            device_id=device_id,
-            system_context=system_context,
-            at=at,
-        )
-
-    async def observe_messages(
-        self,
-        user_id: str,
-        messages: Iterable[Any],
-        *,
-        session_id: str | None = None,
-        device_id: str | None = None,
-        system_context: str = "default",
-        at: datetime | None = None,
-    ) -> list[Change]:
-        return await asyncio.to_thread(
-            self.sync.observe_messages,
-            user_id,
-            messages,
-            session_id=session_id,
-            device_id=device_id,
-            system_context=system_context,
-            at=at,
-        )
-
-    async def remember(
-        self,
-        user_id: str,
-        key: str,
-        value: str | int | float | bool,
-        *,
-        kind: str = "preference",
-        source: str = "user_declare",
-        **kwargs: Any,
-    ) -> MemoryRecord:
-        return await asyncio.to_thread(
-            self.sync.remember, user_id, key, value, kind=kind, source=source, **kwargs
-        )
-
-    async def recall(
-        self,
-        user_id: str,
-        query: str,
-        *,
-        k: int = 3,
-        system_context: str = "default",
-        device_id: str | None = None,
-        session_id: str | None = None,
-        at: datetime | None = None,
-        kinds: Sequence[str] | None = None,
-        include_archive: bool = False,
-    ) -> list[ScoredMemory]:
-        return await asyncio.to_thread(
-            self.sync.recall,
-            user_id,
-            query,
-            k=k,
-            system_context=system_context,
-            device_id=device_id,
-            session_id=session_id,
-            at=at,
-            kinds=kinds,
-            include_archive=include_archive,
-        )
-
-    async def context(
-        self,
-        user_id: str,
-        query: str,
-        *,
-        token_budget: int = 400,
-        system_context: str = "default",
-        device_id: str | None = None,
-        session_id: str | None = None,
-        at: datetime | None = None,
-        k: int | None = None,
-        include_archive: bool = False,
-    ) -> str:
-        return await asyncio.to_thread(
-            self.sync.context,
-            user_id,
-            query,
-            token_budget=token_budget,
-            system_context=system_context,
-            device_id=device_id,
-            session_id=session_id,
-            at=at,
-            k=k,
-            include_archive=include_archive,
-        )
-
-    async def profile(
-        self, user_id: str, *, system_context: str = "default", device_id: str | None = None
-    ) -> dict[str, str]:
-        return await asyncio.to_thread(
-            self.sync.profile, user_id, system_context=system_context, device_id=device_id
-        )
-
-    async def history(
-        self, user_id: str, key: str, *, system_context: str | None = None
-    ) -> list[MemoryRecord]:
-        return await asyncio.to_thread(
-            self.sync.history, user_id, key, system_context=system_context
-        )
-
-    async def forget(self, user_id: str) -> dict[str, int]:
-        return await asyncio.to_thread(self.sync.forget, user_id)
-
-    async def complete_erasures(self) -> int:
-        return await asyncio.to_thread(self.sync.complete_erasures)
-
-    async def forget_key(self, user_id: str, key: str, **kwargs: Any) -> list[Change]:
-        return await asyncio.to_thread(self.sync.forget_key, user_id, key, **kwargs)
-
-    async def export(self, user_id: str, *, mask_pii: bool = False) -> dict[str, Any]:
-        return await asyncio.to_thread(self.sync.export, user_id, mask_pii=mask_pii)
-
-    async def import_user(self, data: Mapping[str, Any]) -> int:
-        return await asyncio.to_thread(self.sync.import_user, data)
-
-    async def end_session(
-        self, user_id: str, session_id: str, *, at: datetime | None = None
-    ) -> MemoryRecord | None:
-        return await asyncio.to_thread(self.sync.end_session, user_id, session_id, at=at)
-
-    async def session_turns(
-        self, user_id: str, session_id: str, *, limit: int | None = None
-    ) -> list[SessionTurn]:
-        return await asyncio.to_thread(self.sync.session_turns, user_id, session_id, limit=limit)
-
-    async def set_memory_enabled(self, user_id: str, enabled: bool) -> None:
-        await asyncio.to_thread(self.sync.set_memory_enabled, user_id, enabled)
-
-    async def merge_anonymous(
-        self, anon_id: str, user_id: str, *, at: datetime | None = None
-    ) -> list[Change]:
-        return await asyncio.to_thread(self.sync.merge_anonymous, anon_id, user_id, at=at)
-
-    async def memories(
-        self,
-        user_id: str,
-        *,
-        system_context: str = "default",
-        kinds: Sequence[str] | None = None,
-        key_prefix: str | None = None,
-        all_versions: bool = False,
-    ) -> list[MemoryRecord]:
-        return await asyncio.to_thread(
-            self.sync.memories,
-            user_id,
-            system_context=system_context,
-            kinds=kinds,
-            key_prefix=key_prefix,
-            all_versions=all_versions,
-        )
-
-    async def set_expiry(
-        self,
-        user_id: str,
-        expiries: Mapping[str, datetime | None],
-        *,
-        system_context: str = "default",
-        metadata: Mapping[str, Mapping[str, Any]] | None = None,
-    ) -> list[MemoryRecord]:
-        return await asyncio.to_thread(
-            self.sync.set_expiry,
-            user_id,
-            expiries,
-            system_context=system_context,
-            metadata=metadata,
-        )
-
-    async def conflicts(
-        self, user_id: str, *, system_context: str | None = None, open_only: bool = True
-    ) -> list[Conflict]:
-        return await asyncio.to_thread(
-            self.sync.conflicts, user_id, system_context=system_context, open_only=open_only
-        )
-
-    async def resolve_conflict(
-        self,
-        user_id: str,
-        key: str,
-        value: str | int | float | bool,
-        *,
-        system_context: str = "default",
-        at: datetime | None = None,
-        actor: str = "user",
-    ) -> MemoryRecord:
-        return await asyncio.to_thread(
-            self.sync.resolve_conflict,
-            user_id,
-            key,
-            value,
-            system_context=system_context,
-            at=at,
-            actor=actor,
-        )
-
-    async def users(self) -> list[str]:
-        return await asyncio.to_thread(self.sync.users)
-
-    async def audit_log(self, user_id: str) -> list[AuditEntry]:
-        return await asyncio.to_thread(self.sync.audit_log, user_id)
-
-    async def flush_audit(self) -> None:
-        await asyncio.to_thread(self.sync.flush_audit)
-
-    async def reindex(self, user_id: str | None = None) -> int:
-        return await asyncio.to_thread(self.sync.reindex, user_id)
+    # each runs the sync method of the same name in a worker thread (same parameters)
+    observe = _offload(UserMemory.observe)
+    observe_messages = _offload(UserMemory.observe_messages)
+    remember = _offload(UserMemory.remember)
+    recall = _offload(UserMemory.recall)
+    context = _offload(UserMemory.context)
+    profile = _offload(UserMemory.profile)
+    history = _offload(UserMemory.history)
+    forget = _offload(UserMemory.forget)
+    complete_erasures = _offload(UserMemory.complete_erasures)
+    forget_key = _offload(UserMemory.forget_key)
+    export = _offload(UserMemory.export)
+    import_user = _offload(UserMemory.import_user)
+    end_session = _offload(UserMemory.end_session)
+    session_turns = _offload(UserMemory.session_turns)
+    set_memory_enabled = _offload(UserMemory.set_memory_enabled)
+    merge_anonymous = _offload(UserMemory.merge_anonymous)
+    memories = _offload(UserMemory.memories)
+    set_expiry = _offload(UserMemory.set_expiry)
+    conflicts = _offload(UserMemory.conflicts)
+    resolve_conflict = _offload(UserMemory.resolve_conflict)
+    users = _offload(UserMemory.users)
+    audit_log = _offload(UserMemory.audit_log)
+    flush_audit = _offload(UserMemory.flush_audit)
+    reindex = _offload(UserMemory.reindex)
 
 
 # ----------------------------------------------------------------------------- bridge

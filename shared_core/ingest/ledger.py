@@ -207,16 +207,23 @@ class Ledger:
             metadata=dict(metadata or {}),
         )
 
-    def _open_conflict(
+    def _conflict(
         self,
         ctx: WriteContext,
         key: str,
         old: MemoryRecord,
         new: MemoryRecord,
         reason: str,
+        cand: Candidate,
         *,
         question: bool,
-    ) -> Conflict:
+    ) -> None:
+        """Record a conflict between ``old`` and ``new`` (audited) and report it as a
+        ``CONFLICT`` change (``new`` is the change's record, ``old`` its previous).
+
+        With ``question`` it stays open with a dated confirmation question; without, it is
+        recorded resolved (a visible exception, nothing to ask).
+        """
         said = old.provenance.at or old.updated_at
         # dated, not "now": the question is shown until it is answered, maybe weeks later
         q = (
@@ -237,22 +244,6 @@ class Ledger:
         )
         self._out.conflicts.append(conflict)
         self._audit("conflict", ctx, new, reason=reason, other=old.id)
-        return conflict
-
-    def _conflict(
-        self,
-        ctx: WriteContext,
-        key: str,
-        old: MemoryRecord,
-        new: MemoryRecord,
-        reason: str,
-        cand: Candidate,
-        *,
-        question: bool,
-    ) -> None:
-        """Open a conflict between ``old`` and ``new`` and report it as a ``CONFLICT`` change
-        (``new`` is the change's record, ``old`` its previous)."""
-        conflict = self._open_conflict(ctx, key, old, new, reason, question=question)
         self._change(
             ChangeAction.CONFLICT,
             reason,
