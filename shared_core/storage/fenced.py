@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..entities import SessionTurn
+from ..errors import BackendUnavailableError
 from .protocols import Fence, ProfileCache, SessionStore
 
 __all__ = [
@@ -161,8 +162,30 @@ class FencedSessionStore(_Fenced):
         return [sid for e, sid in map(split_session_id, self.inner.sessions(user_id)) if e == epoch]
 
     def delete_user(self, user_id: str) -> int:
-        """Drop every session of the user, of every epoch."""
-        return self.inner.delete_user(user_id)
+        """Drop the user's sessions from before the user's last erase.
+
+        ``forget`` moves the epoch first, so this erases everything the erase covers. When
+        it runs late (a queued erasure completed after an outage), sessions started after
+        the erase, in the new epoch, are kept: the late erasure deletes only what existed
+        when the user was erased. With no such session it sweeps the user's whole keyspace
+        (:meth:`SessionStore.delete_user`, orphans included).
+
+        Raises:
+            BackendUnavailableError: the store could not confirm the deletion (it is down,
+                or a failure-handling wrapper is serving from its fallback).
+        """
+        epoch = self._fence(user_id).epoch
+        stored = self.inner.sessions(user_id)
+        if not any(split_session_id(sid)[0] >= epoch for sid in stored):
+            return self.inner.delete_user(user_id)
+        old = [sid for sid in stored if split_session_id(sid)[0] < epoch]
+        for sid in old:
+            self.inner.end(user_id, sid)
+        if getattr(self.inner, "degraded", False):
+            raise BackendUnavailableError(
+                "session store unreachable: the erasure of sessions is pending"
+            )
+        return len(old)
 
 
 class FencedProfileCache(_Fenced):

@@ -267,6 +267,33 @@ def test_outage_seen_by_one_instance_serves_nothing_stale_or_erased(
         proxy.close()
 
 
+def test_late_queued_session_erasure_keeps_sessions_started_after_the_erase(
+    schema_url: str, redis_process: RedisProcess
+) -> None:
+    proxy = Proxy(redis_process.port)
+    a = _instance(schema_url, f"redis://127.0.0.1:{proxy.port}/0")
+    b = _instance(schema_url, redis_process.url)
+    probe = redis.Redis(port=redis_process.port, decode_responses=True)
+    try:
+        a.observe("v", "I live in Berlin.", session_id="s1")
+        assert b.complete_erasures() == 0  # B's writes retry the queue only every few s
+        proxy.cut()
+        with pytest.raises(BackendError, match="queued durably"):
+            a.forget("v")  # A cannot reach Redis: the sessions' erasure is queued
+        b.observe("v", "I love jazz.", session_id="s2")  # v is back, on B, during the outage
+        keys_before = _keys_of(probe, "v")
+        assert b.complete_erasures() == 3
+        assert b.sessions.sessions("v") == ["s2"]
+        assert [t.text for t in b.session_turns("v", "s2")] == ["I love jazz."]
+        assert b.session_turns("v", "s1") == []
+        assert len(_keys_of(probe, "v")) < len(keys_before)  # s1's session was deleted
+    finally:
+        probe.close()
+        a.close()
+        b.close()
+        proxy.close()
+
+
 # --------------------------------------------------------------------------- hung Redis
 def _timed(fn: Callable[[], Any], budget: float) -> tuple[Any, float]:
     """Run ``fn`` in a thread; fail (instead of hanging the suite) past ``budget`` s."""
