@@ -17,8 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-__all__ = ["DEMO_USER", "SESSION_50_QUERY", "DemoTurn", "demo_sessions", "session_date"]
+__all__ = [
+    "DEMO_USER",
+    "SESSION_50_QUERY",
+    "DemoSession",
+    "DemoTurn",
+    "demo_sessions",
+    "session_date",
+]
 
 DEMO_USER = "cust_1042"
 SESSION_50_QUERY = "like last time, don't call me, just text me"
@@ -75,6 +83,23 @@ class DemoSession:
     session_id: str
     started: datetime
     turns: list[DemoTurn] = field(default_factory=list)
+
+    def play(self, mem: Any, clock: Any) -> None:
+        """Observe every turn at its time on ``mem`` (a ``UserMemory``), then end the session.
+
+        ``clock`` (a ``FakeClock`` the memory uses) is set to each turn's time first.
+        """
+        for t in self.turns:
+            clock.set(t.at)
+            mem.observe(
+                DEMO_USER,
+                t.text,
+                role=t.role,
+                session_id=t.session_id,
+                system_context=t.system_context,
+                at=t.at,
+            )
+        mem.end_session(DEMO_USER, self.session_id, at=self.turns[-1].at)
 
 
 def session_date(n: int) -> datetime:

@@ -37,18 +37,8 @@ def demo(db: str, embedder: str, as_json: bool) -> None:
         sessions = list(demo_sessions())
         with click.progressbar(sessions, label="sessions 1-49", file=sys.stderr) as bar:
             for s in bar:
-                for t in s.turns:
-                    clock.set(t.at)
-                    mem.observe(
-                        DEMO_USER,
-                        t.text,
-                        role=t.role,
-                        session_id=t.session_id,
-                        system_context=t.system_context,
-                        at=t.at,
-                    )
-                    history_tokens += count_tokens(f"{t.role}: {t.text}")
-                mem.end_session(DEMO_USER, s.session_id, at=s.turns[-1].at)
+                s.play(mem, clock)
+                history_tokens += sum(count_tokens(f"{t.role}: {t.text}") for t in s.turns)
         clock.set(session_date(50))
         results = mem.recall(DEMO_USER, SESSION_50_QUERY, k=3, system_context="support")
         block = mem.context(DEMO_USER, SESSION_50_QUERY, system_context="support")

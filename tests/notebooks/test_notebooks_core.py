@@ -124,17 +124,7 @@ def _replay() -> UserMemory:
     clock = FakeClock(session_date(1))
     mem = UserMemory.from_url("sqlite:///:memory:", clock=clock, embedder=HashingEmbedder())
     for s in demo_sessions():
-        for t in s.turns:
-            clock.set(t.at)
-            mem.observe(
-                DEMO_USER,
-                t.text,
-                role=t.role,
-                session_id=t.session_id,
-                system_context=t.system_context,
-                at=t.at,
-            )
-        mem.end_session(DEMO_USER, s.session_id, at=s.turns[-1].at)
+        s.play(mem, clock)
     clock.set(session_date(50))
     return mem
 

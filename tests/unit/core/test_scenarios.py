@@ -13,17 +13,7 @@ from tests.unit.core.context_sections import sections
 
 def _play(mem: UserMemory, clock: FakeClock, sessions: int = 49) -> None:
     for s in demo_sessions(sessions):
-        for t in s.turns:
-            clock.set(t.at)
-            mem.observe(
-                DEMO_USER,
-                t.text,
-                role=t.role,
-                session_id=t.session_id,
-                system_context=t.system_context,
-                at=t.at,
-            )
-        mem.end_session(DEMO_USER, s.session_id, at=s.turns[-1].at)
+        s.play(mem, clock)
 
 
 def actions(changes: list) -> list[tuple[str, str | None]]:
