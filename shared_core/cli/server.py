@@ -159,18 +159,8 @@ def mcp(
     """Run the MCP server: stdio for one fixed user, or streamable HTTP with tokens."""
     if transport == "streamable-http":
         ctx = click.get_current_context()
-        ctx.invoke(
-            serve,
-            host=host,
-            port=port,
-            url=url,
-            keys_url=keys_url,
-            embedder=embedder,
-            max_body_bytes=1_048_576,
-            rate_limit=6000,
-            cors_origin=(),
-            no_mcp=False,
-        )
+        # serve's own defaults (limits, CORS, MCP on) fill what mcp has no option for
+        ctx.invoke(serve, host=host, port=port, url=url, keys_url=keys_url, embedder=embedder)
         return
     if not user_id:
         raise click.UsageError("stdio MCP needs --user (the one user its tools reach)")

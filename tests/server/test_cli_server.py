@@ -67,6 +67,28 @@ def test_mcp_stdio_needs_a_user():
     assert r.exit_code == 2 and "--user" in r.output
 
 
+def test_mcp_over_http_runs_serve_with_its_defaults(tmp_path, monkeypatch):
+    import shared_core.server.app as app_module
+    import shared_core.server.run as run_module
+
+    seen: dict[str, object] = {}
+
+    def fake_app(mem, *, keys, settings):
+        seen["settings"] = settings
+        return "app"
+
+    monkeypatch.setattr(app_module, "create_app", fake_app)
+    monkeypatch.setattr(run_module, "serve", lambda app, **kw: seen.update(app=app, **kw))
+    args = ["mcp", "--transport", "streamable-http", "--port", "9911", "--embedder", "hashing"]
+    args += ["--url", f"sqlite:///{tmp_path / 'm.db'}"]
+    r = CliRunner().invoke(main, [*args, "--keys-url", f"sqlite:///{tmp_path / 'k.db'}"])
+    assert r.exit_code == 0, r.output
+    assert (seen["app"], seen["host"], seen["port"]) == ("app", "127.0.0.1", 9911)
+    settings = seen["settings"]
+    assert settings.mcp is True and settings.cors_origins == ()
+    assert (settings.max_body_bytes, settings.rate_limit_per_minute) == (1_048_576, 6000)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
