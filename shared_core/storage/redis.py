@@ -21,10 +21,12 @@ Key layout (``prefix`` is prepended to every key, default ``""``)::
     profile-gen:{U}       STR   invalidation counter guarding against stale cache fills
     memory.update         STREAM  one entry per change: user_id, key names, ids, never values
 
-``{U}`` is the hex SHA-1 of the UTF-8 user id inside braces. The braces make it the Redis
-Cluster *hash tag*, so every key of one user lives in one slot (Lua scripts and multi-key
-commands work on a cluster). Hashing makes any user id safe in a key name (``{``, ``}``,
-``:``, glob characters, newlines, emoji, any length) and keeps raw ids out of key names;
+``{U}`` is the first 40 hex digits of the user digest (SHA-256 of the UTF-8 user id,
+:func:`shared_core.ids.user_digest`, the one user hash of every store) inside braces.
+The braces make it the Redis Cluster *hash tag*, so every key of one user lives in one
+slot (Lua scripts and multi-key commands work on a cluster). Hashing makes any user id
+safe in a key name (``{``, ``}``, ``:``, glob characters, newlines, emoji, any length)
+and keeps raw ids out of key names;
 no reverse lookup is needed because every call carries the user id. ``<D>`` and ``<S>``
 are 16-hex-char SHA-1 prefixes of the device id (``-`` when unknown) and the session id.
 The issue's ``session:{user}:{device}`` layout gains the session part so that two sessions
@@ -64,7 +66,7 @@ from ..errors import (
     NotFoundError,
     map_backend_errors,
 )
-from ..ids import check_id
+from ..ids import check_id, user_digest
 
 __all__ = [
     "RedisKeys",
@@ -172,7 +174,8 @@ def s(value: Any) -> str:
     return str(value)
 
 
-def _h(text: str, n: int = 40) -> str:
+def _h(text: str, n: int) -> str:
+    """A short digest of a session or device id inside a key (not a user hash)."""
     return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:n]
 
 
@@ -188,8 +191,9 @@ class RedisKeys:
     stream_name: str = DEFAULT_STREAM
 
     def tag(self, user_id: str) -> str:
-        """The cluster hash tag of a user: ``{<sha1 hex of the id>}``."""
-        return "{" + _h(check_id(user_id, "user_id")) + "}"
+        """The cluster hash tag of a user: ``{<40 hex digits of the user digest>}``
+        (:func:`shared_core.ids.user_digest`, the one user hash of every store)."""
+        return "{" + user_digest(check_id(user_id, "user_id")).hex()[:40] + "}"
 
     def session(self, user_id: str, session_id: str, device_id: str | None) -> str:
         """The key of a new session hash (device part ``-`` when unknown)."""
