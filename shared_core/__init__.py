@@ -76,7 +76,7 @@ from .readable import key_label, memory_line, value_text
 from .recall.inject import ContextTemplates
 from .storage.protocols import RecordFilter, WriteBatch
 from .tokens import count_tokens, truncate_to_tokens
-from .validate import check_text
+from .validate import check_count, check_text
 
 if TYPE_CHECKING:
     from .tool_schemas import ManageMemoryArgs as ManageMemoryArgs
@@ -159,6 +159,7 @@ __all__ = [
     "__version__",
     "as_utc",
     "canonical_value",
+    "check_count",
     "check_id",
     "check_text",
     "count_tokens",

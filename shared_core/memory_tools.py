@@ -24,6 +24,7 @@ from .aio import CoreBridge
 from .entities import Change, ChangeAction, MemoryRecord, ScoredMemory, Source
 from .errors import InvalidInputError
 from .readable import memory_line
+from .validate import check_count
 
 __all__ = [
     "MANAGE_MEMORY_DESCRIPTION",
@@ -173,9 +174,7 @@ def search_memory_call(
     Raises:
         InvalidInputError: ``limit`` is not an integer.
     """
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        raise InvalidInputError(f"limit must be an integer, got {limit!r}")
-    k = max(1, min(limit, max_limit))
+    k = max(1, min(check_count(limit, "limit", minimum=None), max_limit))
     return MemoryToolCall("recall", (user_id, query), {"k": k, "system_context": system_context})
 
 
@@ -233,13 +232,11 @@ class MemoryTools:
         confidence: float | None = None,
         max_results: int = 10,
     ) -> None:
-        if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
-            raise InvalidInputError(f"max_results must be a positive integer, got {max_results!r}")
+        self._max_results = check_count(max_results, "max_results")
         self._bridge = CoreBridge(memory)
         self._kind = kind
         self._system_context = system_context
         self._confidence = confidence
-        self._max_results = max_results
 
     def _manage_call(
         self, user_id: str, action: str, key: str, value: str | None

@@ -15,6 +15,7 @@ from .errors import InvalidInputError, TextTooLargeError
 from .ids import check_encodable, check_id, check_optional_id
 
 __all__ = [
+    "check_count",
     "check_datetime",
     "check_enum",
     "check_id",
@@ -39,6 +40,19 @@ def check_text(value: Any, what: str = "text", *, max_chars: int) -> str:
             "(MemoryConfig.max_text_chars): split it into turns"
         )
     check_encodable(value, what, InvalidInputError)
+    return value
+
+
+def check_count(value: Any, what: str, *, minimum: int | None = 1) -> int:
+    """An ``int`` (never a ``bool``) of at least ``minimum`` (``None``: any integer).
+
+    Raises:
+        InvalidInputError: anything else.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError(f"{what} must be an integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise InvalidInputError(f"{what} must be at least {minimum}, got {value!r}")
     return value
 
 

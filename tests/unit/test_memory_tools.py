@@ -16,6 +16,7 @@ from shared_core import (
     MemoryTools,
     SearchMemoryArgs,
     UserMemory,
+    check_count,
 )
 from shared_core.embed import HashingEmbedder
 from shared_core.entities import Source
@@ -87,3 +88,11 @@ def test_argument_schemas_hold_only_what_the_model_fills() -> None:
     assert SearchMemoryArgs(query="tea").limit == 5
     with pytest.raises(ValidationError):
         ManageMemoryArgs(action="rename", key="food.tea")
+
+
+def test_check_count_takes_integers_only() -> None:
+    assert check_count(3, "k") == 3
+    assert check_count(-2, "offset", minimum=None) == -2
+    for bad in (0, True, 1.0, "2", None):
+        with pytest.raises(InvalidInputError):
+            check_count(bad, "k")
