@@ -19,6 +19,7 @@ from shared_core import (
     InvalidInputError,
     MemoryDisabledError,
     MemoryRecord,
+    NotFoundError,
     ScoredMemory,
     TextTooLargeError,
 )
@@ -106,6 +107,29 @@ def test_sync_client_mirrors_the_library(live):
         assert mem.profile("u1")["contact.call"] == "never"
     # stored under the tenant's namespace, never the bare id
     assert live.mem.users() == ["acme/u1"]
+
+
+def test_merge_memories_and_expiry_over_the_wire(http, server):
+    from datetime import timedelta
+
+    _, key = server.key("acme")
+    with UserMemoryClient("http://testserver", key, http_client=http) as mem:
+        mem.observe("visitor-7", "I'm vegetarian.")
+        changes = mem.merge_anonymous("visitor-7", "ada")
+        assert all(isinstance(c, Change) for c in changes)
+        assert mem.profile("ada")["diet"] == "vegetarian" and mem.profile("visitor-7") == {}
+        [rec] = mem.memories("ada", kinds=["preference"], key_prefix="diet")
+        assert rec.user_id == "ada" and rec.key == "diet"
+        until = datetime(2030, 1, 1, tzinfo=UTC)
+        [updated] = mem.set_expiry("ada", {rec.id: until}, metadata={rec.id: {"note": "x"}})
+        assert (updated.id, updated.version, updated.valid_until) == (rec.id, rec.version, until)
+        assert mem.memories("ada", key_prefix="diet")[0].metadata["note"] == "x"
+        # past its expiry the memory is no longer current
+        mem.set_expiry("ada", {rec.id: datetime.now(UTC) - timedelta(days=1)})
+        assert "diet" not in mem.profile("ada")
+        with pytest.raises(NotFoundError):
+            mem.set_expiry("ada", {"0123456789abcdef": None})
+    assert sorted(server.mem.users()) == ["acme/ada"]
 
 
 async def test_async_client_mirrors_the_library(live):

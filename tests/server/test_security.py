@@ -16,6 +16,9 @@ ENDPOINTS: dict[str, dict[str, object]] = {
     "observe_messages": {"messages": [{"role": "user", "content": "I live in Oslo."}]},
     "conflicts": {},
     "resolve_conflict": {"key": "diet", "value": "hacked"},
+    "memories": {},
+    "set_expiry": {"expiries": {"0123456789abcdef": None}},
+    "merge_anonymous": {"anon_id": "visitor-1"},
     "remember": {"key": "diet", "value": "hacked"},
     "recall": {"query": "diet"},
     "context": {"query": "diet"},
@@ -119,6 +122,8 @@ def test_context_scoped_key_stays_in_its_contexts(http, server):
         ),
         ("resolve_conflict", {"key": "salary", "value": "1", "system_context": "hr"}),
         ("conflicts", {"system_context": "hr"}),
+        ("memories", {"system_context": "hr"}),
+        ("set_expiry", {"expiries": {}, "system_context": "hr"}),
         ("history", {"key": "salary", "system_context": "hr"}),
         # user-wide calls span every context: a scoped key may not make them
         ("forget", {}),
@@ -126,6 +131,7 @@ def test_context_scoped_key_stays_in_its_contexts(http, server):
         ("set_memory_enabled", {"enabled": False}),
         ("audit", {}),
         ("tokens", {}),
+        ("merge_anonymous", {"anon_id": "visitor-1"}),
     ):
         r = http.post(f"/v1/{name}", json={"user_id": "u1", **extra}, headers=auth(support))
         assert r.status_code == 403, (name, r.text)
@@ -165,6 +171,20 @@ def test_end_user_token_reaches_only_its_own_user(http, server):
     assert r.status_code == 403
     r = http.post("/v1/tokens", json={"user_id": "alice"}, headers=auth(tok))
     assert r.status_code == 403
+    # nor can it pull another user's memory into its own by a merge
+    r = http.post(
+        "/v1/merge_anonymous", json={"user_id": "alice", "anon_id": "bob"}, headers=auth(tok)
+    )
+    assert r.status_code == 403
+    assert _snapshot(server) == before
+
+
+def test_every_user_endpoint_is_in_the_security_tables(server):
+    # a new endpoint that takes a user_id must be added to ENDPOINTS (and so to every
+    # refusal test above) before this passes
+    paths = server.app.openapi()["paths"]
+    routes = {p.removeprefix("/v1/") for p in paths if p.startswith("/v1/")}
+    assert routes - {"users", "requests"} == set(ENDPOINTS)
 
 
 def test_tampered_expired_and_foreign_tokens_are_refused(http, server):
