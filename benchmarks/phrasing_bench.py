@@ -214,11 +214,24 @@ def score_statement(
     expected: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]], keys: dict[str, Any]
 ) -> dict[str, Any]:
     """``{"full": bool, "key": bool, "items": [...]}`` for one statement's stored records."""
+    from shared_core.taxonomy import canonical
+
     items = []
+    # every record is read in the taxonomy's canonical form (the library's established
+    # keys and value formats mapped through shared_core.taxonomy.canonical), and also as
+    # stored: a record matches when either reading fits
+    views = []
+    for r in records:
+        value, norm = r.get("value") or "", r.get("normalized") or ""
+        ckey, cvalue = canonical(r["key"], value, norm)
+        views.append((r["key"], (norm, value)))
+        if (ckey, cvalue) != (r["key"], norm):
+            views.append((ckey, (cvalue,)))
     for exp in expected:
         spec = keys[exp["key"]]
-        found = [r for r in records if _key_matches(spec, r["key"])]
-        reps = [(r.get("normalized") or "", r.get("value") or "") for r in found]
+        matching = [reps for key, reps in views if _key_matches(spec, key)]
+        found = matching
+        reps = [tuple(x for x in rep) for rep in matching]
         if not found:
             ok = False
         elif spec["type"] in LIST_TYPES:

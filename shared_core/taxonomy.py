@@ -42,7 +42,9 @@ from .entities import Kind
 
 __all__ = [
     "KEYS",
+    "KEY_ALIASES",
     "KeySpec",
+    "canonical",
     "kind_of",
     "label",
     "llm_schema",
@@ -93,7 +95,7 @@ _KINDS = {k.value: k for k in Kind}
 # space-separated) | description | query words EN (comma-separated) | query words ZH
 _TABLE = """
 contact. | preference | text | - | Contact | 联系方式 | - | how and when the user may be contacted | call, calls, calling, phone, ring, text, texts, sms, message, email, e-mail, mail, notify, notification, notifications, contact, reach, whatsapp, wechat, telegram, alert, alerts, which channel, what channel, preferred channel, how to reach, how should you contact, emergency | 紧急, 电话, 打电话, 来电, 短信, 发短信, 通知, 联系, 邮件, 微信, 提醒我, 什么方式, 哪种方式, 怎么联系, 怎么通知
-contact.channel | preference | enum | - | Preferred contact channel | 首选联系方式 | sms email phone whatsapp wechat telegram signal line messenger imessage push mail | the channel the user wants to be contacted on | how to reach, how should you contact | 什么方式, 哪种方式, 怎么联系, 怎么通知
+contact.channel | preference | enum | - | Preferred contact channel | 首选联系方式 | sms email phone whatsapp wechat telegram signal line messenger imessage push mail post | the channel the user wants to be contacted on | how to reach, how should you contact | 什么方式, 哪种方式, 怎么联系, 怎么通知
 contact.call | constraint | enum | h | Phone calls | 电话联系 | never allowed | whether phone calls are acceptable at all | - | -
 contact.call.emergency | constraint | enum | - | Phone calls in an emergency | 紧急情况下的电话 | allowed | an exception to contact.call for emergencies | emergency | 紧急
 contact.quiet_hours | constraint | time_range | h | Quiet hours (do not contact) | 免打扰时间 | - | hours during which the user must not be contacted, e.g. 'after 21:00' | disturb, quiet | 打扰
@@ -104,7 +106,7 @@ health. | fact | text | s | Health | 健康 | - | the user's health | health, me
 health.condition | fact | list | s | Health condition | 健康状况 | - | chronic or long-term conditions (diabetes, asthma) | - | -
 intolerance | constraint | list | hs | Food intolerance | 食物不耐受 | - | food intolerances (not allergies): the substance, e.g. lactose | intolerance, intolerant, lactose | 不耐受, 乳糖
 pet.species | fact | list | - | Pets | 宠物 | - | kinds of pets the user has (dog, cat ...) | pet, pets, dog, cat | 宠物, 狗, 猫
-diet | preference | enum | h | Diet | 饮食 | vegetarian vegan pescatarian halal kosher gluten-free keto paleo lactose-free | the user's diet | food, eat, meal, meals, dietary, diet, vegetarian | 吃, 餐食, 吃饭, 忌口, 饮食, 素食
+diet | preference | enum | h | Diet | 饮食 | vegetarian vegan pescatarian halal kosher keto low_carb low_sodium low_sugar paleo gluten-free lactose-free | the user's diet | food, eat, meal, meals, dietary, diet, vegetarian | 吃, 餐食, 吃饭, 忌口, 饮食, 素食
 budget. | preference | amount | - | Budget | 预算 | - | spending limits | budget, cost, expensive, cheap, pay, afford, spend, price, prices, money | 钱, 能花, 花多少, 花钱, 可以花, 预算, 价格, 多少钱, 贵, 便宜
 budget.max | preference | amount | - | Maximum budget | 预算上限 | - | the most the user will spend, a plain number | - | -
 budget.min | preference | amount | - | Minimum budget | 预算下限 | - | the least the user will spend, a plain number | - | -
@@ -134,8 +136,38 @@ rule. | constraint | instruction | h | Standing instruction | 长期指令 | - |
 event. | event | text | - | Event | 事件 | - | event.<slug> = what happened and its date ('surgery on 2026-04-10') | happened, last time | 上次
 response. | preference | text | - | Answer style | 回答风格 | - | how the user wants answers | - | -
 response.length | preference | enum | - | Answer length | 回答长度 | short medium long | answer length | answer length, length | 简短, 长度
-response.tone | preference | enum | - | Answer tone | 回答语气 | casual formal friendly direct professional | answer tone | tone, formal, casual | 语气, 正式
-response.format | preference | enum | - | Answer format | 回答格式 | bullets prose table numbered_steps plain_text | answer layout | format, bullets, bullet points | 格式
+response.tone | preference | enum | - | Answer tone | 回答语气 | casual formal friendly direct professional encouraging | answer tone | tone, formal, casual | 语气, 正式
+response.format | preference | enum | - | Answer format | 回答格式 | bullets prose table numbered_steps plain_text code_only summary_first | answer layout | format, bullets, bullet points | 格式
+allergy.other | fact | list | hs | Other allergy | 其他过敏 | - | non-food, non-drug allergens: pollen, dust, animals, latex, insect stings | pollen, dust, latex | 花粉, 尘螨
+medication | fact | list | s | Medication | 用药 | - | drugs the user takes regularly (name only, no dose) | medication, medications, medicine, pills, taking | 药, 用药, 吃药
+diet.avoid | constraint | list | h | Does not eat | 不吃 | - | foods or drinks the user does not consume for non-medical reasons (religion, ethics, choice) | eat, food, drink | 不吃, 忌口
+food. | preference | list | - | Food | 饮食喜好 | - | food.like.<item> / food.dislike.<item>: foods the user likes or dislikes (the rules store these as taste.<item>) | food, eat, cuisine, dish | 吃, 菜
+pronouns | preference | enum | - | Pronouns | 人称代词 | he/him she/her they/them he/they she/they | the user's pronouns | pronoun, pronouns | 代词, 称呼
+age | fact | int | - | Age | 年龄 | - | age in years when said | age, old | 年龄, 岁
+birthday | fact | date | - | Birthday | 生日 | - | MM-DD, or YYYY-MM-DD when the year is stated | birthday, born | 生日, 出生
+language.spoken | fact | language | - | Languages spoken | 会说的语言 | - | ISO 639-1 codes of the languages the user speaks | speak, languages | 会说, 母语
+currency | preference | text | - | Currency | 货币 | - | currency prices are shown in (ISO 4217) | currency | 货币, 币种
+units.system | preference | enum | - | Units | 单位制 | metric imperial | measurement system | units, metric, imperial | 单位
+units.temperature | preference | enum | - | Temperature scale | 温度单位 | celsius fahrenheit | temperature scale | temperature | 温度
+units.time_format | preference | enum | - | Clock format | 时间格式 | 12h 24h | 12- or 24-hour clock | clock | 小时制
+payment.method | preference | list | - | Payment method | 支付方式 | credit_card debit_card paypal apple_pay google_pay alipay wechat_pay cash bank_transfer venmo zelle klarna revolut unionpay invoice | payment methods or apps the user uses | pay, payment, checkout | 支付, 付款, 付钱
+payment.avoid | constraint | list | - | Payment methods refused | 不用的支付方式 | credit_card debit_card paypal apple_pay google_pay alipay wechat_pay cash bank_transfer venmo zelle klarna revolut unionpay invoice | payment methods the user refuses | - | -
+location.moving_to | fact | city | - | Moving to | 即将搬往 | - | the city the user has a definite plan to move to | moving | 搬
+job.employer | fact | name | - | Employer | 雇主 | - | the employer's name | employer, company, work | 公司, 单位
+job.status | fact | enum | - | Employment status | 就业状态 | employed self_employed unemployed student retired | employment status | job, work | 工作
+relationship.status | fact | enum | - | Relationship status | 婚恋状况 | single married partnered engaged divorced widowed | the user's relationship status | married, single | 婚, 单身
+family.children | relationship | int | - | Number of children | 孩子数量 | - | number of children, only when stated | kids, children | 孩子
+pet.names | fact | list | - | Pet names | 宠物名字 | - | names of the user's pets | pet | 宠物
+travel.class | preference | enum | - | Cabin class | 舱位 | economy premium_economy business first | cabin class on flights | flight, fly, class | 舱
+travel.airline | preference | name | - | Preferred airline | 首选航空公司 | - | the airline the user prefers | airline, fly, flight | 航空, 航班
+travel.airline.avoid | constraint | list | h | Airlines to avoid | 不坐的航空公司 | - | airlines the user refuses to fly | airline | 航空
+travel.loyalty | fact | list | - | Loyalty programme | 会员计划 | - | loyalty / frequent-flyer / hotel programmes, by name | loyalty, miles, member | 会员, 里程
+hotel.chain | preference | name | - | Preferred hotel chain | 首选酒店 | - | the hotel chain the user prefers | hotel | 酒店
+hotel.room | preference | list | - | Hotel room | 酒店房间 | non_smoking high_floor low_floor quiet king_bed twin_beds accessible away_from_elevator | hotel room requirements | room, hotel | 房间, 酒店
+accessibility | constraint | list | h | Accessibility | 无障碍需求 | screen_reader large_text high_contrast captions colorblind_safe dyslexia_friendly plain_language keyboard_only reduced_motion no_audio | accessibility needs | accessibility, font, captions | 字体, 字幕
+response.style | preference | enum | - | Explanation level | 讲解方式 | simple technical with_examples | level of explanation | explain, technical | 解释, 例子
+response.emoji | preference | bool | - | Emojis in answers | 表情符号 | true false | whether emojis are welcome | emoji | 表情
+contact.email | fact | text | s | E-mail address | 邮箱地址 | - | the user's own e-mail address | email address | 邮箱
 note. | fact | note | - | Note (the user's words) | 备注（用户原话） | - | a durable first-person statement that fits no other key, in the user's words | - | -
 """
 
@@ -273,3 +305,166 @@ def llm_schema() -> dict[str, Any]:
         "required": ["memories"],
         "x-keys": keys,
     }
+
+
+# --------------------------------------------------------------------------------------
+# The canonical (schema) form of a stored memory
+# --------------------------------------------------------------------------------------
+#: Established library keys and the canonical key they stand for. The library keeps
+#: storing the left-hand key (the evaluation set, the tests and applications read it);
+#: :func:`canonical` reads a record as the right-hand one. One table, documented in the
+#: README, instead of renaming the key everywhere.
+KEY_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "seat": "travel.seat",
+        "family.wife": "family.partner.name",
+        "family.husband": "family.partner.name",
+        "family.partner": "family.partner.name",
+        "family.spouse": "family.partner.name",
+        "family.boyfriend": "family.partner.name",
+        "family.girlfriend": "family.partner.name",
+        "family.son": "family.child.names",
+        "family.daughter": "family.child.names",
+    }
+)
+
+#: Families whose slug is the item: ``recommend.<topic> = never`` is the canonical list
+#: ``recommend.never = [topic]``; ``interest.<topic>`` is ``interest = [topic]``;
+#: ``taste.<item>`` is ``food.like`` / ``food.dislike`` for a food, ``interest`` otherwise.
+_SLUG_FAMILIES = ("recommend.", "interest.", "taste.")
+
+#: ISO 639-1 codes by language name (English and Chinese names, lowercase).
+LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
+    {
+        **dict.fromkeys(("english", "英文", "英语"), "en"),
+        **dict.fromkeys(
+            (
+                "chinese",
+                "mandarin",
+                "中文",
+                "汉语",
+                "普通话",
+                "国语",
+                "简体中文",
+                "繁体中文",
+                "简体",
+                "繁体",
+                "cantonese",
+                "粤语",
+            ),
+            "zh",
+        ),
+        **dict.fromkeys(("japanese", "日语", "日文"), "ja"),
+        **dict.fromkeys(("korean", "韩语", "韩文"), "ko"),
+        **dict.fromkeys(("french", "法语", "法文"), "fr"),
+        **dict.fromkeys(("german", "德语", "德文"), "de"),
+        **dict.fromkeys(("spanish", "西班牙语"), "es"),
+        **dict.fromkeys(("italian", "意大利语"), "it"),
+        **dict.fromkeys(("portuguese", "葡萄牙语"), "pt"),
+        **dict.fromkeys(("russian", "俄语"), "ru"),
+        **dict.fromkeys(("arabic", "阿拉伯语"), "ar"),
+        **dict.fromkeys(("hindi",), "hi"),
+        **dict.fromkeys(("dutch", "荷兰语"), "nl"),
+        **dict.fromkeys(("vietnamese", "越南语"), "vi"),
+        **dict.fromkeys(("thai", "泰语"), "th"),
+        **dict.fromkeys(("turkish",), "tr"),
+        **dict.fromkeys(("polish",), "pl"),
+        **dict.fromkeys(("swedish",), "sv"),
+        **dict.fromkeys(("greek",), "el"),
+        **dict.fromkeys(("indonesian",), "id"),
+    }
+)
+
+#: ISO 4217 codes by the words and signs that name a currency.
+_CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\$|\busd\b|\bdollars?\b|\bbucks?\b|美元|美金", "USD"),
+    (r"€|\beur\b|\beuros?\b|欧元", "EUR"),
+    (r"£|\bgbp\b|\bpounds?\b|\bquid\b|英镑", "GBP"),
+    (r"[¥￥]|\bcny\b|\brmb\b|\byuan\b|人民币|块|元", "CNY"),
+    (r"\bjpy\b|\byen\b|日元", "JPY"),
+)
+
+#: Words that make a liked or disliked item a food ("spicy food", "甜食", "火锅").
+_FOOD_WORDS = (
+    r"\b(?:food|foods|cuisine|dish|dishes|meal|snack|snacks|dessert|desserts|spicy|sweets"
+    r"|coffee|tea|beer|wine|sushi|pizza|pasta|burger|burgers|chocolate|curry|noodles|rice"
+    r"|bread|cheese|meat|fish|seafood|vegetables?|fruit|salad|soup|steak|chicken|pork|beef"
+    r"|tofu|olives?|mushrooms?|cilantro|coriander|garlic|onions?|tomato(?:es)?|eggs?|candy"
+    r"|cake|ice\s+cream|bbq|barbecue|ramen|dumplings?|tacos?)\b"
+    r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
+)
+
+
+def _regex(pattern: str) -> Any:
+    import re
+
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_CURRENCY_RES = tuple((_regex(rx), code) for rx, code in _CURRENCY_WORDS)
+_FOOD_RE = _regex(_FOOD_WORDS)
+
+
+def currency_of(text: str) -> str:
+    """The ISO 4217 code a text's words name ("50 bucks" -> USD, "五百块" -> CNY), or ""."""
+    for rx, code in _CURRENCY_RES:
+        if rx.search(text):
+            return code
+    return ""
+
+
+def language_code(name: str) -> str:
+    """ISO 639-1 code of a language name ("english", "中文" -> "en", "zh"); else as given."""
+    low = " ".join(name.strip().lower().split())
+    if len(low) == 2 and low.isalpha() and low.isascii():
+        return low
+    return LANGUAGE_CODES.get(low, low)
+
+
+def is_food(item: str) -> bool:
+    """Whether a liked/disliked item reads as a food or drink ("Thai food", "甜食")."""
+    from .ingest.lexicon import FOODS  # the allergen vocabulary is foods too
+
+    return item.strip().lower() in FOODS or _FOOD_RE.search(item) is not None
+
+
+def canonical(key: str, value: str, normalized: str = "") -> tuple[str, str]:
+    """The canonical ``(key, value)`` of a stored memory, in the schema's formats.
+
+    The library stores some keys in an established form (:data:`KEY_ALIASES`, the
+    ``recommend.<topic>`` / ``interest.<topic>`` / ``taste.<item>`` families) and some
+    values as said (a budget keeps its currency in the words, a language its name). This
+    reads them in one format per key: ``recommend.credit_cards = never`` ->
+    ``("recommend.never.credit_cards", "credit cards")``, ``language = english`` ->
+    ``("language", "en")``, ``budget.max = "up to $800"`` -> ``("budget.max", "800 USD")``.
+
+    Example:
+        >>> canonical("seat", "aisle", "aisle")
+        ('travel.seat', 'aisle')
+        >>> canonical("taste.spicy_food", "like", "like")
+        ('food.like.spicy_food', 'spicy food')
+        >>> canonical("budget.max", "别超过五百块", "500")
+        ('budget.max', '500 CNY')
+    """
+    norm = normalized or value
+    key = KEY_ALIASES.get(key, key)
+    for family in _SLUG_FAMILIES:
+        if key.startswith(family) and len(key) > len(family):
+            slug = key[len(family) :]
+            item = slug.replace("_", " ")
+            if family == "recommend.":
+                return f"recommend.never.{slug}", item
+            if family == "interest.":
+                return f"interest.{slug}", item
+            polarity = norm.strip().lower()
+            if is_food(item):
+                return f"food.{'dislike' if polarity == 'dislike' else 'like'}.{slug}", item
+            return (f"interest.{slug}", item) if polarity != "dislike" else (key, norm)
+    if key == "language" or key.startswith("language.spoken"):
+        parts = [p for p in norm.replace("，", ",").split(",") if p.strip()]
+        return key, ",".join(language_code(p) for p in parts) or language_code(norm)
+    if key.startswith("budget."):
+        cur = currency_of(value)
+        number = norm.split()[0] if norm.split() else norm
+        return key, f"{number} {cur}" if cur and number.replace(".", "").isdigit() else norm
+    return key, norm
