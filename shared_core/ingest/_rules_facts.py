@@ -87,6 +87,8 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
                     if low in L.MEDICATIONS
                     else "allergy.food"
                     if low in L.FOODS
+                    else "allergy.other"
+                    if low in L.OTHER_ALLERGENS
                     else "allergy"
                 )
                 groups.setdefault(key, []).append(item)

@@ -65,6 +65,7 @@ from datetime import datetime
 
 from ..entities import Candidate, Intent, Kind, Scope, Turn
 from . import _rules_facts as F
+from ._rules_packs import h_birthday, h_move, h_rows
 from . import lexicon as L
 from ._rulebase import (
     CJK,
@@ -342,7 +343,7 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
 
 # ---- contact ---------------------------------------------------------------------------
 _CH_EN = alt(k for k in L.CHANNELS if k.isascii())
-_CH_ZH = alt(k for k in L.CHANNELS if not k.isascii())
+_CH_ZH = "(?:" + alt(k for k in L.CHANNELS if not k.isascii()) + ")(?!支付)"
 _QUIET_EN = re.compile(
     r"\b(?:don't|do\s+not|dont|never|no|please\s+don't|stop)\s+(?:ever\s+)?(?:contact(?:ing)?|call(?:ing|s)?"
     r"|text(?:ing|s)?|messag(?:e|ing|es)|email(?:ing|s)?|notif(?:y|ications?)|disturb(?:ing)?"
@@ -590,6 +591,7 @@ _Entry = tuple[_Handler, tuple[str, ...] | None]
 _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
     (h_correction, ("not", "isn't", "wasn't", "no", "不是", "不对", "错了", "更正", "纠正")),
     (h_address, ("address", "地址", "住址")),
+    (h_move, ("mov", "relocat", "left", "搬")),
 )
 _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (
@@ -611,6 +613,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
         ),
     ),
     (_h_quiet, ("after", "past", "before", "quiet", "点")),
+    (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生")),
     (_h_name, ("name", "call", "i'm", "am", "叫", "名字", "我是")),
     (_h_call, ("call", "phone", "ring", "电话", "来电")),
     (_h_channel, tuple(L.CHANNELS)),
@@ -630,6 +633,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "介绍",
         ),
     ),
+    (h_rows, None),
     *F.CLAUSE_HANDLERS,
 )
 

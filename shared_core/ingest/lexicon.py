@@ -77,10 +77,9 @@ cephalexin: cephalexin | cefalexin | 头孢氨苄
 cephalosporin: cephalosporin | cephalosporins | 头孢 | 头孢类
 aspirin: aspirin | 阿司匹林
 ibuprofen: ibuprofen | 布洛芬
-sulfa: sulfa | sulfa drugs | sulfonamides | 磺胺 | 磺胺类
+sulfa: sulfa | sulfa drugs | sulfonamides | 磺胺 | 磺胺类 | 磺胺类药物 | 磺胺药
 codeine: codeine | 可待因
 morphine: morphine | 吗啡
-latex: latex
 insulin: insulin
 lidocaine: lidocaine
 naproxen: naproxen
@@ -105,7 +104,34 @@ wheat: wheat | 小麦
 soy: soy | 大豆
 fish: fish | 鱼
 sesame: sesame | 芝麻
-strawberries: strawberries
+strawberries: strawberries | strawberry | 草莓
+mango: mango | mangoes | 芒果
+kiwi: kiwi | kiwis | kiwi fruit | 猕猴桃 | 奇异果
+crab: crab | 螃蟹 | 蟹
+lobster: lobster | 龙虾
+walnuts: walnuts | walnut | 核桃
+almonds: almonds | almond | 杏仁
+cashews: cashews | cashew | 腰果
+pineapple: pineapple | 菠萝
+celery: celery | 芹菜
+mustard: mustard
+corn: corn | 玉米
+"""
+)
+
+#: Allergens that are neither foods nor drugs (allergy.other): surface -> canonical.
+OTHER_ALLERGENS: Mapping[str, str] = _table(
+    """
+pollen: pollen | hay fever | grass pollen | 花粉
+dust: dust | house dust | 灰尘
+dust mites: dust mites | dust mite | mites | 尘螨 | 螨虫
+latex: latex | 乳胶
+cats: cats | cat | cat hair | cat dander | 猫 | 猫毛
+dogs: dogs | dog | dog hair | 狗 | 狗毛
+bee stings: bee stings | bees | bee | wasps | insect stings | 蜜蜂 | 蜂蜇
+mold: mold | mould | 霉菌
+nickel: nickel | 镍
+fragrance: fragrance | perfume | 香水
 """
 )
 
@@ -464,7 +490,8 @@ _VOCAB_BY_KEY: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("contact.channel", CHANNELS),
     ("allergy.medication", MEDICATIONS),
     ("allergy.food", FOODS),
-    ("allergy", {**MEDICATIONS, **FOODS}),
+    ("allergy.other", OTHER_ALLERGENS),
+    ("allergy", {**MEDICATIONS, **FOODS, **OTHER_ALLERGENS}),
     ("health.condition", CONDITIONS),
     ("diet", DIETS),
     ("language", LANGUAGES),
