@@ -47,10 +47,10 @@ def _codes(spec: str) -> Mapping[str, str]:
 
 
 def _alt(codes: Mapping[str, str], *, ascii_only: bool | None = None) -> str:
-    words = [
-        w for w in codes if ascii_only is None or w.isascii() == ascii_only
-    ]
-    return "|".join(re.escape(w).replace(r"\ ", r"[\s-]?") for w in sorted(words, key=len, reverse=True))
+    words = [w for w in codes if ascii_only is None or w.isascii() == ascii_only]
+    return "|".join(
+        re.escape(w).replace(r"\ ", r"[\s-]?") for w in sorted(words, key=len, reverse=True)
+    )
 
 
 CHANNELS = _codes(
@@ -140,16 +140,32 @@ _END = r"(?=\s*(?:[,.;!?，。；！？]|$|\b(?:and|but|so|because|please|pls|th
 #: (key, value, pattern): a match stores ``key = value``.
 VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     # ---- calls
-    ("contact.call", "never", r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b|my\s+(?:phone|cell|mobile|number))"),
-    ("contact.call", "allowed", r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话)|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call"),
+    (
+        "contact.call",
+        "never",
+        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b|my\s+(?:phone|cell|mobile|number))",
+    ),
+    (
+        "contact.call",
+        "allowed",
+        r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话)|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call",
+    ),
     # ---- pronouns
     ("pronouns", "he/him", r"\bhe\s*/\s*him\b|(?:请)?用[\"“「]?他[\"”」]?(?:来)?(?:称呼|指代)我"),
-    ("pronouns", "she/her", r"\bshe\s*/\s*her\b|(?:请)?用[\"“「]?她[\"”」]?(?:来)?(?:称呼|指代)我|我是女(?:生|的|性|孩)"),
+    (
+        "pronouns",
+        "she/her",
+        r"\bshe\s*/\s*her\b|(?:请)?用[\"“「]?她[\"”」]?(?:来)?(?:称呼|指代)我|我是女(?:生|的|性|孩)",
+    ),
     ("pronouns", "they/them", r"\bthey\s*/\s*them\b"),
     ("pronouns", "he/they", r"\bhe\s*/\s*they\b"),
     ("pronouns", "she/they", r"\bshe\s*/\s*they\b"),
     # ---- diet
-    ("diet", "pescatarian", r"\bpesc[ae]tarian\b|\beat\s+fish\s+but\s+(?:no|not)\s+(?:other\s+)?meat\b|只吃鱼不吃(?:其他)?肉"),
+    (
+        "diet",
+        "pescatarian",
+        r"\bpesc[ae]tarian\b|\beat\s+fish\s+but\s+(?:no|not)\s+(?:other\s+)?meat\b|只吃鱼不吃(?:其他)?肉",
+    ),
     ("diet", "halal", r"只吃清真|\b(?:i\s+)?(?:eat|keep)\s+(?:only\s+)?halal\b|我是穆斯林"),
     ("diet", "kosher", r"\b(?:i\s+)?(?:keep|eat)\s+(?:only\s+)?kosher\b"),
     ("diet", "low_sugar", r"低糖|控糖|\blow[\s-]sugar\b"),
@@ -159,52 +175,196 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     ("diet", "vegetarian", r"我是(?:个)?vegetarian|\bi(?:'m|\s+am)\s+(?:a\s+)?vegetarian\b"),
     ("diet", "vegan", r"我是(?:个)?vegan|\bi(?:'m|\s+am)\s+(?:a\s+)?vegan\b"),
     # ---- employment status
-    ("job.status", "retired", r"\bi(?:'m|\s+am)\s+(?:now\s+|recently\s+)?retired\b|我(?:已经)?退休了?"),
-    ("job.status", "student", r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:grad(?:uate)?\s+|college\s+|university\s+|phd\s+|full-time\s+)?student\b|在读(?:研究生|大学|博士|本科)?|我(?:还)?是(?:个)?(?:学生|大学生|研究生|博士生)"),
-    ("job.status", "self_employed", r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:self[\s-]employed|freelancer|freelancing)\b|\bi\s+(?:freelance|run\s+my\s+own\s+business)\b|自由职业|自己创业"),
-    ("job.status", "unemployed", r"\bi(?:'m|\s+am)\s+(?:currently\s+)?(?:unemployed|between\s+jobs|out\s+of\s+work)\b|我(?:现在)?(?:失业|待业)"),
+    (
+        "job.status",
+        "retired",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|recently\s+)?retired\b|我(?:已经)?退休了?",
+    ),
+    (
+        "job.status",
+        "student",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:grad(?:uate)?\s+|college\s+|university\s+|phd\s+|full-time\s+)?student\b|在读(?:研究生|大学|博士|本科)?|我(?:还)?是(?:个)?(?:学生|大学生|研究生|博士生)",
+    ),
+    (
+        "job.status",
+        "self_employed",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:self[\s-]employed|freelancer|freelancing)\b|\bi\s+(?:freelance|run\s+my\s+own\s+business)\b|自由职业|自己创业",
+    ),
+    (
+        "job.status",
+        "unemployed",
+        r"\bi(?:'m|\s+am)\s+(?:currently\s+)?(?:unemployed|between\s+jobs|out\s+of\s+work)\b|我(?:现在)?(?:失业|待业)",
+    ),
     # ---- relationship status
-    ("relationship.status", "married", r"\bi(?:'m|\s+am)\s+(?:happily\s+|recently\s+|newly\s+)?married\b|\bi\s+(?:just\s+)?got\s+married\b|我(?:已经)?(?:已婚|结婚了)"),
-    ("relationship.status", "divorced", r"\bi(?:'m|\s+am)\s+(?:recently\s+)?divorced\b|^\W*(?:recently\s+|just\s+)?divorced\b|\bi\s+(?:just\s+)?got\s+divorced\b|我(?:已经)?离婚了?|我离异"),
-    ("relationship.status", "single", r"\bi(?:'m|\s+am)\s+(?:currently\s+|still\s+)?single\b|我(?:现在|目前|还是)?单身"),
-    ("relationship.status", "engaged", r"\bi(?:'m|\s+am)\s+(?:recently\s+|just\s+)?engaged\b|我订婚了"),
+    (
+        "relationship.status",
+        "married",
+        r"\bi(?:'m|\s+am)\s+(?:happily\s+|recently\s+|newly\s+)?married\b|\bi\s+(?:just\s+)?got\s+married\b|我(?:已经)?(?:已婚|结婚了)",
+    ),
+    (
+        "relationship.status",
+        "divorced",
+        r"\bi(?:'m|\s+am)\s+(?:recently\s+)?divorced\b|^\W*(?:recently\s+|just\s+)?divorced\b|\bi\s+(?:just\s+)?got\s+divorced\b|我(?:已经)?离婚了?|我离异",
+    ),
+    (
+        "relationship.status",
+        "single",
+        r"\bi(?:'m|\s+am)\s+(?:currently\s+|still\s+)?single\b|我(?:现在|目前|还是)?单身",
+    ),
+    (
+        "relationship.status",
+        "engaged",
+        r"\bi(?:'m|\s+am)\s+(?:recently\s+|just\s+)?engaged\b|我订婚了",
+    ),
     ("relationship.status", "widowed", r"\bi(?:'m|\s+am)\s+(?:a\s+)?widow(?:ed|er)?\b|我丧偶"),
     # ---- travel
-    ("travel.class", "business", r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually)\s+(?:in\s+)?business(?:\s+class)?\b|商务舱"),
-    ("travel.class", "economy", r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually|only)\s+(?:in\s+)?economy(?:\s+class)?\b|经济舱"),
-    ("travel.class", "first", r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually)\s+(?:in\s+)?first\s+class\b|头等舱"),
+    (
+        "travel.class",
+        "business",
+        r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually)\s+(?:in\s+)?business(?:\s+class)?\b|商务舱",
+    ),
+    (
+        "travel.class",
+        "economy",
+        r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually|only)\s+(?:in\s+)?economy(?:\s+class)?\b|经济舱",
+    ),
+    (
+        "travel.class",
+        "first",
+        r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually)\s+(?:in\s+)?first\s+class\b|头等舱",
+    ),
     ("travel.class", "premium_economy", r"\bpremium\s+economy\b|超级经济舱"),
     # ---- answer style
-    ("response.length", "long", r"越详细越好|详细的(?:解释|回答|说明)|\b(?:detailed|in-depth|thorough|long)\s+(?:answers|explanations|responses)\b|\bthe\s+more\s+detail\s+the\s+better\b"),
-    ("response.length", "short", r"\b(?:short|brief|concise)\s+(?:answers|replies|responses)\b|\bkeep\s+it\s+(?:short|brief)\b|\bshorter\s+please\b|\bstill\s+too\s+long\b|\btoo\s+long\b|\btl;?dr\b"),
-    ("response.format", "table", r"\b(?:prefer|like|use|want|love)\s+tables?\b|\bin\s+(?:a\s+)?table\b|\bas\s+(?:a\s+)?table\b|用表格|表格形式"),
-    ("response.format", "numbered_steps", r"\bstep[\s-]by[\s-]step\b|\bnumbered\s+(?:steps|instructions|list)\b|分步骤|一步一步"),
-    ("response.format", "plain_text", r"\bplain\s+text\b|\bno\s+markdown\b|纯文本|不要用\s*markdown|别用\s*markdown"),
-    ("response.format", "summary_first", r"先(?:给|说)(?:我)?结论|结论先行|\b(?:bottom\s+line|conclusion|summary|answer|tl;?dr)\s+first\b|\blead\s+with\s+the\s+(?:answer|conclusion|summary)\b"),
-    ("response.format", "code_only", r"\bjust\s+(?:the\s+)?code\b|\bcode\s+only\b|只要代码|只给代码"),
-    ("response.format", "bullets", r"\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|分点|列点"),
-    ("response.tone", "direct", r"\bblunt\b|\bno\s+sugar[\s-]?coating\b|\bbe\s+(?:direct|straight)\b|\bstraight\s+to\s+the\s+point\b|直接(?:一点|点)|别绕弯子"),
-    ("response.tone", "casual", r"\b(?:be|keep\s+it|sound)\s+(?:more\s+)?(?:casual|informal|relaxed|chill)\b|语气轻松|轻松(?:一)?点|随意(?:一)?点|口语化"),
-    ("response.tone", "formal", r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b|正式(?:一)?点|语气正式"),
-    ("response.tone", "friendly", r"\b(?:be|sound)\s+(?:more\s+)?(?:friendly|warm)\b|亲切(?:一)?点"),
-    ("response.tone", "encouraging", r"\b(?:be|sound)\s+(?:more\s+)?(?:encouraging|supportive)\b|多鼓励我"),
-    ("response.emoji", "false", r"\bno\s+emojis?\b|\b(?:don't|do\s+not|never)\s+use\s+(?:any\s+)?emojis?\b|\bwithout\s+emojis?\b|(?:别|不要)(?:用|加|发)(?:表情符号|表情|emoji)"),
-    ("response.emoji", "true", r"\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)"),
-    ("response.style", "technical", r"\bget\s+technical\b|\b(?:be|go)\s+(?:more\s+)?technical\b|\btechnical\s+(?:details|answers|explanations)\b|技术细节|讲得专业"),
-    ("response.style", "simple", r"\bexplain\s+(?:it\s+)?like\s+i'm\s+(?:five|5)\b|\bin\s+simple\s+terms\b|\bkeep\s+it\s+simple\b|通俗(?:易懂)?(?:一)?点|说得简单"),
-    ("response.style", "with_examples", r"\b(?:give|use|with|include)\s+(?:me\s+)?(?:lots\s+of\s+|more\s+|some\s+)?examples\b|多举(?:点)?例子|举例说明"),
+    (
+        "response.length",
+        "long",
+        r"越详细越好|详细的(?:解释|回答|说明)|\b(?:detailed|in-depth|thorough|long)\s+(?:answers|explanations|responses)\b|\bthe\s+more\s+detail\s+the\s+better\b",
+    ),
+    (
+        "response.length",
+        "short",
+        r"\b(?:short|brief|concise)\s+(?:answers|replies|responses)\b|\bkeep\s+it\s+(?:short|brief)\b|\bshorter\s+please\b|\bstill\s+too\s+long\b|\btoo\s+long\b|\btl;?dr\b",
+    ),
+    (
+        "response.format",
+        "table",
+        r"\b(?:prefer|like|use|want|love)\s+tables?\b|\bin\s+(?:a\s+)?table\b|\bas\s+(?:a\s+)?table\b|用表格|表格形式",
+    ),
+    (
+        "response.format",
+        "numbered_steps",
+        r"\bstep[\s-]by[\s-]step\b|\bnumbered\s+(?:steps|instructions|list)\b|分步骤|一步一步",
+    ),
+    (
+        "response.format",
+        "plain_text",
+        r"\bplain\s+text\b|\bno\s+markdown\b|纯文本|不要用\s*markdown|别用\s*markdown",
+    ),
+    (
+        "response.format",
+        "summary_first",
+        r"先(?:给|说)(?:我)?结论|结论先行|\b(?:bottom\s+line|conclusion|summary|answer|tl;?dr)\s+first\b|\blead\s+with\s+the\s+(?:answer|conclusion|summary)\b",
+    ),
+    (
+        "response.format",
+        "code_only",
+        r"\bjust\s+(?:the\s+)?code\b|\bcode\s+only\b|只要代码|只给代码",
+    ),
+    (
+        "response.format",
+        "bullets",
+        r"\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|分点|列点",
+    ),
+    (
+        "response.tone",
+        "direct",
+        r"\bblunt\b|\bno\s+sugar[\s-]?coating\b|\bbe\s+(?:direct|straight)\b|\bstraight\s+to\s+the\s+point\b|直接(?:一点|点)|别绕弯子",
+    ),
+    (
+        "response.tone",
+        "casual",
+        r"\b(?:be|keep\s+it|sound)\s+(?:more\s+)?(?:casual|informal|relaxed|chill)\b|语气轻松|轻松(?:一)?点|随意(?:一)?点|口语化",
+    ),
+    (
+        "response.tone",
+        "formal",
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b|正式(?:一)?点|语气正式",
+    ),
+    (
+        "response.tone",
+        "friendly",
+        r"\b(?:be|sound)\s+(?:more\s+)?(?:friendly|warm)\b|亲切(?:一)?点",
+    ),
+    (
+        "response.tone",
+        "encouraging",
+        r"\b(?:be|sound)\s+(?:more\s+)?(?:encouraging|supportive)\b|多鼓励我",
+    ),
+    (
+        "response.emoji",
+        "false",
+        r"\bno\s+emojis?\b|\b(?:don't|do\s+not|never)\s+use\s+(?:any\s+)?emojis?\b|\bwithout\s+emojis?\b|(?:别|不要)(?:用|加|发)(?:表情符号|表情|emoji)",
+    ),
+    (
+        "response.emoji",
+        "true",
+        r"\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)",
+    ),
+    (
+        "response.style",
+        "technical",
+        r"\bget\s+technical\b|\b(?:be|go)\s+(?:more\s+)?technical\b|\btechnical\s+(?:details|answers|explanations)\b|技术细节|讲得专业",
+    ),
+    (
+        "response.style",
+        "simple",
+        r"\bexplain\s+(?:it\s+)?like\s+i'm\s+(?:five|5)\b|\bin\s+simple\s+terms\b|\bkeep\s+it\s+simple\b|通俗(?:易懂)?(?:一)?点|说得简单",
+    ),
+    (
+        "response.style",
+        "with_examples",
+        r"\b(?:give|use|with|include)\s+(?:me\s+)?(?:lots\s+of\s+|more\s+|some\s+)?examples\b|多举(?:点)?例子|举例说明",
+    ),
     # ---- units
-    ("units.system", "metric", r"\bmetric(?:\s+units)?\b|\b(?:in|use)\s+(?:km|kilometers|kilometres|kg|kilograms|celsius)\b|公制"),
-    ("units.system", "imperial", r"\bimperial(?:\s+units)?\b|\b(?:in|use)\s+(?:miles|pounds|lbs|feet|inches)\b|英制"),
+    (
+        "units.system",
+        "metric",
+        r"\bmetric(?:\s+units)?\b|\b(?:in|use)\s+(?:km|kilometers|kilometres|kg|kilograms|celsius)\b|公制",
+    ),
+    (
+        "units.system",
+        "imperial",
+        r"\bimperial(?:\s+units)?\b|\b(?:in|use)\s+(?:miles|pounds|lbs|feet|inches)\b|英制",
+    ),
     ("units.temperature", "celsius", r"\b(?:in\s+)?celsius\b|摄氏"),
     ("units.temperature", "fahrenheit", r"\b(?:in\s+)?fahrenheit\b|华氏"),
-    ("units.time_format", "24h", r"\b24[\s-]?h(?:ou)?r?\b|\b24[\s-]hour\s+(?:clock|time|format)\b|24小时制"),
-    ("units.time_format", "12h", r"\b12[\s-]hour\s+(?:clock|time|format)\b|\bam\s*/\s*pm\b|12小时制"),
+    (
+        "units.time_format",
+        "24h",
+        r"\b24[\s-]?h(?:ou)?r?\b|\b24[\s-]hour\s+(?:clock|time|format)\b|24小时制",
+    ),
+    (
+        "units.time_format",
+        "12h",
+        r"\b12[\s-]hour\s+(?:clock|time|format)\b|\bam\s*/\s*pm\b|12小时制",
+    ),
     # ---- accessibility
-    ("accessibility", "colorblind_safe", r"\bcolou?r[\s-]?blind\b|\bred\s*/\s*green\b|色盲|色弱|红绿配色"),
-    ("accessibility", "captions", r"\bcaptions?\b|\bsubtitles?\b|\bhard\s+of\s+hearing\b|\bi(?:'m|\s+am)\s+deaf\b|字幕|听力不好"),
+    (
+        "accessibility",
+        "colorblind_safe",
+        r"\bcolou?r[\s-]?blind\b|\bred\s*/\s*green\b|色盲|色弱|红绿配色",
+    ),
+    (
+        "accessibility",
+        "captions",
+        r"\bcaptions?\b|\bsubtitles?\b|\bhard\s+of\s+hearing\b|\bi(?:'m|\s+am)\s+deaf\b|字幕|听力不好",
+    ),
     ("accessibility", "dyslexia_friendly", r"\bdyslexi[ac]\b|阅读障碍"),
-    ("accessibility", "large_text", r"\b(?:large|larger|big|bigger)\s+(?:text|font|fonts|print)\b|字(?:体)?大一?点|大字|眼睛不好|视力不好"),
+    (
+        "accessibility",
+        "large_text",
+        r"\b(?:large|larger|big|bigger)\s+(?:text|font|fonts|print)\b|字(?:体)?大一?点|大字|眼睛不好|视力不好",
+    ),
     ("accessibility", "screen_reader", r"\bscreen[\s-]reader\b|读屏|盲人"),
     ("accessibility", "high_contrast", r"\bhigh[\s-]contrast\b|高对比度"),
     ("accessibility", "keyboard_only", r"\bkeyboard[\s-]only\b|只能用键盘"),
@@ -215,85 +375,365 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # ---- contact
     ("contact.email", None, r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
-    ("contact.channel", CHANNELS, r"\b(?:text|message|msg|ping|reach|contact|dm|hit)\s+me\s+(?:up\s+)?(?:only\s+)?(?:on|via|through|over|by|using|with)\s+(?P<v>" + _alt(CHANNELS, ascii_only=True) + r")\b"),
-    ("contact.channel", CHANNELS, r"\bi\s+(?:much\s+|really\s+)?prefer\s+(?P<v>whatsapp|signal|telegram|wechat|imessage|messenger|sms|texts?|e-?mail)\b"),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\b(?:text|message|msg|ping|reach|contact|dm|hit)\s+me\s+(?:up\s+)?(?:only\s+)?(?:on|via|through|over|by|using|with)\s+(?P<v>"
+        + _alt(CHANNELS, ascii_only=True)
+        + r")\b",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\bi\s+(?:much\s+|really\s+)?prefer\s+(?P<v>whatsapp|signal|telegram|wechat|imessage|messenger|sms|texts?|e-?mail)\b",
+    ),
     ("contact.channel", CHANNELS, r"\bsend\s+(?:\w+\s+){0,3}to\s+my\s+(?P<v>email|e-mail|inbox)\b"),
-    ("contact.channel", CHANNELS, r"(?P<v>" + _alt(CHANNELS) + r")(?!支付)(?:上)?(?:联系|找|通知|告诉)我(?:就行|就好|吧|最好)"),
-    ("contact.channel", CHANNELS, r"(?:联系|通知|找)我(?:的话)?(?:最好|请|就|都)?(?:用|发|走|通过)(?P<v>" + _alt(CHANNELS) + r")(?!支付)"),
-    ("contact.channel", CHANNELS, r"(?:通知|消息)(?:我)?(?:请|都)?(?:发|用)(?P<v>" + _alt(CHANNELS) + r")(?!支付)"),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?P<v>"
+        + _alt(CHANNELS)
+        + r")(?!支付)(?:上)?(?:联系|找|通知|告诉)我(?:就行|就好|吧|最好)",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:联系|通知|找)我(?:的话)?(?:最好|请|就|都)?(?:用|发|走|通过)(?P<v>"
+        + _alt(CHANNELS)
+        + r")(?!支付)",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:通知|消息)(?:我)?(?:请|都)?(?:发|用)(?P<v>" + _alt(CHANNELS) + r")(?!支付)",
+    ),
     # ---- name
-    ("name.preferred", None, r"\b(?:everyone|everybody|people|friends|most\s+people)\s+calls?\s+me\s+(?P<v>[A-Z][\w'-]+)"),
+    (
+        "name.preferred",
+        None,
+        r"\b(?:everyone|everybody|people|friends|most\s+people)\s+calls?\s+me\s+(?P<v>[A-Z][\w'-]+)",
+    ),
     ("name", None, r"^\W*the\s+name(?:'s|\s+is)\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})"),
     # ---- age
-    ("age", None, r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?:\s+years?\s+old|\s+y/?o)?\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b"),
-    ("age", None, r"(?:我|本人)(?:今年|已经)?(?P<v>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:周)?岁"),
+    (
+        "age",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?:\s+years?\s+old|\s+y/?o)?\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
+    ),
+    (
+        "age",
+        None,
+        r"(?:我|本人)(?:今年|已经)?(?P<v>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:周)?岁",
+    ),
     # ---- languages spoken
-    ("language.spoken", LANGS, r"\bi\s+(?:can\s+)?(?:speak|am\s+fluent\s+in|'m\s+fluent\s+in)\s+(?P<v>(?:" + _alt(LANGS, ascii_only=True) + r")(?:\s*(?:,|and|&)\s*(?:" + _alt(LANGS, ascii_only=True) + r"))*)\b"),
-    ("language.spoken", LANGS, r"\bmy\s+(?:native\s+language|mother\s+tongue|first\s+language)\s+is\s+(?P<v>" + _alt(LANGS, ascii_only=True) + r")"),
-    ("language.spoken", LANGS, r"母语是(?P<v>" + _alt(LANGS, ascii_only=False) + r")|(?P<v2>" + _alt(LANGS, ascii_only=False) + r")也会(?:说|讲)|我会(?:说|讲)(?P<v3>(?:" + _alt(LANGS, ascii_only=False) + r")(?:和|、)?(?:" + _alt(LANGS, ascii_only=False) + r")?)"),
-    ("language", LANGS, r"(?:请|回复|回答)?(?:请)?用(?P<v>简体中文|繁体中文|简体|English|english)(?:回复|回答|写|跟我说|就行|就好|吧)?"),
-    ("language", LANGS, r"^\W*(?P<v>english|chinese|spanish|french|german|japanese)\s+(?:please|pls|only)\b"),
+    (
+        "language.spoken",
+        LANGS,
+        r"\bi\s+(?:can\s+)?(?:speak|am\s+fluent\s+in|'m\s+fluent\s+in)\s+(?P<v>(?:"
+        + _alt(LANGS, ascii_only=True)
+        + r")(?:\s*(?:,|and|&)\s*(?:"
+        + _alt(LANGS, ascii_only=True)
+        + r"))*)\b",
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"\bmy\s+(?:native\s+language|mother\s+tongue|first\s+language)\s+is\s+(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")",
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"母语是(?P<v>"
+        + _alt(LANGS, ascii_only=False)
+        + r")|(?P<v2>"
+        + _alt(LANGS, ascii_only=False)
+        + r")也会(?:说|讲)|我会(?:说|讲)(?P<v3>(?:"
+        + _alt(LANGS, ascii_only=False)
+        + r")(?:和|、)?(?:"
+        + _alt(LANGS, ascii_only=False)
+        + r")?)",
+    ),
+    (
+        "language",
+        LANGS,
+        r"(?:请|回复|回答)?(?:请)?用(?P<v>简体中文|繁体中文|简体|English|english)(?:回复|回答|写|跟我说|就行|就好|吧)?",
+    ),
+    (
+        "language",
+        LANGS,
+        r"^\W*(?P<v>english|chinese|spanish|french|german|japanese)\s+(?:please|pls|only)\b",
+    ),
     # ---- diet: foods avoided for non-medical reasons
-    ("diet.avoid", None, r"\bi\s+(?:don't|do\s+not|never|can't|cannot|won't)\s+eat\s+(?!meat\b|any\s+meat\b|animal)(?P<v>" + ITEM_EN + r")" + _END),
-    ("diet.avoid", None, r"我(?:从来|从)?不(?:吃|喝)(?!肉|荤|辣|素)(?P<v>猪肉|牛肉|羊肉|鸡肉|海鲜|酒|咖啡|内脏|[\u4e00-\u9fff]{1,3}肉)"),
+    (
+        "diet.avoid",
+        None,
+        r"\bi\s+(?:don't|do\s+not|never|can't|cannot|won't)\s+eat\s+(?!meat\b|any\s+meat\b|animal)(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "diet.avoid",
+        None,
+        r"我(?:从来|从)?不(?:吃|喝)(?!肉|荤|辣|素)(?P<v>猪肉|牛肉|羊肉|鸡肉|海鲜|酒|咖啡|内脏|[\u4e00-\u9fff]{1,3}肉)",
+    ),
     # ---- intolerance
-    ("intolerance", None, r"\bi\s+(?:can't|cannot|don't)\s+(?:handle|tolerate|digest)\s+(?P<v>lactose|gluten|fructose|histamine|dairy|caffeine|fodmaps?)\b|\b(?P<v2>lactose|gluten|fructose|histamine|caffeine)[\s-]intoleran(?:t|ce)\b"),
-    ("intolerance", None, r"对(?P<v>[\u4e00-\u9fff]{1,6}?)不耐受|(?P<v2>乳糖|麸质|果糖|酒精)不耐受?"),
+    (
+        "intolerance",
+        None,
+        r"\bi\s+(?:can't|cannot|don't)\s+(?:handle|tolerate|digest)\s+(?P<v>lactose|gluten|fructose|histamine|dairy|caffeine|fodmaps?)\b|\b(?P<v2>lactose|gluten|fructose|histamine|caffeine)[\s-]intoleran(?:t|ce)\b",
+    ),
+    (
+        "intolerance",
+        None,
+        r"对(?P<v>[\u4e00-\u9fff]{1,6}?)不耐受|(?P<v2>乳糖|麸质|果糖|酒精)不耐受?",
+    ),
     # ---- food tastes, stored as the established taste.<item> (taxonomy.canonical reads them as food.like / food.dislike)
-    ("taste.dislike", None, r"^\W*(?P<v>[a-z][a-z ]{1,30}?)\s+(?:are|is)\s+(?:so\s+|really\s+|absolutely\s+)?(?:disgusting|gross|revolting|nasty|inedible|vile)\b"),
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>[a-z][a-z ]{1,30}?)\s+(?:are|is)\s+(?:so\s+|really\s+|absolutely\s+)?(?:disgusting|gross|revolting|nasty|inedible|vile)\b",
+    ),
     ("taste.like", None, r"(?P<v>[\u4e00-\u9fffA-Za-z]{1,8})(?:是|就是)我的?(?:最爱|最喜欢的)"),
     # ---- allergies by reaction
-    ("allergy", None, r"\b(?:get|have|had|got)\s+(?:an?\s+)?(?:anaphylaxis|anaphylactic\s+shock|hives|a\s+rash|rashes|swelling|(?:bad|severe|serious|allergic)\s+reactions?)\s+(?:from|to|after\s+(?:eating|taking))\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)" + _END),
-    ("allergy", None, r"^\W*(?P<v>[A-Za-z][\w-]+)\s+(?:gives|give)\s+me\s+(?:hives|a\s+rash|rashes|swelling|a\s+(?:bad\s+)?reaction|an\s+allergic\s+reaction|anaphylaxis)|^\W*(?P<v2>[A-Za-z][\w-]+)\s+makes?\s+(?:my\s+\w+\s+swell|me\s+(?:break\s+out|swell|itch))"),
+    (
+        "allergy",
+        None,
+        r"\b(?:get|have|had|got)\s+(?:an?\s+)?(?:anaphylaxis|anaphylactic\s+shock|hives|a\s+rash|rashes|swelling|(?:bad|severe|serious|allergic)\s+reactions?)\s+(?:from|to|after\s+(?:eating|taking))\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)"
+        + _END,
+    ),
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>[A-Za-z][\w-]+)\s+(?:gives|give)\s+me\s+(?:hives|a\s+rash|rashes|swelling|a\s+(?:bad\s+)?reaction|an\s+allergic\s+reaction|anaphylaxis)|^\W*(?P<v2>[A-Za-z][\w-]+)\s+makes?\s+(?:my\s+\w+\s+swell|me\s+(?:break\s+out|swell|itch))",
+    ),
     ("allergy", None, r"^\W*(?P<v>[\u4e00-\u9fff]{2,8}?)我(?:不能|不可以)(?:吃|用)(?=.*过敏)"),
     # ---- health
-    ("health.condition", None, r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?:chronic\s+)?(?P<v2>[a-z][a-z' ]{2,30}?)" + _END),
-    ("health.condition", None, r"我(?:患有|有|得了|确诊了?)(?P<v>[\u4e00-\u9fff]{2,10}?(?:病|症|炎|减退|亢进|哮喘|高血压|糖尿病|癫痫))"),
-    ("medication", None, r"\bi\s+(?:take|use|'m\s+taking|am\s+taking|'m\s+on|am\s+on)\s+(?:an?\s+|my\s+)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b"),
-    ("medication", None, r"(?:我|在)(?:每天|长期|一直|平时|正在)?(?:在)?(?:服用|吃|服)(?P<v>[\u4e00-\u9fff]{2,8}?(?:胍|平|汀|林|酮|唑|片|胶囊|沙坦|普利|洛尔|西泮|素|宁|芬|酸))(?=$|[，,。；;]|\b)"),
+    (
+        "health.condition",
+        None,
+        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?:chronic\s+)?(?P<v2>[a-z][a-z' ]{2,30}?)"
+        + _END,
+    ),
+    (
+        "health.condition",
+        None,
+        r"我(?:患有|有|得了|确诊了?)(?P<v>[\u4e00-\u9fff]{2,10}?(?:病|症|炎|减退|亢进|哮喘|高血压|糖尿病|癫痫))",
+    ),
+    (
+        "medication",
+        None,
+        r"\bi\s+(?:take|use|'m\s+taking|am\s+taking|'m\s+on|am\s+on)\s+(?:an?\s+|my\s+)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
+    ),
+    (
+        "medication",
+        None,
+        r"(?:我|在)(?:每天|长期|一直|平时|正在)?(?:在)?(?:服用|吃|服)(?P<v>[\u4e00-\u9fff]{2,8}?(?:胍|平|汀|林|酮|唑|片|胶囊|沙坦|普利|洛尔|西泮|素|宁|芬|酸))(?=$|[，,。；;]|\b)",
+    ),
     # ---- payment
-    ("payment.avoid", PAYMENTS, r"\bi\s+(?:don't|do\s+not|never|won't|refuse\s+to)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>" + _alt(PAYMENTS, ascii_only=True) + r")\b|不(?:用|喜欢用|想用)(?P<v2>" + _alt(PAYMENTS, ascii_only=False) + r")"),
-    ("payment.method", PAYMENTS, r"\bi\s+(?:usually\s+|mostly\s+|always\s+|only\s+|normally\s+)?(?:pay|paying)\s+(?:with|by|via|using|through|in)\s+(?P<v>(?:" + _alt(PAYMENTS, ascii_only=True) + r")(?:\s*(?:,|or|and|/)\s*(?:" + _alt(PAYMENTS, ascii_only=True) + r"))*)\b"),
-    ("payment.method", PAYMENTS, r"^\W*(?P<v>" + _alt(PAYMENTS, ascii_only=True) + r")\s+is\s+(?:what|how)\s+i\s+(?:use|pay)|\bi\s+(?:prefer|use|like)\s+(?:paying\s+(?:with|by)\s+)?(?P<v2>" + _alt(PAYMENTS, ascii_only=True) + r")\b"),
-    ("payment.method", PAYMENTS, r"(?:只|都|一般|通常|习惯|就)?用(?P<v>" + _alt(PAYMENTS, ascii_only=False) + r"|apple\s?pay|paypal)(?:付|支付|付款|结账)?"),
+    (
+        "payment.avoid",
+        PAYMENTS,
+        r"\bi\s+(?:don't|do\s+not|never|won't|refuse\s+to)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")\b|不(?:用|喜欢用|想用)(?P<v2>"
+        + _alt(PAYMENTS, ascii_only=False)
+        + r")",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"\bi\s+(?:usually\s+|mostly\s+|always\s+|only\s+|normally\s+)?(?:pay|paying)\s+(?:with|by|via|using|through|in)\s+(?P<v>(?:"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")(?:\s*(?:,|or|and|/)\s*(?:"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r"))*)\b",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"^\W*(?P<v>"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")\s+is\s+(?:what|how)\s+i\s+(?:use|pay)|\bi\s+(?:prefer|use|like)\s+(?:paying\s+(?:with|by)\s+)?(?P<v2>"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")\b",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"(?:只|都|一般|通常|习惯|就)?用(?P<v>"
+        + _alt(PAYMENTS, ascii_only=False)
+        + r"|apple\s?pay|paypal)(?:付|支付|付款|结账)?",
+    ),
     # ---- location
-    ("location.country", None, r"\b(?:based|living|live|located)\s+in\s+[A-Z][\w .'-]+?,\s+(?P<v>[A-Z][\w .'-]+?)\s*$"),
-    ("location.city", None, r"\b(?:currently\s+|now\s+)?(?:living|based|located)\s+in\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)(?=\s*(?:,|$|\.))"),
-    ("location.city", None, r"^(?:我)?(?:现在|目前)?住在(?P<v>[\u4e00-\u9fff]{2,5}?)(?:市)?$|我在(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:工作和生活|生活和工作|生活|定居)"),
+    (
+        "location.country",
+        None,
+        r"\b(?:based|living|live|located)\s+in\s+[A-Z][\w .'-]+?,\s+(?P<v>[A-Z][\w .'-]+?)\s*$",
+    ),
+    (
+        "location.city",
+        None,
+        r"\b(?:currently\s+|now\s+)?(?:living|based|located)\s+in\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)(?=\s*(?:,|$|\.))",
+    ),
+    (
+        "location.city",
+        None,
+        r"^(?:我)?(?:现在|目前)?住在(?P<v>[\u4e00-\u9fff]{2,5}?)(?:市)?$|我在(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:工作和生活|生活和工作|生活|定居)",
+    ),
     # ---- occupation
-    ("job.employer", None, r"\b(?:work|working)\s+(?:as\s+an?\s+[\w -]+?\s+)?(?:at|for)\s+(?P<v>" + NAME_EN + r")"),
+    (
+        "job.employer",
+        None,
+        r"\b(?:work|working)\s+(?:as\s+an?\s+[\w -]+?\s+)?(?:at|for)\s+(?P<v>" + NAME_EN + r")",
+    ),
     ("job.employer", None, r"我在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:做|当|担任|上班|工作)"),
-    ("job.title", None, r"我在[\u4e00-\u9fffA-Za-z]{2,8}?(?:做|当|担任)(?P<v>[\u4e00-\u9fff]{2,8})"),
+    (
+        "job.title",
+        None,
+        r"我在[\u4e00-\u9fffA-Za-z]{2,8}?(?:做|当|担任)(?P<v>[\u4e00-\u9fff]{2,8})",
+    ),
     # ---- family
-    ("family.children", None, r"\bi\s+(?:have|'ve\s+got|have\s+got)\s+(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children|child|kid|sons|daughters)\b|\bi(?:'ve)?\s+got\s+(?P<v2>\d|two|three|four)\s+(?:kids|children)\b"),
+    (
+        "family.children",
+        None,
+        r"\bi\s+(?:have|'ve\s+got|have\s+got)\s+(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children|child|kid|sons|daughters)\b|\bi(?:'ve)?\s+got\s+(?P<v2>\d|two|three|four)\s+(?:kids|children)\b",
+    ),
     ("family.children", None, r"我有(?P<v>[一两二三四五六\d])个(?:孩子|小孩|娃|儿子|女儿)"),
     # ---- pets
-    ("pet.species", PETS, r"\bi(?:\s+have|'ve\s+got|\s+have\s+got|\s+own|'ve)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v>" + _alt(PETS, ascii_only=True) + r")\b"),
-    ("pet.species", PETS, r"我(?:家)?(?:养了?|有)(?:一|两|三|\d)?[只条个匹]?(?P<v>" + _alt(PETS, ascii_only=False) + r")"),
-    ("pet.names", None, r"\b(?:" + _alt(PETS, ascii_only=True) + r")\s+(?:named|called)\s+(?P<v>[A-Z][\w'-]+)|\bmy\s+(?:" + _alt(PETS, ascii_only=True) + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named)\s+(?P<v2>[A-Z][\w'-]+)"),
-    ("pet.names", None, r"(?:" + _alt(PETS, ascii_only=False) + r")(?:的名字)?(?:叫|名叫|名字叫)(?P<v>[\u4e00-\u9fffA-Za-z]{1,4})"),
+    (
+        "pet.species",
+        PETS,
+        r"\bi(?:\s+have|'ve\s+got|\s+have\s+got|\s+own|'ve)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v>"
+        + _alt(PETS, ascii_only=True)
+        + r")\b",
+    ),
+    (
+        "pet.species",
+        PETS,
+        r"我(?:家)?(?:养了?|有)(?:一|两|三|\d)?[只条个匹]?(?P<v>"
+        + _alt(PETS, ascii_only=False)
+        + r")",
+    ),
+    (
+        "pet.names",
+        None,
+        r"\b(?:"
+        + _alt(PETS, ascii_only=True)
+        + r")\s+(?:named|called)\s+(?P<v>[A-Z][\w'-]+)|\bmy\s+(?:"
+        + _alt(PETS, ascii_only=True)
+        + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named)\s+(?P<v2>[A-Z][\w'-]+)",
+    ),
+    (
+        "pet.names",
+        None,
+        r"(?:"
+        + _alt(PETS, ascii_only=False)
+        + r")(?:的名字)?(?:叫|名叫|名字叫)(?P<v>[\u4e00-\u9fffA-Za-z]{1,4})",
+    ),
     # ---- travel
-    ("travel.airline.avoid", None, r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:book|put)\s+me\s+on\s+(?P<v>" + NAME_EN + r")|\bavoid\s+(?P<v2>" + NAME_EN + r")|\bi\s+(?:won't|will\s+not|refuse\s+to|never)\s+fly\s+(?:with\s+)?(?P<v3>" + NAME_EN + r")"),
-    ("travel.airline.avoid", None, r"(?:不坐|别订|不要订|不想坐|别给我订)(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|春秋|吉祥)"),
-    ("travel.airline", None, r"\bi\s+(?:prefer|like|love|always\s+fly|usually\s+fly)\s+(?:flying\s+)?(?:with\s+)?(?P<v>[A-Z][\w]*(?:\s+[A-Z]\w*)?\s+(?:Airlines?|Airways|Air))\b"),
-    ("travel.airline", None, r"(?:喜欢|偏好|习惯|一般|都|比较喜欢)(?:坐|乘坐|飞|选)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)"),
-    ("travel.loyalty", None, r"\b(?P<v>miles\s*(?:&|and)\s*more|hilton\s+honors|marriott\s+bonvoy|skymiles|aadvantage|mileageplus|avios|executive\s+club|krisflyer|flying\s+blue|ihg\s+one\s+rewards|world\s+of\s+hyatt|asia\s+miles)\b"),
-    ("travel.loyalty", None, r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:会员|常旅客)"),
-    ("hotel.chain", None, r"^\W*(?P<v>" + NAME_EN + r")\s+is\s+my\s+go-to(?:\s+hotel)?|\bi\s+(?:prefer|usually\s+stay\s+(?:at|with)|always\s+stay\s+(?:at|with))\s+(?P<v2>Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham)s?\b"),
-    ("hotel.chain", None, r"(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯)?(?:选|住|订)(?P<v>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|丽思卡尔顿|假日)|喜欢住(?P<v2>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉)"),
-    ("hotel.room", HOTEL_ROOM, r"\b(?P<v>" + _alt(HOTEL_ROOM, ascii_only=True) + r")\s+(?:room|rooms)\b|\b(?P<v2>high\s+floor|higher\s+floor|low\s+floor|king\s+bed|twin\s+beds|away\s+from\s+the\s+(?:elevator|lift))\b"),
-    ("hotel.room", HOTEL_ROOM, r"(?P<v>安静|无烟|高楼层|低楼层|大床|双床|远离电梯)(?:的)?(?:房间|房)?"),
+    (
+        "travel.airline.avoid",
+        None,
+        r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:book|put)\s+me\s+on\s+(?P<v>"
+        + NAME_EN
+        + r")|\bavoid\s+(?P<v2>"
+        + NAME_EN
+        + r")|\bi\s+(?:won't|will\s+not|refuse\s+to|never)\s+fly\s+(?:with\s+)?(?P<v3>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "travel.airline.avoid",
+        None,
+        r"(?:不坐|别订|不要订|不想坐|别给我订)(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|春秋|吉祥)",
+    ),
+    (
+        "travel.airline",
+        None,
+        r"\bi\s+(?:prefer|like|love|always\s+fly|usually\s+fly)\s+(?:flying\s+)?(?:with\s+)?(?P<v>[A-Z][\w]*(?:\s+[A-Z]\w*)?\s+(?:Airlines?|Airways|Air))\b",
+    ),
+    (
+        "travel.airline",
+        None,
+        r"(?:喜欢|偏好|习惯|一般|都|比较喜欢)(?:坐|乘坐|飞|选)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)",
+    ),
+    (
+        "travel.loyalty",
+        None,
+        r"\b(?P<v>miles\s*(?:&|and)\s*more|hilton\s+honors|marriott\s+bonvoy|skymiles|aadvantage|mileageplus|avios|executive\s+club|krisflyer|flying\s+blue|ihg\s+one\s+rewards|world\s+of\s+hyatt|asia\s+miles)\b",
+    ),
+    (
+        "travel.loyalty",
+        None,
+        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:会员|常旅客)",
+    ),
+    (
+        "hotel.chain",
+        None,
+        r"^\W*(?P<v>"
+        + NAME_EN
+        + r")\s+is\s+my\s+go-to(?:\s+hotel)?|\bi\s+(?:prefer|usually\s+stay\s+(?:at|with)|always\s+stay\s+(?:at|with))\s+(?P<v2>Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham)s?\b",
+    ),
+    (
+        "hotel.chain",
+        None,
+        r"(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯)?(?:选|住|订)(?P<v>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|丽思卡尔顿|假日)|喜欢住(?P<v2>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉)",
+    ),
+    (
+        "hotel.room",
+        HOTEL_ROOM,
+        r"\b(?P<v>"
+        + _alt(HOTEL_ROOM, ascii_only=True)
+        + r")\s+(?:room|rooms)\b|\b(?P<v2>high\s+floor|higher\s+floor|low\s+floor|king\s+bed|twin\s+beds|away\s+from\s+the\s+(?:elevator|lift))\b",
+    ),
+    (
+        "hotel.room",
+        HOTEL_ROOM,
+        r"(?P<v>安静|无烟|高楼层|低楼层|大床|双床|远离电梯)(?:的)?(?:房间|房)?",
+    ),
     # ---- time zone
-    ("timezone", TIMEZONES, r"\b(?P<v>" + _alt(TIMEZONES, ascii_only=True) + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+time\s*zone\s+is\s+(?P<v3>[A-Z]{2,5})\b"),
+    (
+        "timezone",
+        TIMEZONES,
+        r"\b(?P<v>"
+        + _alt(TIMEZONES, ascii_only=True)
+        + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+time\s*zone\s+is\s+(?P<v3>[A-Z]{2,5})\b",
+    ),
     ("timezone", TIMEZONES, r"(?P<v>" + _alt(TIMEZONES, ascii_only=False) + r")时间"),
     # ---- currency
-    ("currency", None, r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|欧元|英镑|日元)(?:显示|标价|计价|报价)"),
+    (
+        "currency",
+        None,
+        r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|欧元|英镑|日元)(?:显示|标价|计价|报价)",
+    ),
     # ---- interests (stored as the established taste.<item> = like)
-    ("taste.like", None, r"\bi(?:'m|\s+am)\s+(?:really\s+|very\s+|so\s+|super\s+|totally\s+)?into\s+(?P<v>" + ITEM_EN + r")" + _END),
-    ("taste.like", None, r"\bi\s+(?:play|practice|practise)\s+(?P<v>[a-z][a-z ]{1,20}?(?:\s+and\s+[a-z]+)?)" + _END),
+    (
+        "taste.like",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:really\s+|very\s+|so\s+|super\s+|totally\s+)?into\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "taste.like",
+        None,
+        r"\bi\s+(?:play|practice|practise)\s+(?P<v>[a-z][a-z ]{1,20}?(?:\s+and\s+[a-z]+)?)" + _END,
+    ),
     ("taste.like", None, r"(?:我的)?(?:爱好|兴趣爱好|兴趣)是(?P<v>[^，。,；;！!]{1,20})"),
     # ---- do not recommend
-    ("recommend", None, r"\bi(?:'m|\s+am)\s+not\s+(?:really\s+|at\s+all\s+)?interested\s+in\s+(?P<v>" + ITEM_EN + r")" + _END + r"|\bno\s+more\s+(?P<v2>[\w ]{2,30}?)\s+(?:recommendations|suggestions)\b"),
+    (
+        "recommend",
+        None,
+        r"\bi(?:'m|\s+am)\s+not\s+(?:really\s+|at\s+all\s+)?interested\s+in\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|\bno\s+more\s+(?P<v2>[\w ]{2,30}?)\s+(?:recommendations|suggestions)\b",
+    ),
     ("recommend", None, r"我对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)"),
 )
 
@@ -334,7 +774,12 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
     out: list[tuple[str, str]] = []
     for part in parts:
         part = _TRIM_ZH.sub("", part.strip()) if not part.isascii() else part.strip()
-        part = re.sub(r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly)$", "", part, flags=_I)
+        part = re.sub(
+            r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly)$",
+            "",
+            part,
+            flags=_I,
+        )
         if not part:
             continue
         if codes is not None:
@@ -379,13 +824,22 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
                 n_found += 1
 
 
-_STANDING = re.compile(r"\b(?:always|never|from\s+now\s+on|in\s+general|prefer)\b|以后|总是|一直", _I)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:\w+\s+)?$|(?:不再|已经不|并不|没有)$", _I)
+_STANDING = re.compile(
+    r"\b(?:always|never|from\s+now\s+on|in\s+general|prefer)\b|以后|总是|一直", _I
+)
+_NOT_BEFORE = re.compile(
+    r"\b(?:not|never|no\s+longer)\s+(?:\w+\s+)?$|(?:不再|已经不|并不|没有)$", _I
+)
 
 
 def _negated(text: str, start: int) -> bool:
     """ "I'm not lactose intolerant (anymore)", "I don't keep halal anymore": forget."""
-    return _ANYMORE.search(text) is not None or _NOT_BEFORE.search(text[max(0, start - 24) : start]) is not None
+    return (
+        _ANYMORE.search(text) is not None
+        or _NOT_BEFORE.search(text[max(0, start - 24) : start]) is not None
+    )
+
+
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
 
@@ -395,12 +849,18 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         if not said or slugify(said) in L.TOPIC_STOP:
             return
         polarity = key.split(".")[1]
-        yield start, end, cand(Kind.PREFERENCE, "taste." + slugify(said), polarity, normalized=polarity)
+        yield (
+            start,
+            end,
+            cand(Kind.PREFERENCE, "taste." + slugify(said), polarity, normalized=polarity),
+        )
         return
     if key == "recommend":
         if not slugify(said) or slugify(said) in L.TOPIC_STOP:
             return
-        c = cand(Kind.CONSTRAINT, "recommend." + slugify(said), "never", normalized="never", hard=True)
+        c = cand(
+            Kind.CONSTRAINT, "recommend." + slugify(said), "never", normalized="never", hard=True
+        )
         yield start, end, c
         return
     if key == "allergy":
@@ -433,19 +893,58 @@ def _lang_name(said: str) -> str:
     return said.lower()
 
 
-
 # ---- irregular cases: moves (two cities, one sentence) and birthdays (dates) ------------
 _PLACE_EN = r"[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?"
 _MOVE_EN = (
-    re.compile(r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:here\s+)?to\s+(?P<cur>" + _PLACE_EN + r")\s+from\s+(?P<prev>" + _PLACE_EN + r")", _I),
-    re.compile(r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+from\s+(?P<prev>" + _PLACE_EN + r")\s+to\s+(?P<cur>" + _PLACE_EN + r")", _I),
-    re.compile(r"\b(?:i|we)\s+(?:left|moved\s+away\s+from)\s+(?P<prev>" + _PLACE_EN + r")\s*,?\s+(?:and\s+)?(?:now\s+)?(?:live|are|am|moved)\s+(?:in|to)\s+(?P<cur>" + _PLACE_EN + r")", _I),
+    re.compile(
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:here\s+)?to\s+(?P<cur>"
+        + _PLACE_EN
+        + r")\s+from\s+(?P<prev>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+from\s+(?P<prev>"
+        + _PLACE_EN
+        + r")\s+to\s+(?P<cur>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:i|we)\s+(?:left|moved\s+away\s+from)\s+(?P<prev>"
+        + _PLACE_EN
+        + r")\s*,?\s+(?:and\s+)?(?:now\s+)?(?:live|are|am|moved)\s+(?:in|to)\s+(?P<cur>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
 )
 _MOVE_ZH = (
-    re.compile(r"从(?P<prev>" + CITY_ZH + r")搬(?:家)?(?:到|去)了?(?P<cur>" + CITY_ZH + r")(?=了|$|[，,。.！!；;])"),
-    re.compile(r"搬(?:家)?(?:到|去)了?(?P<cur>" + CITY_ZH + r")了?\s*[，,]\s*(?:之前|以前|原来)(?:住|在|住在)(?P<prev>" + CITY_ZH + r")(?=$|[，,。.！!；;])"),
+    re.compile(
+        r"从(?P<prev>"
+        + CITY_ZH
+        + r")搬(?:家)?(?:到|去)了?(?P<cur>"
+        + CITY_ZH
+        + r")(?=了|$|[，,。.！!；;])"
+    ),
+    re.compile(
+        r"搬(?:家)?(?:到|去)了?(?P<cur>"
+        + CITY_ZH
+        + r")了?\s*[，,]\s*(?:之前|以前|原来)(?:住|在|住在)(?P<prev>"
+        + CITY_ZH
+        + r")(?=$|[，,。.！!；;])"
+    ),
 )
-_MOVING_TO = re.compile(r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:moving|relocating)\s+to\s+(?P<cur>" + _PLACE_EN + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|我(?:们)?(?:下个月|明年|今年|马上|准备|打算|要)(?:要)?搬(?:到|去)(?P<cur2>" + CITY_ZH + r")(?=$|[，,。.！!；;]|了)", _I)
+_MOVING_TO = re.compile(
+    r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:moving|relocating)\s+to\s+(?P<cur>"
+    + _PLACE_EN
+    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|我(?:们)?(?:下个月|明年|今年|马上|准备|打算|要)(?:要)?搬(?:到|去)(?P<cur2>"
+    + CITY_ZH
+    + r")(?=$|[，,。.！!；;]|了)",
+    _I,
+)
 
 
 def h_move(cl: Clause) -> Iterator[Hit]:
@@ -464,9 +963,20 @@ def h_move(cl: Clause) -> Iterator[Hit]:
 _MONTHS = {
     m: n
     for n, names in enumerate(
-        (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-         ("oct", "october"), ("nov", "november"), ("dec", "december")),
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
         start=1,
     )
     for m in names
@@ -474,11 +984,27 @@ _MONTHS = {
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _BDAY_CUE = r"(?:\bborn\s+(?:on\s+)?|\bbirthday\s+(?:is\s+)?(?:on\s+)?|\bb-?day\s+(?:is\s+)?)"
 _BIRTHDAY_RX = (
-    re.compile(_BDAY_CUE + r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MON + r")\.?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b", _I),
-    re.compile(_BDAY_CUE + r"(?P<mon>" + _MON + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b", _I),
+    re.compile(
+        _BDAY_CUE
+        + r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
+        + _MON
+        + r")\.?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b",
+        _I,
+    ),
+    re.compile(
+        _BDAY_CUE
+        + r"(?P<mon>"
+        + _MON
+        + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b",
+        _I,
+    ),
     re.compile(_BDAY_CUE + r"(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b", _I),
-    re.compile(r"生日(?:是|在)?\s*(?:(?P<y>(?:19|20)\d\d)年)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"),
-    re.compile(r"(?P<y>(?:19|20)\d\d)年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号](?:出生|生)"),
+    re.compile(
+        r"生日(?:是|在)?\s*(?:(?P<y>(?:19|20)\d\d)年)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+    ),
+    re.compile(
+        r"(?P<y>(?:19|20)\d\d)年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号](?:出生|生)"
+    ),
 )
 
 
@@ -494,4 +1020,8 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
             norm = f"{month:02d}-{day:02d}"
             if g.get("y"):
                 norm = f"{g['y']}-{norm}"
-            yield m.start(), m.end(), cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm)
+            yield (
+                m.start(),
+                m.end(),
+                cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm),
+            )

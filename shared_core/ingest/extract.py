@@ -65,7 +65,6 @@ from datetime import datetime
 
 from ..entities import Candidate, Intent, Kind, Scope, Turn
 from . import _rules_facts as F
-from ._rules_packs import h_birthday, h_move, h_rows
 from . import lexicon as L
 from ._rulebase import (
     CJK,
@@ -98,6 +97,7 @@ from ._rulebase import (
     sentences,
     third_party,
 )
+from ._rules_packs import h_birthday, h_move, h_rows
 from .dates import parse_until
 from .lexicon import parse_number, slugify
 
