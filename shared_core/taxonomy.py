@@ -145,7 +145,7 @@ food. | preference | list | - | Food | 饮食喜好 | - | food.like.<item> / foo
 pronouns | preference | enum | - | Pronouns | 人称代词 | he/him she/her they/them he/they she/they | the user's pronouns | pronoun, pronouns | 代词, 称呼
 age | fact | int | - | Age | 年龄 | - | age in years when said | age, old | 年龄, 岁
 birthday | fact | date | - | Birthday | 生日 | - | MM-DD, or YYYY-MM-DD when the year is stated | birthday, born | 生日, 出生
-language.spoken | fact | language | - | Languages spoken | 会说的语言 | - | ISO 639-1 codes of the languages the user speaks | speak, languages | 会说, 母语
+language.spoken | fact | list | - | Languages spoken | 会说的语言 | - | ISO 639-1 codes of the languages the user speaks | speak, languages | 会说, 母语
 currency | preference | text | - | Currency | 货币 | - | currency prices are shown in (ISO 4217) | currency | 货币, 币种
 units.system | preference | enum | - | Units | 单位制 | metric imperial | measurement system | units, metric, imperial | 单位
 units.temperature | preference | enum | - | Temperature scale | 温度单位 | celsius fahrenheit | temperature scale | temperature | 温度
@@ -375,6 +375,17 @@ LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
     }
 )
 
+#: ISO 3166-1 alpha-2 codes by the country's canonical (lexicon) name.
+COUNTRY_CODES: Mapping[str, str] = MappingProxyType(
+    {
+        "china": "CN", "united states": "US", "united kingdom": "GB", "germany": "DE",
+        "france": "FR", "japan": "JP", "south korea": "KR", "canada": "CA",
+        "australia": "AU", "india": "IN", "singapore": "SG", "spain": "ES", "italy": "IT",
+        "brazil": "BR", "mexico": "MX", "netherlands": "NL", "switzerland": "CH",
+        "sweden": "SE", "taiwan": "TW",
+    }
+)  # fmt: skip
+
 #: ISO 4217 codes by the words and signs that name a currency.
 _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
     (r"\$|\busd\b|\bdollars?\b|\bbucks?\b|美元|美金", "USD"),
@@ -390,8 +401,9 @@ _FOOD_WORDS = (
     r"|coffee|tea|beer|wine|sushi|pizza|pasta|burger|burgers|chocolate|curry|noodles|rice"
     r"|bread|cheese|meat|fish|seafood|vegetables?|fruit|salad|soup|steak|chicken|pork|beef"
     r"|tofu|olives?|mushrooms?|cilantro|coriander|garlic|onions?|tomato(?:es)?|eggs?|candy"
-    r"|cake|ice\s+cream|bbq|barbecue|ramen|dumplings?|tacos?)\b"
-    r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
+    r"|cake|ice\s+cream|bbq|barbecue|ramen|dumplings?|tacos?|thai|vietnamese|mexican|indian"
+    r"|italian|korean|sichuan|cantonese\s+food)\b"
+    r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|(?<!钓)鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
 )
 
 
@@ -463,6 +475,8 @@ def canonical(key: str, value: str, normalized: str = "") -> tuple[str, str]:
     if key == "language" or key.startswith("language.spoken"):
         parts = [p for p in norm.replace("，", ",").split(",") if p.strip()]
         return key, ",".join(language_code(p) for p in parts) or language_code(norm)
+    if key == "location.country":
+        return key, COUNTRY_CODES.get(norm.strip().lower(), norm)
     if key.startswith("budget."):
         cur = currency_of(value)
         number = norm.split()[0] if norm.split() else norm

@@ -103,7 +103,21 @@ JOKE_RE = re.compile(
 )
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
 #: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
-LAUGH_RE = re.compile(r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪]", _I)
+LAUGH_RE = re.compile(
+    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪]"
+    # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
+    # millionaire", "对对对，我最爱排队了": not a statement about the user either
+    r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
+    r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)",
+    _I,
+)
+#: A sentence that reports someone else's words ("歌词里唱“我住长江头”", "she said "I
+#: live here""): the quoted first person is not the user.
+QUOTED_RE = re.compile(
+    r"(?:唱|说|写|写着|写道|读|歌词|台词|\bsays?|\bsaid|\bsings?|\bsang|\blyrics?|\bquote[sd]?"
+    r"|\bwrote|\bline)\W{0,4}[\"“「『]",
+    _I,
+)
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
 RETRACT_RE = re.compile(
     r"\b(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:remember|save|store|record|keep|note)\s+"
@@ -141,6 +155,7 @@ _QUESTION_START_RE = re.compile(
 )
 _REQUEST_RE = re.compile(
     r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b|^\s*(?:can|could)\s+i\b|\bplease\b"
+    r"|[,，]\s*(?:can|could|would|will)\s+you\b"
     r"|能不能|可不可以|可以.{0,12}吗|帮我|麻烦|请",
     _I,
 )
@@ -164,9 +179,9 @@ THIRD_PARTY_RE = re.compile(
     r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team)"
-    r"|he|she|they|his|her|their|someone|somebody|people|everyone)\b"
+    r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody|people|everyone)\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
-    r"|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
+    r"|妈妈|爸爸|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
     r"|^\W*(?:他|她|他们|她们|别人|有人|大家)",
     _I,
 )
@@ -317,7 +332,7 @@ def third_party(text: str) -> bool:
 
 
 CUT_EN = re.compile(
-    r"\s+(?:and\s+(?:i|my|we|you|it|then)|but|because|since|so|though|although|when|while|if"
+    r"\s+(?:and\s+(?:i|my|we|you|it|then)|fyi|btw|tbh|but|because|since|so|though|although|when|while|if"
     r"|which|who|whenever|unless|until|to\s+me|for\s+me|please|anymore|any\s+more|again|lately"
     r"|recently|these\s+days|nowadays|now|too|as\s+well|a\s+lot|very\s+much|so\s+much|at\s+all"
     r"|right\s+now|instead|either|thanks|thank\s+you|ok|okay|haha\w*|hehe\w*|lol|lmao|jk"
@@ -331,9 +346,12 @@ CUT_ZH = re.compile(
 _LEAD_EN = re.compile(r"^(?:the|a|an|some|any|my|your|more|new|all|of)\s+", _I)
 
 
+_SYMBOLS = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff]+")
+
+
 def phrase(text: str, max_words: int = 4) -> str:
     """Trim a captured item: cut at conjunctions/fillers, drop articles, keep <= max_words."""
-    t = CUT_EN.sub("", text.strip())
+    t = CUT_EN.sub("", _SYMBOLS.sub(" ", text).strip())
     t = CUT_ZH.sub("", t).strip(" \t'\"()[]{}*~-")
     while True:
         new = _LEAD_EN.sub("", t)
@@ -676,7 +694,7 @@ def h_interest(cl: Clause) -> Iterator[Hit]:
 
 
 _TASTE_EN = re.compile(
-    r"\bi\s+(?:really\s+|absolutely\s+|truly\s+|just\s+|kind\s+of\s+|kinda\s+|totally\s+|also\s+|do\s+"
+    r"\bi(?:\s+|(?='))(?:really\s+|absolutely\s+|truly\s+|just\s+|kind\s+of\s+|kinda\s+|totally\s+|also\s+|do\s+"
     r"|still\s+|genuinely\s+)*(?P<pol>love|like|enjoy|adore|hate|dislike|detest|loathe|despise"
     r"|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+like|do\s+not\s+like|don't\s+enjoy|don't\s+love"
     r"|am\s+into|'m\s+into|am\s+a\s+(?:big\s+|huge\s+)?fan\s+of|'m\s+a\s+(?:big\s+|huge\s+)?fan\s+of"
@@ -696,7 +714,7 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
     for rx in (_TASTE_EN, _TASTE_ZH):
         for m in rx.finditer(cl.text):
-            item = phrase(re.sub(r"^to\s+", "", m.group("item").strip(), flags=_I), 4)
+            item = phrase(re.sub(r"^(?:to\s+|去|玩)", "", m.group("item").strip(), flags=_I), 4)
             if not ok_topic(item):
                 continue
             for part in split_items(item)[:3]:

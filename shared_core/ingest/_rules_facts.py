@@ -272,6 +272,10 @@ _MONEY = re.compile(
 )
 
 
+#: A currency named in the words: "between 500 and 800 dollars" is a budget range.
+_CURRENCY = re.compile(
+    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp)\b|元|块|美元|欧元", _I
+)
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
@@ -303,7 +307,7 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
     """budget.max / budget.min (normalized = plain integer)."""
     has_budget = _mentions_budget(cl.sentence.text)
     ranged: list[tuple[int, int]] = []
-    if has_budget:
+    if has_budget or _CURRENCY.search(cl.text):
         for r in _RANGE.finditer(cl.text):
             lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
             if isinstance(lo, str) or isinstance(hi, str):

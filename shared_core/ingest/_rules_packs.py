@@ -151,7 +151,11 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话)|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call",
     ),
     # ---- pronouns
-    ("pronouns", "he/him", r"\bhe\s*/\s*him\b|(?:请)?用[\"“「]?他[\"”」]?(?:来)?(?:称呼|指代)我"),
+    (
+        "pronouns",
+        "he/him",
+        r"\bhe\s*/\s*him\b|(?<!别)(?<!不要)(?:请)?用[\"“「]?他[\"”」]?(?:来)?(?:称呼|指代)我",
+    ),
     (
         "pronouns",
         "she/her",
@@ -234,6 +238,16 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually)\s+(?:in\s+)?first\s+class\b|头等舱",
     ),
     ("travel.class", "premium_economy", r"\bpremium\s+economy\b|超级经济舱"),
+    (
+        "seat",
+        "aisle",
+        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|(?:订|选|要|坐)(?:个)?靠(?:过道|走廊)",
+    ),
+    (
+        "seat",
+        "window",
+        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|(?:订|选|要|坐)(?:个)?靠窗",
+    ),
     # ---- answer style
     (
         "response.length",
@@ -525,7 +539,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"\bi\s+(?:take|use|'m\s+taking|am\s+taking|'m\s+on|am\s+on)\s+(?:an?\s+|my\s+)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
+        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
     ),
     (
         "medication",
@@ -581,9 +595,14 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "location.city",
         None,
-        r"^(?:我)?(?:现在|目前)?住在(?P<v>[\u4e00-\u9fff]{2,5}?)(?:市)?$|我在(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:工作和生活|生活和工作|生活|定居)",
+        r"^(?:我)?(?:现在|目前)?住在(?P<v>[\u4e00-\u9fff]{2,5}?)(?:市)?[。.!！]?$|我在(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:工作和生活|生活和工作|生活|定居)",
     ),
     # ---- occupation
+    (
+        "job.title",
+        None,
+        r"\bi\s+work\s+as\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)\s+(?:at|for|in|with)\b",
+    ),
     (
         "job.employer",
         None,
@@ -767,13 +786,55 @@ def _allergy_key(item: str) -> str:
     return "allergy"
 
 
+#: Keys whose matched words are a list to split ("chess and go", "钓鱼和下围棋"); names
+#: ("Miles & More", "Procter & Gamble") are kept whole.
+_SPLIT = frozenset(
+    [
+        "taste.like",
+        "taste.dislike",
+        "diet.avoid",
+        "medication",
+        "recommend",
+        "intolerance",
+        "allergy",
+        "health.condition",
+        "language.spoken",
+        "payment.method",
+        "payment.avoid",
+        "hotel.room",
+        "pet.names",
+    ]
+)
+#: List keys whose first item takes the bare key (the established allergy convention);
+#: every other list key stores each item as ``<key>.<slug>``, so items said in separate
+#: clauses or turns add up instead of replacing each other.
+_PLAIN_FIRST = frozenset(
+    [
+        "intolerance",
+        "pet.species",
+        "allergy",
+        "allergy.food",
+        "allergy.medication",
+        "allergy.other",
+        "health.condition",
+    ]
+)
+
+
+def _slot(key: str, norm: str, n: int) -> str:
+    if not _is_list(key) or (key in _PLAIN_FIRST and n == 0):
+        return key
+    return f"{key}.{slugify(norm)}"
+
+
 def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[str, str]]:
     """(as said, normalized) items of one match."""
     raw = raw.strip()
-    parts = split_items(raw) if _is_list(key) or codes is not None else [phrase(raw, 5)]
+    parts = split_items(raw) if key in _SPLIT or codes is not None else [phrase(raw, 5)]
     out: list[tuple[str, str]] = []
     for part in parts:
-        part = _TRIM_ZH.sub("", part.strip()) if not part.isascii() else part.strip()
+        part = part.strip().rstrip(".,;:!?。，；！？")
+        part = _TRIM_ZH.sub("", part) if not part.isascii() else part
         part = re.sub(
             r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly)$",
             "",
@@ -804,7 +865,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             and not _STANDING.search(cl.sentence.text)
             and _BEHAVIOUR.search(m.group(0))
         )
-        c = cand(_kind(key), key, m.group(0), normalized=value, explicit=exp, hard=_hard(key))
+        slot = _slot(key, value, 0)
+        c = cand(_kind(key), slot, m.group(0), normalized=value, explicit=exp, hard=_hard(key))
         yield m.start(), m.end(), _negate(c) if _negated(text, m.start()) else c
     for key, codes, rx in _ITEM_RX:
         n_found = 0
@@ -877,9 +939,9 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         norm = taxonomy.currency_of(said) or {"人民币": "CNY"}.get(said, "")
         if not norm:
             return
-    slot = key if n == 0 or not _is_list(key) else f"{key}.{slugify(norm)}"
     if n > 0 and not _is_list(key):
         return
+    slot = _slot(key, norm, n)
     c = cand(_kind(key), slot, said, normalized=norm, hard=_hard(key))
     yield start, end, c
 
@@ -894,7 +956,7 @@ def _lang_name(said: str) -> str:
 
 
 # ---- irregular cases: moves (two cities, one sentence) and birthdays (dates) ------------
-_PLACE_EN = r"[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?"
+_PLACE_EN = r"[A-Z][\w'-]+(?:\s+(?!(?:and|now|in|to|from|next|this|last|with|for|but|so|then)\b)[A-Z][\w'-]+)?"
 _MOVE_EN = (
     re.compile(
         r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:here\s+)?to\s+(?P<cur>"
@@ -947,6 +1009,16 @@ _MOVING_TO = re.compile(
 )
 
 
+_CITY_COUNTRY = re.compile(
+    r"\b(?:based|live|living|located|reside|residing)\s+in\s+(?P<city>"
+    + _PLACE_EN
+    + r")\s*,\s*(?P<country>"
+    + "|".join(sorted((re.escape(k) for k in L.COUNTRIES if k.isascii()), key=len, reverse=True))
+    + r")\b",
+    _I,
+)
+
+
 def h_move(cl: Clause) -> Iterator[Hit]:
     """ "moved to X from Y" / "从Y搬到X" -> location.city = X, location.city.previous = Y;
     "I'm moving to X in March" -> location.moving_to = X."""
@@ -955,6 +1027,9 @@ def h_move(cl: Clause) -> Iterator[Hit]:
             cur, prev = m.group("cur").strip(), m.group("prev").strip()
             yield m.start(), m.end(), cand(Kind.FACT, "location.city", cur)
             yield m.start(), m.end(), cand(Kind.FACT, "location.city.previous", prev)
+    for m in _CITY_COUNTRY.finditer(cl.text):
+        yield m.start(), m.end(), cand(Kind.FACT, "location.city", m.group("city"))
+        yield m.start(), m.end(), cand(Kind.FACT, "location.country", m.group("country"))
     for m in _MOVING_TO.finditer(cl.text):
         cur = (m.group("cur") or m.group("cur2")).strip()
         yield m.start(), m.end(), cand(Kind.FACT, "location.moving_to", cur)

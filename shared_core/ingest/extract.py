@@ -75,6 +75,7 @@ from ._rulebase import (
     JOKE_RE,
     LAUGH_RE,
     PERMANENT_RE,
+    QUOTED_RE,
     RETRACT_RE,
     Clause,
     Hit,
@@ -170,8 +171,12 @@ class RuleExtractor:
                 scope=scope_of(sent_text),
                 valid_until=parse_until(sent_text, at),
             )
+            quoted = QUOTED_RE.search(sent_text) is not None
             for clause, hit in self._sentence_hits(sent, at):
-                out.append(_finish(hit, clause, sent, marker=marker, joke=joke or laugh))
+                c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh)
+                if quoted:
+                    c = dataclasses.replace(c, signals=c.signals | {"quoted"})
+                out.append(c)
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
@@ -358,8 +363,8 @@ _QUIET_ZH = re.compile(
     r"(?P<pre>晚上|夜里|夜间|下午|傍晚|早上|上午|凌晨|中午)?\s*"
     + _ZH_HOUR
     + r"\s*(?:点|:00)(?P<half>半)?\s*"
-    r"(?P<dir>以后|之后|后|以前|之前|前)\s*(?:请)?(?:千万)?(?:别|不要|不准|勿|请勿)(?:再)?(?:给我)?"
-    r"(?:联系|打扰|打电话|发消息|发信息|发短信|通知|打)"
+    r"(?P<dir>以后|之后|后|以前|之前|前)\s*(?:就)?(?:请)?(?:千万)?(?:别|不要|不准|勿|请勿)(?:再)?(?:给我)?"
+    r"(?:联系|打扰|打电话|发消息|发信息|发短信|发通知|通知|打|发)"
 )
 
 
@@ -373,7 +378,81 @@ def _hhmm(h: int, mi: int, after: bool, pm: bool | None) -> str:
     return f"{h % 24:02d}:{mi:02d}"
 
 
+_QUIET_CUE = re.compile(
+    r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no)\b|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
+    r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉",
+    _I,
+)
+_T = r"(?P<h{n}>\d{{1,2}})(?::(?P<m{n}>\d{{2}}))?\s*(?P<a{n}>[ap]\.?m\.?)?"
+_QUIET_RANGE_EN = re.compile(
+    r"(?:\bfrom\s+|\bbetween\s+|\bare\s+|\bis\s+|:\s*)?(?<![\d.,$€£¥])"
+    + _T.format(n=1)
+    + r"\s*(?:to|until|till|and|-|–)\s*"
+    + _T.format(n=2)
+    + r"(?![\d%])",
+    _I,
+)
+_ZH_H = r"(?P<h{n}>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*(?:点|:00|：00)(?P<half{n}>半)?"
+_QUIET_RANGE_ZH = re.compile(
+    r"(?P<pre1>晚上|夜里|夜间|下午|傍晚|中午|早上|上午|凌晨)?\s*"
+    + _ZH_H.format(n=1)
+    + r"\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
+    + r"(?P<pre2>早上|上午|凌晨|早晨|中午|下午|晚上)?\s*"
+    + _ZH_H.format(n=2)
+)
+_ZH_UNTIL = re.compile(
+    r"(?:早上|上午|第二天|次日|明早|早晨)\s*"
+    + _ZH_H.format(n=2)
+    + r"\s*(?:以后|之后)?(?:再说|再发|再联系|再通知|才可以|可以)"
+)
+
+
+def _ampm(h: int, mi: int, ap: str | None) -> tuple[int, int]:
+    if ap:
+        if ap.lower().startswith("p") and h < 12:
+            h += 12
+        elif ap.lower().startswith("a") and h == 12:
+            h = 0
+    return h % 24, mi
+
+
+def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
+    """ "don't contact me from 10pm to 7am", "夜里11点到第二天6点请勿打扰" -> "22:00-07:00"."""
+    if not _QUIET_CUE.search(cl.sentence.text):
+        return
+    for m in _QUIET_RANGE_EN.finditer(cl.text):
+        g = m.groupdict()
+        a1, a2 = g["a1"], g["a2"]
+        if not (a1 or a2 or (g["m1"] and g["m2"])):
+            continue  # "500 to 800" is not a time range
+        h1, h2 = int(g["h1"]), int(g["h2"])
+        if h1 > 24 or h2 > 24:
+            continue
+        if a1 is None and a2 is not None:
+            # "10 to 7am": the start is the evening before
+            a1 = "pm" if a2.lower().startswith("a") and h1 > h2 else a2
+        t1, t2 = _ampm(h1, int(g["m1"] or 0), a1), _ampm(h2, int(g["m2"] or 0), a2)
+        value = f"{t1[0]:02d}:{t1[1]:02d}-{t2[0]:02d}:{t2[1]:02d}"
+        yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
+    for m in _QUIET_RANGE_ZH.finditer(cl.text):
+        h1, h2 = parse_number(m.group("h1")), parse_number(m.group("h2"))
+        if h1 is None or h2 is None or h1 > 24 or h2 > 24:
+            continue
+        pre1 = m.group("pre1") or ""
+        pm1 = pre1 in ("晚上", "夜里", "夜间", "下午", "傍晚") or (not pre1 and h1 > h2 and h1 < 12)
+        pm2 = (m.group("pre2") or "") in ("下午", "晚上")
+        t1 = (h1 + 12 if pm1 and h1 < 12 else h1) % 24
+        t2 = (h2 + 12 if pm2 and h2 < 12 else h2) % 24
+        mi1, mi2 = (30 if m.group(h) else 0 for h in ("half1", "half2"))
+        value = f"{t1:02d}:{mi1:02d}-{t2:02d}:{mi2:02d}"
+        yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
+
+
 def _h_quiet(cl: Clause) -> Iterator[Hit]:
+    ranged = list(_h_quiet_range(cl))
+    yield from ranged
+    if ranged:
+        return
     for m in _QUIET_EN.finditer(cl.text):
         h = int(m.group("h") or m.group("h2"))
         mi = int(m.group("mi") or m.group("mi2") or 0)
@@ -394,6 +473,10 @@ def _h_quiet(cl: Clause) -> Iterator[Hit]:
         value = (
             f"{'after' if after else 'before'} {_hhmm(hz, 30 if m.group('half') else 0, after, pm)}"
         )
+        end = _ZH_UNTIL.search(cl.sentence.text) if after else None
+        h2 = parse_number(end.group("h2")) if end else None
+        if h2 is not None and h2 < 13:
+            value = f"{value.split()[1]}-{h2:02d}:{30 if end and end.group('half2') else 0:02d}"
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
 
 
@@ -544,6 +627,7 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:最好|就行|就好|比较好|优先)"), True),
     (re.compile(r"(?:用|通过|发)(?P<ch>" + _CH_ZH + r")(?:通知|联系|告诉|发给|给)我"), False),
     (re.compile(r"给我发(?P<ch>" + _CH_ZH + r")"), False),
+    (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我(?=就行|就好|最好|吧)"), True),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我"), False),
 )
 
@@ -591,7 +675,7 @@ _Entry = tuple[_Handler, tuple[str, ...] | None]
 _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
     (h_correction, ("not", "isn't", "wasn't", "no", "不是", "不对", "错了", "更正", "纠正")),
     (h_address, ("address", "地址", "住址")),
-    (h_move, ("mov", "relocat", "left", "搬")),
+    (h_move, ("mov", "relocat", "left", "搬", "based", "live", "living", "located", "resid")),
 )
 _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (
@@ -612,7 +696,10 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "清空",
         ),
     ),
-    (_h_quiet, ("after", "past", "before", "quiet", "点")),
+    (
+        _h_quiet,
+        ("after", "past", "before", "quiet", "点", " to ", "until", "till", "between", "-", "–"),
+    ),
     (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生")),
     (_h_name, ("name", "call", "i'm", "am", "叫", "名字", "我是")),
     (_h_call, ("call", "phone", "ring", "电话", "来电")),
