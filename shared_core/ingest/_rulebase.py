@@ -182,7 +182,7 @@ THIRD_PARTY_RE = re.compile(
     r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody|people|everyone)\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈|爸爸|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
-    r"|^\W*(?:他|她|他们|她们|别人|有人|大家)",
+    r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)",
     _I,
 )
 # clause-only markers that belong to the next clause ("remember, ...", "记住，...")
@@ -632,6 +632,7 @@ _NOT_DURABLE = re.compile(
     r"|kidding|joking|wondering|asking|curious|confused|not\s+sure|no\s+idea|a\s+question"
     r"|if|what|how|why|when|where|who|you|your|it|that|this|basically|totally|literally"
     r"|anymore|any\s+more|no\s+longer"
+    r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
     r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
     r"|哈哈|呵呵|嘿嘿|不再|已经不",

@@ -251,7 +251,8 @@ _BUDGET_RX = (
     ),
     re.compile(
         r"\b(?P<q>at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum(?:\s+of)?"
-        r"|max|under|below|less\s+than|not\s+over|tops|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
+        r"|max|under|below|less\s+than|not\s+over|nothing\s+(?:over|above|more\s+than)|tops"
+        r"|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
         r"|minimum(?:\s+of)?|min)\s+" + _AMT,
         _I,
     ),
@@ -275,6 +276,10 @@ _MONEY = re.compile(
 #: A currency named in the words: "between 500 and 800 dollars" is a budget range.
 _CURRENCY = re.compile(
     r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp)\b|元|块|美元|欧元", _I
+)
+#: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").
+_WANT = re.compile(
+    r"\b(?:i|i'd|i'm|i'll|me|my|ideal|ideally|would\s+be|somewhere|keep\s+it|looking)\b|我", _I
 )
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
@@ -307,7 +312,7 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
     """budget.max / budget.min (normalized = plain integer)."""
     has_budget = _mentions_budget(cl.sentence.text)
     ranged: list[tuple[int, int]] = []
-    if has_budget or _CURRENCY.search(cl.text):
+    if has_budget or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text)):
         for r in _RANGE.finditer(cl.text):
             lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
             if isinstance(lo, str) or isinstance(hi, str):

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from .. import taxonomy
-from ..entities import Kind
+from ..entities import Candidate, Kind
 from . import lexicon as L
 from ._rulebase import Clause, Hit, cand, neg_before, phrase, split_items
 from ._rules_facts import _ANYMORE, _negate
@@ -133,7 +133,8 @@ away_from_elevator: away from the elevator | away from the lift | 远离电梯
 """
 )
 CITY_ZH = r"[\u4e00-\u9fff]{2,4}?"
-NAME_EN = r"[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,3}"
+#: A proper name: capitalized words, case-sensitive even inside the IGNORECASE rows.
+NAME_EN = r"(?-i:[A-Z])[\w'&.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w'&.-]*){0,3}"
 ITEM_EN = r"[^,.;!?]{2,40}?"
 _END = r"(?=\s*(?:[,.;!?，。；！？]|$|\b(?:and|but|so|because|please|pls|thanks|on\s+weekends|for|when|if)\b))"
 
@@ -443,7 +444,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "language.spoken",
         LANGS,
-        r"\bi\s+(?:can\s+)?(?:speak|am\s+fluent\s+in|'m\s+fluent\s+in)\s+(?P<v>(?:"
+        r"\bi(?:\s+can)?(?:\s+speak|\s+am\s+fluent\s+in|'m\s+fluent\s+in)\s+(?P<v>(?:"
         + _alt(LANGS, ascii_only=True)
         + r")(?:\s*(?:,|and|&)\s*(?:"
         + _alt(LANGS, ascii_only=True)
@@ -492,6 +493,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "diet.avoid",
         None,
         r"我(?:从来|从)?不(?:吃|喝)(?!肉|荤|辣|素)(?P<v>猪肉|牛肉|羊肉|鸡肉|海鲜|酒|咖啡|内脏|[\u4e00-\u9fff]{1,3}肉)",
+    ),
+    (
+        "diet.avoid",
+        None,
+        r"\bi\s+(?:avoid|stay\s+away\s+from|abstain\s+from)\s+(?:eating\s+|drinking\s+)?(?P<v>pork|beef|red\s+meat|alcohol|sugar|caffeine|shellfish|seafood|lamb|chicken|processed\s+food)\b",
     ),
     # ---- intolerance
     (
@@ -544,7 +550,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"(?:我|在)(?:每天|长期|一直|平时|正在)?(?:在)?(?:服用|吃|服)(?P<v>[\u4e00-\u9fff]{2,8}?(?:胍|平|汀|林|酮|唑|片|胶囊|沙坦|普利|洛尔|西泮|素|宁|芬|酸))(?=$|[，,。；;]|\b)",
+        r"(?:我|在)(?:每天|长期|一直|平时|正在)?(?:在)?(?:服用|吃|服)(?P<v>[\u4e00-\u9fff]{2,8}?(?:胍|平|汀|林|酮|唑|片|胶囊|沙坦|普利|洛尔|西泮|素|宁|芬|酸|药))(?=$|[，,。；;]|\b)",
     ),
     # ---- payment
     (
@@ -577,7 +583,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "payment.method",
         PAYMENTS,
-        r"(?:只|都|一般|通常|习惯|就)?用(?P<v>"
+        r"(?<!不)(?<!不想)(?<!不喜欢)(?<!不爱)(?:只|都|一般|通常|习惯|就)?用(?P<v>"
         + _alt(PAYMENTS, ascii_only=False)
         + r"|apple\s?pay|paypal)(?:付|支付|付款|结账)?",
     ),
@@ -682,7 +688,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"\b(?P<v>miles\s*(?:&|and)\s*more|hilton\s+honors|marriott\s+bonvoy|skymiles|aadvantage|mileageplus|avios|executive\s+club|krisflyer|flying\s+blue|ihg\s+one\s+rewards|world\s+of\s+hyatt|asia\s+miles)\b",
+        r"\b(?:i(?:'m|\s+am)\s+(?:an?\s+)?|i\s+(?:have|collect|earn|use|got)\s+|member\s+of\s+|my\s+)(?:[\w-]+\s+){0,2}?"
+        r"(?P<v>miles\s*(?:&|and)\s*more|hilton\s+honors|marriott\s+bonvoy|skymiles|aadvantage|mileageplus|avios|executive\s+club|krisflyer|flying\s+blue|ihg\s+one\s+rewards|world\s+of\s+hyatt|asia\s+miles)\b",
     ),
     (
         "travel.loyalty",
@@ -721,7 +728,13 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(TIMEZONES, ascii_only=True)
         + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+time\s*zone\s+is\s+(?P<v3>[A-Z]{2,5})\b",
     ),
-    ("timezone", TIMEZONES, r"(?P<v>" + _alt(TIMEZONES, ascii_only=False) + r")时间"),
+    (
+        "timezone",
+        TIMEZONES,
+        r"(?:用|按|按照|以|是|都是)(?P<v>"
+        + _alt(TIMEZONES, ascii_only=False)
+        + r")时间(?!.*(?:几点|多少))",
+    ),
     # ---- currency
     (
         "currency",
@@ -1019,6 +1032,11 @@ _CITY_COUNTRY = re.compile(
 )
 
 
+def _city(key: str, place: str) -> Candidate:
+    """A city under ``key``, normalized like ``location.city`` ("广州" -> "guangzhou")."""
+    return cand(Kind.FACT, key, place, normalized=L.canonical_value("location.city", place))
+
+
 def h_move(cl: Clause) -> Iterator[Hit]:
     """ "moved to X from Y" / "从Y搬到X" -> location.city = X, location.city.previous = Y;
     "I'm moving to X in March" -> location.moving_to = X."""
@@ -1026,13 +1044,13 @@ def h_move(cl: Clause) -> Iterator[Hit]:
         for m in rx.finditer(cl.text):
             cur, prev = m.group("cur").strip(), m.group("prev").strip()
             yield m.start(), m.end(), cand(Kind.FACT, "location.city", cur)
-            yield m.start(), m.end(), cand(Kind.FACT, "location.city.previous", prev)
+            yield m.start(), m.end(), _city("location.city.previous", prev)
     for m in _CITY_COUNTRY.finditer(cl.text):
         yield m.start(), m.end(), cand(Kind.FACT, "location.city", m.group("city"))
         yield m.start(), m.end(), cand(Kind.FACT, "location.country", m.group("country"))
     for m in _MOVING_TO.finditer(cl.text):
         cur = (m.group("cur") or m.group("cur2")).strip()
-        yield m.start(), m.end(), cand(Kind.FACT, "location.moving_to", cur)
+        yield m.start(), m.end(), _city("location.moving_to", cur)
 
 
 _MONTHS = {

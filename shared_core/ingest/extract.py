@@ -625,6 +625,7 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"只(?:接受|要|用|收|看)(?P<ch>" + _CH_ZH + r")"), True),
     (re.compile(r"(?:喜欢|偏好|习惯|倾向于?|首选)(?:用|通过)?(?P<ch>" + _CH_ZH + r")"), True),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:最好|就行|就好|比较好|优先)"), True),
+    (re.compile(r"(?:请)?(?:用|通过)(?P<ch>" + _CH_ZH + r")(?:通知|联系)我"), True),
     (re.compile(r"(?:用|通过|发)(?P<ch>" + _CH_ZH + r")(?:通知|联系|告诉|发给|给)我"), False),
     (re.compile(r"给我发(?P<ch>" + _CH_ZH + r")"), False),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我(?=就行|就好|最好|吧)"), True),
