@@ -879,7 +879,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             and _BEHAVIOUR.search(m.group(0))
         )
         slot = _slot(key, value, 0)
-        c = cand(_kind(key), slot, m.group(0), normalized=value, explicit=exp, hard=_hard(key))
+        # the value is the code ("halal", not "eat halal"); the words stay in the span
+        c = cand(_kind(key), slot, value, normalized=value, explicit=exp, hard=_hard(key))
         yield m.start(), m.end(), _negate(c) if _negated(text, m.start()) else c
     for key, codes, rx in _ITEM_RX:
         n_found = 0
