@@ -769,8 +769,84 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ("recommend", None, r"我对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)"),
 )
 
-_VALUE_RX = tuple((key, value, re.compile(rx, _I)) for key, value, rx in VALUE_ROWS)
-_ITEM_RX = tuple((key, codes, re.compile(rx, _I)) for key, codes, rx in ITEM_ROWS)
+
+#: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
+#: its key's hint substrings, so a turn pays for the few rows it could match.
+_HINTS: Mapping[str, tuple[str, ...]] = {
+    key: tuple(words.split("|"))
+    for key, words in {
+        "contact.call": "call|phone|ring|电话",
+        "pronouns": "/|他|她|女",
+        "diet": "pesc|fish|鱼|halal|清真|穆斯林|kosher|低|控糖|sugar|carb|sodium|salt|盐|keto|生酮|vegetarian|vegan",
+        "job.status": "retired|退休|student|学生|在读|研究生|博士|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业",
+        "relationship.status": "married|婚|divorced|离|single|单身|engaged|widow|丧偶",
+        "seat": "seat|aisle|window|靠",
+        "travel.class": "business|economy|first|舱",
+        "response.length": "detail|详细|long|short|brief|concise|tl",
+        "response.format": "table|表格|step|numbered|步|plain|markdown|纯文本|first|结论|code|代码|bullet|分点|列点",
+        "response.tone": "blunt|sugar|direct|straight|直接|绕|casual|informal|relaxed|chill|轻松|随意|口语|formal|professional|正式|friendly|warm|亲切|encourag|supportive|鼓励",
+        "response.emoji": "emoji|表情",
+        "response.style": "technical|技术|专业|explain|simple|通俗|简单|example|例",
+        "units.system": "metric|km|kilomet|kg|kilogram|celsius|公制|imperial|mile|pound|lbs|feet|inch|英制",
+        "units.temperature": "celsius|fahrenheit|摄氏|华氏",
+        "units.time_format": "24|12|am/pm|小时制",
+        "accessibility": "colo|blind|red|色|caption|subtitle|hearing|deaf|字幕|听力|dyslex|阅读|large|big|font|print|字|眼睛|视力|screen|读屏|盲|contrast|对比|keyboard|键盘|motion|animation|动画",
+        "contact.email": "@",
+        "contact.channel": "text|sms|mail|inbox|phone|whatsapp|wechat|telegram|signal|line|messenger|imessage|短信|邮|电话|微信|电报",
+        "name.preferred": "call",
+        "name": "name",
+        "age": "i'm|i am|turned|岁",
+        "language.spoken": "speak|fluent|native|mother tongue|first language|母语|会说|会讲",
+        "language": "用|english|chinese|spanish|french|german|japanese",
+        "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
+        "intolerance": "intoleran|不耐受|handle|tolerate|digest",
+        "taste.dislike": "disgusting|gross|revolting|nasty|inedible|vile",
+        "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣",
+        "allergy": "anaphylax|hives|rash|swell|reaction|itch|break out|过敏",
+        "health.condition": "had|living with|live with|患|有|得了|确诊",
+        "medication": "take|use|taking|on |吃|服",
+        "payment.method": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
+        "payment.avoid": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
+        "location.country": "based|liv|located",
+        "location.city": "living|based|located|住|我在",
+        "job.employer": "work|我在",
+        "job.title": "work as|我在",
+        "family.children": "kid|child|son|daughter|孩子|小孩|娃|儿子|女儿",
+        "pet.species": "have|got|own|养|有",
+        "pet.names": "named|called|name|叫",
+        "travel.airline.avoid": "book|avoid|fly|坐|订",
+        "travel.airline": "air|航",
+        "travel.loyalty": "member|miles|honors|bonvoy|skymiles|aadvantage|mileage|avios|club|krisflyer|flying blue|rewards|hyatt|会员|常旅客",
+        "hotel.chain": "go-to|stay|prefer|酒店|住",
+        "hotel.room": "room|floor|bed|elevator|lift|smoking|quiet|accessible|房|楼层|床|电梯|无烟|安静",
+        "timezone": "time|mind|zone|时间",
+        "currency": "price|amount|cost|显示|标价|计价|报价",
+        "recommend": "interested|recommendation|suggestion|兴趣|不感冒",
+    }.items()
+}
+
+#: Every hint word, found in one pass ("(?=(...))" matches at every position); a word
+#: stands for the keys of every hint word it starts with ("living" -> "liv" as well).
+_HINT_WORDS = sorted({w for words in _HINTS.values() for w in words}, key=len, reverse=True)
+_HINT_RX = re.compile("(?=(" + "|".join(re.escape(w) for w in _HINT_WORDS) + "))")
+_WORD_KEYS: Mapping[str, frozenset[str]] = {
+    w: frozenset(k for k, words in _HINTS.items() for h in words if w.startswith(h))
+    for w in _HINT_WORDS
+}
+
+
+def _active_keys(low: str) -> set[str]:
+    """The keys whose hints occur in a lowercased clause."""
+    out: set[str] = set()
+    for m in _HINT_RX.finditer(low):
+        out |= _WORD_KEYS[m.group(1)]
+    return out
+
+
+_VALUE_RX = tuple(
+    (key, value, re.compile(rx, _I), _HINTS.get(key)) for key, value, rx in VALUE_ROWS
+)
+_ITEM_RX = tuple((key, codes, re.compile(rx, _I), _HINTS.get(key)) for key, codes, rx in ITEM_ROWS)
 _TRIM_ZH = re.compile(r"^(?:去|玩|看|做|的)|(?:的)$")
 
 
@@ -869,7 +945,10 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
 def h_rows(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`VALUE_ROWS` and :data:`ITEM_ROWS` on one clause."""
     text = cl.text
-    for key, value, rx in _VALUE_RX:
+    active = _active_keys(text.lower())
+    for key, value, rx, hint in _VALUE_RX:
+        if hint is not None and key not in active:
+            continue
         m = rx.search(text)
         if m is None:
             continue
@@ -882,7 +961,9 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
         # the value is the code ("halal", not "eat halal"); the words stay in the span
         c = cand(_kind(key), slot, value, normalized=value, explicit=exp, hard=_hard(key))
         yield m.start(), m.end(), _negate(c) if _negated(text, m.start()) else c
-    for key, codes, rx in _ITEM_RX:
+    for key, codes, rx, hint in _ITEM_RX:
+        if hint is not None and key not in active:
+            continue
         n_found = 0
         for m in rx.finditer(text):
             group = next((g for g, v in m.groupdict().items() if v), None)
