@@ -38,6 +38,7 @@ def export_user(mem: UserMemory, user_id: str, *, mask_pii: bool = False) -> dic
     if mask_pii:
         for d in rec_dicts:
             d["value"] = _mask_text(d["value"])
+            d["normalized"] = _mask_text(d["normalized"])
             d["provenance"]["span"] = _mask_text(d["provenance"]["span"])
         for turns in sessions.values():
             for t in turns:

@@ -273,6 +273,7 @@ _MONEY = re.compile(
 )
 
 
+_DIGITS_GO_ON = re.compile(r"\s*[-–.]\s*\d")
 #: A currency named in the words: "between 500 and 800 dollars" is a budget range.
 _CURRENCY = re.compile(
     r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp)\b|元|块|美元|欧元", _I
@@ -314,6 +315,8 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
     ranged: list[tuple[int, int]] = []
     if has_budget or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text)):
         for r in _RANGE.finditer(cl.text):
+            if _DIGITS_GO_ON.match(cl.text, r.end()):
+                continue  # "415-555-0199" is a phone number, not a range
             lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
             if isinstance(lo, str) or isinstance(hi, str):
                 ranged.append(r.span())
