@@ -435,16 +435,16 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         value = f"{t1[0]:02d}:{t1[1]:02d}-{t2[0]:02d}:{t2[1]:02d}"
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
     for m in _QUIET_RANGE_ZH.finditer(cl.text):
-        h1, h2 = parse_number(m.group("h1")), parse_number(m.group("h2"))
-        if h1 is None or h2 is None or h1 > 24 or h2 > 24:
+        z1, z2 = parse_number(m.group("h1")), parse_number(m.group("h2"))
+        if z1 is None or z2 is None or z1 > 24 or z2 > 24:
             continue
         pre1 = m.group("pre1") or ""
-        pm1 = pre1 in ("晚上", "夜里", "夜间", "下午", "傍晚") or (not pre1 and h1 > h2 and h1 < 12)
+        pm1 = pre1 in ("晚上", "夜里", "夜间", "下午", "傍晚") or (not pre1 and z1 > z2 and z1 < 12)
         pm2 = (m.group("pre2") or "") in ("下午", "晚上")
-        t1 = (h1 + 12 if pm1 and h1 < 12 else h1) % 24
-        t2 = (h2 + 12 if pm2 and h2 < 12 else h2) % 24
+        s1 = (z1 + 12 if pm1 and z1 < 12 else z1) % 24
+        s2 = (z2 + 12 if pm2 and z2 < 12 else z2) % 24
         mi1, mi2 = (30 if m.group(h) else 0 for h in ("half1", "half2"))
-        value = f"{t1:02d}:{mi1:02d}-{t2:02d}:{mi2:02d}"
+        value = f"{s1:02d}:{mi1:02d}-{s2:02d}:{mi2:02d}"
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
 
 
