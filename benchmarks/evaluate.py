@@ -17,8 +17,9 @@ ground truth:
   own other-context strings in ``context()`` text;
 * tokens - ``context()`` tokens at probes after sessions 10, 50, 100 and 200;
 * ablation - the same probes with one retrieval channel at a time (BM25 lexical, dense,
-  key lookup) and all of them, built from the public retrieval steps
-  (``recall.retrieve`` + ``RetrievalConfig.fuse`` + ``score.score_hits``).
+  key lookup) and all of them, through the public API: ``UserMemory.gather`` with a
+  ``RetrievalConfig`` naming the channels (the others are not queried), then
+  ``UserMemory.rank``.
 
 Usage::
 
@@ -46,15 +47,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from shared_core import FakeClock, UserMemory
-from shared_core.config import MemoryConfig
-from shared_core.entities import Kind, ScoredMemory, Status
-from shared_core.ingest.lexicon import canonical_value
-from shared_core.llm import Embedder
-from shared_core.recall.retrieve import retrieve
-from shared_core.recall.rewrite import rewrite
-from shared_core.recall.score import score_hits
-from shared_core.tokens import count_tokens
+from shared_core import (
+    Embedder,
+    FakeClock,
+    Kind,
+    MemoryConfig,
+    ScoredMemory,
+    UserMemory,
+    canonical_value,
+    count_tokens,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalset
@@ -115,41 +117,25 @@ def channel_recall(
 ) -> tuple[list[ScoredMemory], int]:
     """Recall through a subset of the retrieval channels ("key", "lexical", "dense").
 
-    Returns the top-k results and how many *loaded* records belonged to another user or
-    context (store-level leakage; must be 0).
+    Public API only: ``gather`` with a :class:`RetrievalConfig` naming the channels (the
+    others are not queried), then ``rank``. Returns the top-k results and how many records
+    the read returned that belonged to another user or context (store-level leakage;
+    must be 0).
     """
-    rq = rewrite(query)
-    got = retrieve(
-        records=mem.records,
-        vectors=mem.vectors,
-        embedder=mem.embedder,
-        query=rq,
-        user_id=user_id,
+    cand = mem.gather(
+        user_id,
+        query,
+        k=k,
         system_context=system_context,
-        scope_refs=("",),
-        pool=max(mem.config.candidate_pool, k * 3),
+        at=at,
+        retrieval=dataclasses.replace(mem.config.retrieval, channels=channels),
     )
     leaks = sum(
-        1 for r in got.loaded.values() if r.user_id != user_id or r.system_context != system_context
+        1
+        for r in cand.records.values()
+        if r.user_id != user_id or r.system_context != system_context
     )
-    fused = dataclasses.replace(mem.config.retrieval, channels=channels).fuse(got.channels)
-    allowed = {
-        rid: r
-        for rid, r in got.loaded.items()
-        if r.user_id == user_id
-        and r.system_context == system_context
-        and r.status is Status.ACTIVE
-        and r.scope_ref == ""
-    }
-    scored = score_hits(
-        fused,
-        allowed,
-        now=at,
-        config=mem.config,
-        system_context=system_context,
-        episodic=rq.episodic,
-    )
-    return scored[:k], leaks
+    return mem.rank(cand), leaks
 
 
 # ---------------------------------------------------------------------------------------

@@ -73,7 +73,9 @@ from .memory_tools import (
 )
 from .pipeline import UserMemory
 from .readable import key_label, memory_line, value_text
+from .recall.fuse import RetrievalConfig
 from .recall.inject import ContextTemplates
+from .recall.retrieve import Candidates
 from .storage.protocols import RecordFilter, WriteBatch
 from .tokens import count_tokens, truncate_to_tokens
 from .validate import check_count, check_text
@@ -113,6 +115,7 @@ __all__ = [
     "BackendUnavailableError",
     "CachingEmbedder",
     "Candidate",
+    "Candidates",
     "Change",
     "ChangeAction",
     "Clock",
@@ -141,6 +144,7 @@ __all__ = [
     "PiiMode",
     "Provenance",
     "RecordFilter",
+    "RetrievalConfig",
     "RuleExtractor",
     "Scope",
     "ScoredMemory",

@@ -1,4 +1,5 @@
-"""The read path: recall (rewrite -> retrieve -> fuse -> score), context, profile, history."""
+"""The read path: recall = gather (parse the query, search, one records read) + rank
+(fuse, filter, score), context, profile, history."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import datetime
 
 from . import tokens
 from ._base import MemoryBase
-from .decay import decay_class, is_expired, is_recallable
+from .decay import decay_class
 from .entities import (
     NON_ENTITY_KINDS,
     AuditEntry,
@@ -23,15 +24,12 @@ from .entities import (
 )
 from .errors import InvalidInputError, UserMemoryError
 from .recall import select
+from .recall.fuse import RetrievalConfig
 from .recall.inject import render_context
-from .recall.intent import detect_intent
-from .recall.retrieve import no_archive_message, retrieve, supports_archive
-from .recall.rewrite import rewrite
+from .recall.retrieve import Candidates, no_archive_message, retrieve, supports_archive
+from .recall.rewrite import ParsedQuery, parse_query
 from .recall.score import RankSignals, score_hits
-from .storage.lexical import MAX_QUERY_CHARS
-from .storage.protocols import (
-    RecordFilter,
-)
+from .storage.protocols import RecordFilter
 from .validate import (
     check_datetime,
     check_enum,
@@ -66,7 +64,8 @@ class ReadPath(MemoryBase):
         Hybrid retrieval (structured key lookup + dense vectors + lexical BM25), always
         filtered by ``user_id`` and ``system_context`` (and device/session scope), scored
         as confidence x decay x relevance. Returns at most ``k`` results, best first; an
-        empty list when nothing relevant is known (abstention).
+        empty list when nothing relevant is known (abstention). ``recall`` is
+        :meth:`gather` then :meth:`rank`.
 
         With ``include_archive=True`` the key and lexical channels and the record loads
         also read the store's archive (rows moved by ``archive_older_than``; PostgreSQL).
@@ -76,6 +75,52 @@ class ReadPath(MemoryBase):
         SQLite one) raises :class:`~shared_core.errors.InvalidInputError`.
         """
         started = time.perf_counter()
+        cand = self.gather(
+            user_id,
+            query,
+            k=k,
+            system_context=system_context,
+            device_id=device_id,
+            session_id=session_id,
+            at=at,
+            kinds=kinds,
+            include_archive=include_archive,
+        )
+        return self._finish_recall(cand, self.rank(cand), started)
+
+    def gather(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 3,
+        system_context: str = "default",
+        device_id: str | None = None,
+        session_id: str | None = None,
+        at: datetime | None = None,
+        kinds: Sequence[str] | None = None,
+        include_archive: bool = False,
+        retrieval: RetrievalConfig | None = None,
+    ) -> Candidates:
+        """The first half of :meth:`recall`: the candidates of ``query``, not yet ranked.
+
+        Runs the retrieval channels of ``retrieval`` (default: ``config.retrieval``; a
+        channel left out is not queried) and reads the user's records once. Pass the
+        result to :meth:`rank`; ``candidates.records`` holds every record that was read
+        (benchmarks check it for other users' records). Arguments as for :meth:`recall`.
+
+        Example:
+            >>> from shared_core import RetrievalConfig, UserMemory
+            >>> mem = UserMemory("sqlite:///:memory:")
+            >>> _ = mem.remember("u1", "contact.channel", "SMS")
+            >>> lexical = RetrievalConfig(channels=("lexical",))
+            >>> cand = mem.gather("u1", "SMS", retrieval=lexical)
+            >>> [c.name for c in cand.channels]
+            ['lexical']
+            >>> mem.rank(cand)[0].record.value
+            'SMS'
+            >>> mem.close()
+        """
         cfg = self.config
         user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
         query = check_text(query, "query", max_chars=cfg.max_text_chars)
@@ -86,38 +131,21 @@ class ReadPath(MemoryBase):
             raise InvalidInputError("k must be an int between 1 and 1000")
         kind_set = tuple(check_enum(x, Kind, "kinds") for x in kinds) if kinds else None
         self._check_archive(include_archive)
-        now = check_datetime(at) or self.clock.now()
-        results = self._recall(
+        if retrieval is not None and not isinstance(retrieval, RetrievalConfig):
+            raise InvalidInputError("retrieval must be a RetrievalConfig")
+        return self._gather(
             user_id,
-            query,
+            parse_query(query),
             k=k,
             system_context=system_context,
             device_id=device_id,
             session_id=session_id,
-            now=now,
+            now=check_datetime(at) or self.clock.now(),
             kinds=kind_set,
             include_archive=include_archive,
+            retrieval=retrieval or cfg.retrieval,
+            history=False,
         )
-        self.metrics.inc("recall")
-        if results:
-            self.metrics.inc("recall_hits")
-        if cfg.audit_reads and results:  # reading nothing reveals nothing (and must not
-            # re-create a forgotten user through an audit row)
-            self._audit_read(
-                AuditEntry(
-                    user_id=user_id,
-                    action="read",
-                    at=now,
-                    actor="recall",
-                    session_id=session_id,
-                    detail={
-                        "record_ids": [r.record.id for r in results],
-                        "query_sha256": hashlib.sha256(query.encode()).hexdigest()[:16],
-                    },
-                )
-            )
-        self.metrics.observe_latency("recall", time.perf_counter() - started)
-        return results
 
     def _check_archive(self, include_archive: object) -> None:
         """Validate ``include_archive``: a bool, and True only on a store with an archive."""
@@ -134,10 +162,10 @@ class ReadPath(MemoryBase):
             refs.append(scope_ref(Scope.SESSION, session_id=session_id))
         return tuple(refs)
 
-    def _recall(
+    def _gather(
         self,
         user_id: str,
-        query: str,
+        query: ParsedQuery,
         *,
         k: int,
         system_context: str,
@@ -145,72 +173,107 @@ class ReadPath(MemoryBase):
         session_id: str | None,
         now: datetime,
         kinds: tuple[Kind, ...] | None,
-        include_archive: bool = False,
-    ) -> list[ScoredMemory]:
-        cfg = self.config
-        # a query is searched on its head: a pasted document must not cost seconds of
-        # segmentation and pattern matching (issue 16)
-        query = query[:MAX_QUERY_CHARS]
-        rq = rewrite(query)
-        intent = detect_intent(query)
+        include_archive: bool,
+        retrieval: RetrievalConfig,
+        history: bool,
+    ) -> Candidates:
         refs = self._scope_refs(device_id, session_id)
-        pool = max(cfg.candidate_pool, k * 3)
         got = retrieve(
             records=self.records,
             vectors=self.vectors,
             embedder=self.embedder,
-            query=rq,
+            query=query,
             user_id=user_id,
             system_context=system_context,
             scope_refs=refs,
-            pool=pool,
+            pool=max(self.config.candidate_pool, k * 3),
             kinds=kinds,
             include_archive=include_archive,
-            intent=intent,
+            channels=retrieval.channels,
+            history=history,
         )
-        loaded = got.loaded
         if got.degraded:
             self.metrics.inc("backend_degraded", backend="vectors")
-        fused = self.config.retrieval.fuse(got.channels)
-        hard = self._hard_records(user_id, system_context, refs, now)
+        return Candidates(
+            user_id=user_id,
+            system_context=system_context,
+            scope_refs=refs,
+            session_id=session_id,
+            now=now,
+            k=k,
+            kinds=kinds,
+            query=query,
+            retrieval=retrieval,
+            retrieved=got,
+        )
+
+    def rank(self, candidates: Candidates) -> list[ScoredMemory]:
+        """The second half of :meth:`recall`: fuse, filter and score ``candidates``.
+
+        Fuses the channels with ``candidates.retrieval``'s fusion function, drops what may
+        not be shown (another scope, an inactive version, a turn of the live session, an
+        inference a hard rule contradicts) and returns the top ``k``, best first. Pure: no
+        store is read.
+        """
+        if not isinstance(candidates, Candidates):
+            raise InvalidInputError("rank() takes the Candidates that gather() returned")
+        c, got = candidates, candidates.retrieved
+        fused = c.retrieval.fuse(got.channels)
+        hard = select.hard_constraints(got.rows, c.scope_refs, c.now)
+        refs = set(c.scope_refs)
         allowed: dict[str, MemoryRecord] = {}
-        for rid, rec in loaded.items():
+        for rid, rec in got.loaded.items():
             if (
-                rec.user_id != user_id
-                or rec.system_context != system_context
+                rec.user_id != c.user_id
+                or rec.system_context != c.system_context
                 or rec.status is not Status.ACTIVE
                 or rec.scope_ref not in refs
-                or (kinds is not None and rec.kind not in kinds)
+                or (c.kinds is not None and rec.kind not in c.kinds)
                 or select.suppressed(rec, hard)
-                or (session_id is not None and select.live_turn(rec, session_id))
+                or (c.session_id is not None and select.live_turn(rec, c.session_id))
             ):
                 continue
             allowed[rid] = rec
+        rq = c.query.rewritten
         scored = score_hits(
             fused,
             allowed,
-            now=now,
-            config=cfg,
-            system_context=system_context,
+            now=c.now,
+            config=self.config,
+            system_context=c.system_context,
             episodic=rq.episodic,
-            signals=RankSignals(bm25=got.bm25, intent=intent, dated=frozenset(got.dated)),
+            signals=RankSignals(bm25=got.bm25, intent=c.query.intent, dated=frozenset(got.dated)),
         )
         if got.archived:
             scored = [select.mark_archived(s) if s.record.id in got.archived else s for s in scored]
-        return select.most_specific(scored)[:k]
+        return select.most_specific(scored)[: c.k]
 
-    def _hard_records(
-        self, user_id: str, system_context: str, refs: tuple[str, ...], now: datetime
-    ) -> list[MemoryRecord]:
-        recs = self.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                kinds=(Kind.CONSTRAINT,),
-                scope_refs=refs,
+    def _finish_recall(
+        self, cand: Candidates, results: list[ScoredMemory], started: float
+    ) -> list[ScoredMemory]:
+        """Metrics and the read audit of one recall."""
+        self.metrics.inc("recall")
+        if results:
+            self.metrics.inc("recall_hits")
+        if self.config.audit_reads and results:  # reading nothing reveals nothing (and
+            # must not re-create a forgotten user through an audit row)
+            self._audit_read(
+                AuditEntry(
+                    user_id=cand.user_id,
+                    action="read",
+                    at=cand.now,
+                    actor="recall",
+                    session_id=cand.session_id,
+                    detail={
+                        "record_ids": [r.record.id for r in results],
+                        "query_sha256": hashlib.sha256(
+                            cand.query.rewritten.original.encode()
+                        ).hexdigest()[:16],
+                    },
+                )
             )
-        )
-        return [r for r in recs if not is_expired(r, now)]
+        self.metrics.observe_latency("recall", time.perf_counter() - started)
+        return results
 
     def context(
         self,
@@ -235,51 +298,52 @@ class ReadPath(MemoryBase):
         that stated a since-replaced value of it are left out (unless the query is about a
         past conversation). Stored text is rendered as quoted data, never as instructions.
         ``include_archive`` is passed to :meth:`recall` (archived past conversations can be
-        injected).
+        injected). The user's records are read once (with the retrieval's searches).
         """
+        started = time.perf_counter()
         cfg = self.config
         if not isinstance(token_budget, int) or isinstance(token_budget, bool) or token_budget < 20:
             raise InvalidInputError("token_budget must be an int >= 20")
-        recalled = self.recall(
+        user_id = check_id(user_id, "user_id", max_chars=cfg.max_id_chars)
+        query = check_text(query, "query", max_chars=cfg.max_text_chars)
+        system_context = check_id(system_context, "system_context", max_chars=cfg.max_id_chars)
+        device_id = check_optional_id(device_id, "device_id", max_chars=cfg.max_id_chars)
+        session_id = check_optional_id(session_id, "session_id", max_chars=cfg.max_id_chars)
+        k = k or max(cfg.default_k, 6)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or k > 1000:
+            raise InvalidInputError("k must be an int between 1 and 1000")
+        self._check_archive(include_archive)
+        now = check_datetime(at) or self.clock.now()
+        cand = self._gather(
             user_id,
-            query,
-            k=k or max(cfg.default_k, 6),
+            parse_query(query),
+            k=k,
             system_context=system_context,
             device_id=device_id,
             session_id=session_id,
-            at=at,
+            now=now,
+            kinds=None,
             include_archive=include_archive,
+            retrieval=cfg.retrieval,
+            history=True,
         )
-        now = check_datetime(at) or self.clock.now()
-        refs = self._scope_refs(device_id, session_id)
-        constraints = self._hard_records(user_id, system_context, refs, now)
+        recalled = self._finish_recall(cand, self.rank(cand), started)
+        rows, refs, rq = cand.retrieved.rows, cand.scope_refs, cand.query.rewritten
+        constraints = select.hard_constraints(rows, refs, now)
         keys = {r.key for r in constraints if r.hard or r.permanent}
         hard = [
             r for r in constraints if r.hard or r.permanent or (r.key.rsplit(".", 1)[0] in keys)
         ]
         conflicts = [c for c in self.records.conflicts(user_id, system_context) if c.question]
-        prof = self.profile(user_id, system_context=system_context, device_id=device_id)
+        name_refs = self._scope_refs(device_id, None)
+        name = select.current_values(rows, name_refs, now, cfg, system_context).get("name")
         shown = {s.record.key for s in recalled} | {r.key for r in hard}
-        rq = rewrite(query[:MAX_QUERY_CHARS])
-        asked = self._asked_records(user_id, system_context, rq.key_prefixes)
+        asked = select.asked_records(rows, rq.key_prefixes)
         missing, faded = select.asked_answers(
             asked, refs, now, shown, constraints, cfg, system_context
         )
         standing = select.standing_profile(
-            self.records.find(
-                RecordFilter(
-                    user_id=user_id,
-                    system_context=system_context,
-                    key_prefixes=select.STANDING_KEYS,
-                    exclude_kinds=NON_ENTITY_KINDS,
-                    scope_refs=refs,
-                )
-            ),
-            refs,
-            now,
-            shown | {r.key for r in missing},
-            cfg,
-            system_context,
+            rows, refs, now, shown | {r.key for r in missing}, cfg, system_context
         )
         if asked and not rq.episodic:
             # the structured layer answers the asked key: a past turn that stated a value
@@ -293,7 +357,7 @@ class ReadPath(MemoryBase):
         return render_context(
             user_id=user_id,
             state=self.records.user_state(user_id),
-            name=prof.get("name"),
+            name=name,
             hard=hard,
             conflicts=conflicts,
             faded=faded,
@@ -303,22 +367,6 @@ class ReadPath(MemoryBase):
             token_budget=token_budget,
             count_tokens=tokens.count_tokens,
             templates=self.templates,
-        )
-
-    def _asked_records(
-        self, user_id: str, system_context: str, key_prefixes: tuple[str, ...]
-    ) -> list[MemoryRecord]:
-        """Every current and past version of the keys a query names (one read)."""
-        if not key_prefixes:
-            return []
-        return self.records.find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                statuses=(Status.ACTIVE, Status.SUPERSEDED, Status.REVOKED),
-                exclude_kinds=NON_ENTITY_KINDS,
-                key_prefixes=key_prefixes,
-            )
         )
 
     def profile(
@@ -351,15 +399,10 @@ class ReadPath(MemoryBase):
                 scope_refs=refs,
             )
         )
-        out: dict[str, str] = {}
+        out = select.current_values(recs, refs, now, cfg, system_context)
         # a profile that depends on the clock (an expiry, a fading inferred value) must not
         # be cached: the cache's TTL runs on wall time, the memory's clock may not
-        time_bound = False
-        for rec in sorted(recs, key=lambda r: (r.scope_ref != "", r.updated_at)):
-            time_bound = time_bound or rec.valid_until is not None or decay_class(rec) == "soft"
-            if is_expired(rec, now) or not is_recallable(rec, now, cfg, system_context):
-                continue
-            out[rec.key] = rec.value
+        time_bound = any(r.valid_until is not None or decay_class(r) == "soft" for r in recs)
         if self.cache is not None and not time_bound:
             try:
                 self.cache.set(user_id, system_context, out, scope_key)

@@ -31,8 +31,10 @@ import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from .entities import ScoredMemory
 from .errors import InvalidInputError
 from .pipeline import UserMemory
+from .recall.retrieve import Candidates
 
 __all__ = ["AsyncUserMemory", "CoreBridge", "run_sync"]
 
@@ -102,6 +104,7 @@ class AsyncUserMemory:
     observe_messages = _offload(UserMemory.observe_messages)
     remember = _offload(UserMemory.remember)
     recall = _offload(UserMemory.recall)
+    gather = _offload(UserMemory.gather)
     context = _offload(UserMemory.context)
     profile = _offload(UserMemory.profile)
     history = _offload(UserMemory.history)
@@ -122,6 +125,10 @@ class AsyncUserMemory:
     audit_log = _offload(UserMemory.audit_log)
     flush_audit = _offload(UserMemory.flush_audit)
     reindex = _offload(UserMemory.reindex)
+
+    async def rank(self, candidates: Candidates) -> list[ScoredMemory]:
+        """:meth:`UserMemory.rank` (pure: no store is read, so no thread is needed)."""
+        return self.sync.rank(candidates)
 
 
 # ----------------------------------------------------------------------------- bridge

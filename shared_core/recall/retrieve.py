@@ -31,25 +31,33 @@ came from it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import cast
 
 import numpy as np
 
 from ..embed import represents
-from ..entities import NON_ENTITY_KINDS, Kind, MemoryRecord
+from ..entities import NON_ENTITY_KINDS, Kind, MemoryRecord, Status
 from ..errors import BackendError, InvalidInputError
 from ..llm import Embedder
 from ..storage.lexical import tokenize, tokenize_query
-from ..storage.protocols import ArchiveRecordStore, RecordFilter, RecordStore, VectorIndex
-from .fuse import ChannelHits
-from .intent import QueryIntent
-from .rewrite import RewrittenQuery
+from ..storage.protocols import (
+    ArchiveRecordStore,
+    LexicalHit,
+    RecordFilter,
+    RecordStore,
+    VectorHit,
+    VectorIndex,
+)
+from .fuse import CHANNELS, ChannelHits, RetrievalConfig
+from .rewrite import ParsedQuery
 
 __all__ = [
+    "HISTORY_STATUSES",
     "KEY_SPECIFIC_MATCHES",
-    "MAX_DATED_EPISODES",
+    "Candidates",
     "Retrieved",
     "coverage",
     "embedding_parts",
@@ -63,8 +71,8 @@ log = logging.getLogger(__name__)
 
 #: a key prefix matching at most this many records is specific (key score 1)
 KEY_SPECIFIC_MATCHES = 3
-#: at most this many of a user's newest episodes are scanned for the days a query names
-MAX_DATED_EPISODES = 5000
+#: the statuses ``context()`` reads: the current values and the versions they replaced
+HISTORY_STATUSES = (Status.ACTIVE, Status.SUPERSEDED, Status.REVOKED)
 
 
 def supports_archive(records: object) -> bool:
@@ -90,6 +98,38 @@ class Retrieved:
     archived: set[str] = field(default_factory=set)  # loaded ids read from the archive
     bm25: dict[str, float] = field(default_factory=dict)  # raw BM25 score per lexical hit
     dated: set[str] = field(default_factory=set)  # episodes of the days the query names
+    rows: list[MemoryRecord] = field(default_factory=list)  # the one read, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """What :meth:`~shared_core.UserMemory.gather` found for one query, not yet ranked.
+
+    ``channels`` are the ranked hits of each channel that ran; ``records`` every record
+    the one read returned (the hits, and the structured records the ranking and
+    ``context()`` use). :meth:`~shared_core.UserMemory.rank` turns it into results.
+    """
+
+    user_id: str
+    system_context: str
+    scope_refs: tuple[str, ...]
+    session_id: str | None
+    now: datetime
+    k: int
+    kinds: tuple[Kind, ...] | None
+    query: ParsedQuery
+    retrieval: RetrievalConfig
+    retrieved: Retrieved
+
+    @property
+    def channels(self) -> list[ChannelHits]:
+        """The hits of each channel that ran (a channel left out of the config is absent)."""
+        return self.retrieved.channels
+
+    @property
+    def records(self) -> Mapping[str, MemoryRecord]:
+        """Every record read for this query, by id."""
+        return self.retrieved.loaded
 
 
 def record_text(rec: MemoryRecord) -> str:
@@ -135,18 +175,28 @@ def retrieve(
     records: RecordStore,
     vectors: VectorIndex,
     embedder: Embedder,
-    query: RewrittenQuery,
+    query: ParsedQuery,
     user_id: str,
     system_context: str,
     scope_refs: tuple[str, ...],
     pool: int,
     kinds: tuple[Kind, ...] | None = None,
     include_archive: bool = False,
-    intent: QueryIntent | None = None,
+    channels: Sequence[str] = CHANNELS,
+    history: bool = False,
 ) -> Retrieved:
-    """Run the three retrievers and load every hit's record.
+    """Run the configured retrievers, then read every record the query needs in ONE read.
+
+    The lexical and dense searches return ids and scores; the one ``records.find`` then
+    lists, by predicate, the user's structured records the ranking and ``context()`` need
+    (hard constraints always; the keys the query names; with ``history`` every version of
+    every key, all scopes; every episode when the query names a day) and, by id
+    (``RecordFilter.also_ids``), the search hits. A channel left out of ``channels`` is not
+    queried at all.
 
     Args:
+        history: also list superseded and revoked versions and every scope
+            (``context()``'s asked-about keys, stale turns and standing profile).
         include_archive: also read the store's archive. The caller checks
             :func:`supports_archive` first; the flag is passed to the store only when True,
             so stores without an archive never see it.
@@ -157,80 +207,129 @@ def retrieve(
         if not supports_archive(records):
             raise InvalidInputError(no_archive_message(records))
         archive = cast(ArchiveRecordStore, records)
+    rq, intent = query.rewritten, query.intent
 
-    def find(flt: RecordFilter) -> list[MemoryRecord]:
-        return records.find(flt) if archive is None else archive.find(flt, include_archive=True)
-
-    def get(ids: Sequence[str]) -> list[MemoryRecord]:
-        return records.get(ids) if archive is None else archive.get(ids, include_archive=True)
-
-    if query.key_prefixes:
-        keyed = find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                key_prefixes=query.key_prefixes,
-                exclude_kinds=NON_ENTITY_KINDS,
-                scope_refs=scope_refs,
+    lex: list[LexicalHit] = []
+    if "lexical" in channels:
+        if archive is None:
+            lex = records.lexical_search(user_id, system_context, rq.text, limit=pool)
+        else:
+            lex = archive.lexical_search(
+                user_id, system_context, rq.text, limit=pool, include_archive=True
             )
-        )
-        out.loaded.update((r.id, r) for r in keyed)
-        out.channels.append(ChannelHits("key", _key_scores(keyed, query.key_prefixes)))
+    dense: list[VectorHit] = []
+    if "dense" in channels:
+        try:
+            if represents(embedder, rq.text):
+                qvec = np.asarray(embedder.embed([rq.text])[0], dtype=np.float32)
+                dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
+            # else: an English-only model's vector of a Chinese query is noise
+        except BackendError as exc:
+            # the key and lexical channels still answer from the durable store
+            log.warning("dense retrieval unavailable, recalling without it: %s", exc)
+            out.degraded = True
 
-    if archive is None:
-        lex = records.lexical_search(user_id, system_context, query.text, limit=pool)
-    else:
-        lex = archive.lexical_search(
-            user_id, system_context, query.text, limit=pool, include_archive=True
-        )
-    need = [h.record_id for h in lex if h.record_id not in out.loaded]
-    out.loaded.update((r.id, r) for r in get(need))
-    out.bm25 = {h.record_id: h.score for h in lex if h.record_id in out.loaded}
-    q_tokens = tokenize_query(query.text)
-    out.channels.append(
-        ChannelHits(
-            "lexical",
-            [
-                (h.record_id, coverage(q_tokens, out.loaded[h.record_id]))
-                for h in lex
-                if h.record_id in out.loaded
-            ],
-        )
+    flt = _one_read(
+        user_id,
+        system_context,
+        scope_refs,
+        prefixes=rq.key_prefixes if "key" in channels else (),
+        history=history,
+        dated=bool(intent.dates),
+        hits=tuple(dict.fromkeys([*(h.record_id for h in lex), *(h.record_id for h in dense)])),
     )
+    rows = records.find(flt) if archive is None else archive.find(flt, include_archive=True)
+    out.rows = rows
+    out.loaded = {r.id: r for r in rows}
 
-    try:
-        if represents(embedder, query.text):
-            qvec = np.asarray(embedder.embed([query.text])[0], dtype=np.float32)
-            dense = vectors.search(user_id, system_context, qvec, k=pool, kinds=kinds)
-        else:  # an English-only model's vector of a Chinese query is noise
-            dense = []
-    except BackendError as exc:
-        # the key and lexical channels still answer from the durable store
-        log.warning("dense retrieval unavailable, recalling without it: %s", exc)
-        out.degraded = True
-        dense = []
-    out.channels.append(ChannelHits("dense", [(h.record_id, h.similarity) for h in dense]))
-    need = [h.record_id for h in dense if h.record_id not in out.loaded]
-    out.loaded.update((r.id, r) for r in get(need))
-    if intent is not None and intent.dates:
-        days = set(intent.dates)
-        episodes = find(
-            RecordFilter(
-                user_id=user_id,
-                system_context=system_context,
-                kinds=(Kind.EPISODE,),
-                scope_refs=scope_refs,
-                limit=MAX_DATED_EPISODES,
+    if "key" in channels and rq.key_prefixes:
+        refs = set(scope_refs)
+        keyed = [
+            r
+            for r in rows
+            if r.status is Status.ACTIVE
+            and r.kind not in NON_ENTITY_KINDS
+            and r.scope_ref in refs
+            and r.key.startswith(rq.key_prefixes)
+        ]
+        out.channels.append(ChannelHits("key", _key_scores(keyed, rq.key_prefixes)))
+    if "lexical" in channels:
+        out.bm25 = {h.record_id: h.score for h in lex if h.record_id in out.loaded}
+        q_tokens = tokenize_query(rq.text)
+        out.channels.append(
+            ChannelHits(
+                "lexical",
+                [
+                    (h.record_id, coverage(q_tokens, out.loaded[h.record_id]))
+                    for h in lex
+                    if h.record_id in out.loaded
+                ],
             )
         )
-        for rec in episodes:
-            when = rec.provenance.at or rec.created_at
-            if (when.month, when.day) in days:
-                out.dated.add(rec.id)
-                out.loaded.setdefault(rec.id, rec)
+    if "dense" in channels:
+        out.channels.append(
+            ChannelHits(
+                "dense", [(h.record_id, h.similarity) for h in dense if h.record_id in out.loaded]
+            )
+        )
+    if intent.dates:
+        days, refs = set(intent.dates), set(scope_refs)
+        for rec in rows:
+            if rec.kind is Kind.EPISODE and rec.scope_ref in refs:
+                when = rec.provenance.at or rec.created_at
+                if (when.month, when.day) in days:
+                    out.dated.add(rec.id)
     if archive is not None and out.loaded:
         out.archived = archive.archived_ids(list(out.loaded))
     return out
+
+
+def _one_read(
+    user_id: str,
+    system_context: str,
+    scope_refs: tuple[str, ...],
+    *,
+    prefixes: tuple[str, ...],
+    history: bool,
+    dated: bool,
+    hits: tuple[str, ...],
+) -> RecordFilter:
+    """The filter of the read path's one records read (the narrowest that serves the query).
+
+    Hard constraints are always needed (they suppress contrary inferences); the key
+    channel needs the keys the query names, ``context()`` (``history``) every version of
+    every key in every scope, a query that names a day every episode. The hits come by id.
+    """
+    if dated:  # every record of the context: the day's episodes are found in the read
+        return RecordFilter(
+            user_id=user_id,
+            system_context=system_context,
+            statuses=HISTORY_STATUSES if history else (Status.ACTIVE,),
+            also_ids=hits,
+        )
+    if history:
+        return RecordFilter(
+            user_id=user_id,
+            system_context=system_context,
+            statuses=HISTORY_STATUSES,
+            exclude_kinds=NON_ENTITY_KINDS,
+            also_ids=hits,
+        )
+    if prefixes:
+        return RecordFilter(
+            user_id=user_id,
+            system_context=system_context,
+            exclude_kinds=NON_ENTITY_KINDS,
+            scope_refs=scope_refs,
+            also_ids=hits,
+        )
+    return RecordFilter(
+        user_id=user_id,
+        system_context=system_context,
+        kinds=(Kind.CONSTRAINT,),
+        scope_refs=scope_refs,
+        also_ids=hits,
+    )
 
 
 def _key_scores(keyed: Sequence[MemoryRecord], prefixes: Sequence[str]) -> list[tuple[str, float]]:

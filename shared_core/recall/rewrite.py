@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..storage.lexical import MAX_QUERY_CHARS
 from ..taxonomy import query_synonyms
+from .intent import QueryIntent, detect_intent
 
-__all__ = ["RewrittenQuery", "rewrite"]
+__all__ = ["ParsedQuery", "RewrittenQuery", "parse_query", "rewrite"]
 
 _FILLERS_EN = re.compile(
     r"\b(?:um+|uh+|erm|hey|hi|hello|ok(?:ay)?|so|well|please|pls|just|kind of|sort of|"
@@ -80,3 +82,23 @@ def rewrite(query: str) -> RewrittenQuery:
     return RewrittenQuery(
         original=query, text=text, key_prefixes=_key_prefixes(text), episodic=episodic
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """A query read once for the whole read path: the rewrite and the intent."""
+
+    rewritten: RewrittenQuery
+    intent: QueryIntent
+
+    @property
+    def text(self) -> str:
+        """The text the lexical and dense retrievers search."""
+        return self.rewritten.text
+
+
+def parse_query(query: str) -> ParsedQuery:
+    """Rewrite ``query`` and read its intent, once (its first ``MAX_QUERY_CHARS`` characters:
+    a pasted document must not cost seconds of segmentation and pattern matching)."""
+    head = query[:MAX_QUERY_CHARS]
+    return ParsedQuery(rewritten=rewrite(head), intent=detect_intent(head))

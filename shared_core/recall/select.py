@@ -22,12 +22,15 @@ from datetime import datetime
 
 from ..config import MemoryConfig
 from ..decay import decay_class, is_expired, is_recallable
-from ..entities import Kind, MemoryRecord, ScoredMemory, Source, Status
+from ..entities import NON_ENTITY_KINDS, Kind, MemoryRecord, ScoredMemory, Source, Status
 from ..ingest.resolve import polarity
 
 __all__ = [
     "STANDING_KEYS",
     "asked_answers",
+    "asked_records",
+    "current_values",
+    "hard_constraints",
     "live_turn",
     "mark_archived",
     "most_specific",
@@ -39,6 +42,60 @@ __all__ = [
 #: core keys whose explicit current value is in every context block (the name is in the
 #: identity line): contact channel and hours, language, diet, allergies and health facts
 STANDING_KEYS = ("contact.", "language", "diet", "allergy", "health.")
+
+
+def hard_constraints(
+    records: Sequence[MemoryRecord], refs: tuple[str, ...], now: datetime
+) -> list[MemoryRecord]:
+    """The active, unexpired constraints of these scopes among ``records`` (order kept)."""
+    return [
+        r
+        for r in records
+        if r.kind is Kind.CONSTRAINT
+        and r.status is Status.ACTIVE
+        and r.scope_ref in refs
+        and not is_expired(r, now)
+    ]
+
+
+def asked_records(
+    records: Sequence[MemoryRecord], key_prefixes: tuple[str, ...]
+) -> list[MemoryRecord]:
+    """Every current and past version (any scope) of the keys a query names."""
+    if not key_prefixes:
+        return []
+    return [
+        r
+        for r in records
+        if r.kind not in NON_ENTITY_KINDS
+        and r.status in (Status.ACTIVE, Status.SUPERSEDED, Status.REVOKED)
+        and r.key.startswith(key_prefixes)
+    ]
+
+
+def current_values(
+    records: Sequence[MemoryRecord],
+    refs: tuple[str, ...],
+    now: datetime,
+    config: MemoryConfig,
+    system_context: str,
+) -> dict[str, str]:
+    """The current value of every key among ``records`` (the profile).
+
+    Active, unexpired, recallable entity records of these scopes; a scoped value
+    overrides the global one, a newer one an older one.
+    """
+    out: dict[str, str] = {}
+    live = [
+        r
+        for r in records
+        if r.status is Status.ACTIVE and r.kind not in NON_ENTITY_KINDS and r.scope_ref in refs
+    ]
+    for rec in sorted(live, key=lambda r: (r.scope_ref != "", r.updated_at)):
+        if is_expired(rec, now) or not is_recallable(rec, now, config, system_context):
+            continue
+        out[rec.key] = rec.value
+    return out
 
 
 def live_turn(rec: MemoryRecord, session_id: str) -> bool:

@@ -538,7 +538,8 @@ def row_to_user(r: Sequence[Any]) -> UserState:
 
 def find_query(flt: Any, *, include_archive: bool) -> tuple[str, dict[str, Any]]:
     """SQL and parameters of ``find(RecordFilter)``, newest first."""
-    where = ["user_id = %(user_id)s"]
+    head = ["user_id = %(user_id)s"]
+    where: list[str] = []
     p: dict[str, Any] = {"user_id": enc(flt.user_id)}
 
     def among(col: str, name: str, values: Sequence[Any] | None, neg: bool = False) -> None:
@@ -548,7 +549,7 @@ def find_query(flt: Any, *, include_archive: bool) -> tuple[str, dict[str, Any]]
         p[name] = [v.value if hasattr(v, "value") else enc(v) for v in values]
 
     if flt.system_context is not None:
-        where.append("system_context = %(ctx)s")
+        head.append("system_context = %(ctx)s")
         p["ctx"] = enc(flt.system_context)
     among("status", "statuses", flt.statuses)
     among("kind", "kinds", flt.kinds)
@@ -564,7 +565,11 @@ def find_query(flt: Any, *, include_archive: bool) -> tuple[str, dict[str, Any]]
     if flt.value_normalized is not None:
         where.append("normalized = %(norm)s")
         p["norm"] = enc(flt.value_normalized)
-    cond = " AND ".join(where)
+    cond = " AND ".join(where) or "TRUE"
+    if flt.also_ids:  # the search hits, OR-ed with the predicates (same user, context)
+        cond = f"({cond}) OR id = ANY(%(also_ids)s)"
+        p["also_ids"] = [enc(x) for x in flt.also_ids]
+    cond = f"{' AND '.join(head)} AND ({cond})"
     q = f"SELECT {COLS} FROM records WHERE {cond}"
     if include_archive:
         q += f" UNION ALL SELECT {COLS} FROM records_archive WHERE {cond}"

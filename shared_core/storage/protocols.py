@@ -45,7 +45,13 @@ Vector = npt.NDArray[np.float32]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RecordFilter:
-    """Which records of ONE user to list. ``None`` means "any"."""
+    """Which records of ONE user to list. ``None`` means "any".
+
+    ``also_ids``: records with these ids are listed too, whatever the other predicates
+    say (still only this user's, in this ``system_context``). The read path lists the
+    records a query needs in one read: the structured part by predicate, the search
+    hits by id.
+    """
 
     user_id: str
     system_context: str | None = "default"
@@ -57,6 +63,7 @@ class RecordFilter:
     scope_refs: tuple[str, ...] | None = None  # e.g. ("", "device:dev_1")
     value_normalized: str | None = None
     limit: int | None = None  # newest first when limited
+    also_ids: tuple[str, ...] = ()  # OR-ed with the predicates above (same user, context)
 
 
 @dataclass(frozen=True, slots=True)

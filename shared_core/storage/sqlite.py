@@ -324,7 +324,7 @@ class SqliteRecordStore:
     def find(self, flt: RecordFilter) -> list[MemoryRecord]:
         """Records of one user matching ``flt``, newest ``updated_at`` first."""
         for values in (flt.statuses, flt.kinds, flt.keys, flt.key_prefixes, flt.scope_refs):
-            if values is not None and len(values) == 0:
+            if values is not None and len(values) == 0 and not flt.also_ids:
                 return []
         try:
             statuses = None if flt.statuses is None else [Status(x).value for x in flt.statuses]
@@ -359,9 +359,10 @@ class SqliteRecordStore:
         prefixes = None if flt.key_prefixes is None else tuple(flt.key_prefixes)
         refs = None if flt.scope_refs is None else set(flt.scope_refs)
         norm = flt.value_normalized
+        also = frozenset(flt.also_ids)
         out: list[MemoryRecord] = []
         for r in entry.newest_first(flt.system_context):
-            if (
+            if r[0] not in also and (
                 (st is not None and r[10] not in st)
                 or (kd is not None and r[3] not in kd)
                 or (ex and r[3] in ex)
@@ -384,16 +385,13 @@ class SqliteRecordStore:
         excluded: list[str],
         limit: int | None,
     ) -> list[MemoryRecord]:
-        where = ["uid = ?", "user_id = ?"]
-        params: list[Any] = [user_hash(flt.user_id), flt.user_id]
+        where: list[str] = []
+        params: list[Any] = []
 
         def among(column: str, values: Sequence[str], negate: bool = False) -> None:
             where.append(f"{column} {'NOT ' if negate else ''}IN ({','.join('?' * len(values))})")
             params.extend(values)
 
-        if flt.system_context is not None:
-            where.append("system_context = ?")
-            params.append(flt.system_context)
         if statuses is not None:
             among("status", statuses)
         if kinds is not None:
@@ -414,8 +412,18 @@ class SqliteRecordStore:
         if flt.value_normalized is not None:
             where.append("normalized = ?")
             params.append(flt.value_normalized)
+        cond = " AND ".join(where) or "1"
+        if flt.also_ids:
+            cond = f"({cond}) OR id IN ({','.join('?' * len(flt.also_ids))})"
+            params.extend(flt.also_ids)
+        head = ["uid = ?", "user_id = ?"]
+        first: list[Any] = [user_hash(flt.user_id), flt.user_id]
+        if flt.system_context is not None:
+            head.append("system_context = ?")
+            first.append(flt.system_context)
+        params = [*first, *params]
         sql = (
-            f"SELECT {_RECORD_COLS} FROM records WHERE {' AND '.join(where)}"
+            f"SELECT {_RECORD_COLS} FROM records WHERE {' AND '.join(head)} AND ({cond})"
             " ORDER BY updated_at DESC, version DESC, id DESC"
         )
         if limit is not None:

@@ -1,0 +1,262 @@
+"""The read path reads once (issue 15, item 3): one records read per recall()/context(),
+the query parsed once, a channel left out of the RetrievalConfig never queried, and a
+public gather/rank seam that the evaluation benchmark uses instead of private steps."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from shared_core import (
+    Candidates,
+    FakeClock,
+    InvalidInputError,
+    Kind,
+    MemoryConfig,
+    MemoryRecord,
+    RecordFilter,
+    RetrievalConfig,
+    Status,
+    UserMemory,
+)
+from shared_core.embed import HashingEmbedder
+from shared_core.recall import rewrite as rewrite_module
+from shared_core.storage.registry import Backends
+from shared_core.storage.session import InMemorySessionStore
+from shared_core.storage.sqlite import SqliteDatabase, SqliteRecordStore
+from shared_core.storage.vectors import SqliteVectorIndex
+
+ROOT = Path(__file__).resolve().parents[3]
+T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
+RECORD_READS = ("find", "get", "history")
+
+
+class Counting:
+    """Forwards every call to a real store / index and counts them by method name."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            return attr(*args, **kwargs)
+
+        return counted
+
+    def reads(self) -> int:
+        return sum(self.calls[m] for m in RECORD_READS)
+
+
+class SpyEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        return super().embed(texts)
+
+
+def _open(
+    cached_rows: int = 100_000, **config: Any
+) -> tuple[UserMemory, Counting, Counting, SpyEmbedder]:
+    db = SqliteDatabase(":memory:")
+    records = Counting(SqliteRecordStore(database=db, max_cached_records=cached_rows))
+    vectors = Counting(SqliteVectorIndex(database=db))
+    emb = SpyEmbedder()
+    mem = UserMemory(
+        Backends(records=records, vectors=vectors, sessions=InMemorySessionStore()),
+        embedder=emb,
+        clock=FakeClock(T0),
+        config=MemoryConfig(**config),
+    )
+    db.release()
+    return mem, records, vectors, emb
+
+
+def _seed(mem: UserMemory) -> None:
+    turns = [
+        ("s1", "Please text me, I prefer SMS. Never call me after 9pm."),
+        ("s1", "I'm allergic to penicillin and I love jazz."),
+        ("s2", "We're going to Lisbon in May, keep hotels under 150 euros."),
+        ("s2", "Actually email is fine too."),
+        ("s3", "What was that jazz bar you recommended?"),
+    ]
+    for i, (sid, text) in enumerate(turns):
+        mem.observe("ada", text, session_id=sid, at=T0 + timedelta(days=i))
+        mem.observe(
+            "ada",
+            f"Noted: {text[:20]}",
+            role="assistant",
+            session_id=sid,
+            at=T0 + timedelta(days=i),
+        )
+    mem.observe("bob", "Please text me, my name is Bob.", session_id="b1")
+
+
+@pytest.fixture
+def seeded() -> Iterator[tuple[UserMemory, Counting, Counting, SpyEmbedder]]:
+    got = _open()
+    _seed(got[0])
+    got[1].calls.clear()
+    got[2].calls.clear()
+    got[3].calls = 0
+    yield got
+    got[0].close()
+
+
+QUERIES = [
+    "How will you tell me my order is ready?",  # no key named: standing profile
+    "how should I contact you",  # names contact.: asked keys, stale turns
+    "what did we talk about on April 3rd?",  # a named day: the day's episodes
+    "what jazz bar did you recommend last time",  # speaker + recency
+    "我对什么过敏？",  # Chinese, no dense
+]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("cached_rows", [100_000, 0])
+def test_context_and_recall_read_the_users_records_once(query: str, cached_rows: int) -> None:
+    mem, records, vectors, _ = _open(cached_rows)
+    try:
+        _seed(mem)
+        records.calls.clear()
+        block = mem.context("ada", query, at=T0 + timedelta(days=9))
+        assert records.reads() == 1, records.calls
+        assert records.calls["lexical_search"] <= 1
+        assert vectors.calls["search"] <= 1
+        assert "email" in block  # the current contact channel (standing profile or asked key)
+        assert "penicillin" in block  # the hard constraint
+        records.calls.clear()
+        mem.recall("ada", query, k=5, at=T0 + timedelta(days=9))
+        assert records.reads() == 1, records.calls
+    finally:
+        mem.close()
+
+
+def test_the_query_is_parsed_once_per_context(seeded: Any, monkeypatch: Any) -> None:
+    mem = seeded[0]
+    counts: Counter[str] = Counter()
+    real_rewrite, real_intent = rewrite_module.rewrite, rewrite_module.detect_intent
+
+    def rewrite(q: str) -> Any:
+        counts["rewrite"] += 1
+        return real_rewrite(q)
+
+    def detect_intent(q: str) -> Any:
+        counts["intent"] += 1
+        return real_intent(q)
+
+    monkeypatch.setattr(rewrite_module, "rewrite", rewrite)
+    monkeypatch.setattr(rewrite_module, "detect_intent", detect_intent)
+    mem.context("ada", "how should I contact you last time?")
+    assert counts == {"rewrite": 1, "intent": 1}
+
+
+@pytest.mark.parametrize(
+    ("channels", "lexical", "dense"),
+    [(("key",), 0, 0), (("lexical",), 1, 0), (("dense",), 0, 1), (("key", "dense"), 0, 1)],
+)
+def test_a_channel_left_out_is_not_queried(
+    channels: tuple[str, ...], lexical: int, dense: int
+) -> None:
+    mem, records, vectors, emb = _open(retrieval=RetrievalConfig(channels=channels))
+    try:
+        _seed(mem)
+        records.calls.clear()
+        vectors.calls.clear()
+        emb.calls = 0
+        hits = mem.recall("ada", "how should I contact you about SMS", k=5)
+        assert records.calls["lexical_search"] == lexical
+        assert vectors.calls["search"] == dense
+        assert emb.calls == dense  # the query is embedded only for the dense channel
+        assert all(set(h.matched_by) <= set(channels) | {"date"} for h in hits)
+        cand = mem.gather("ada", "how should I contact you about SMS", k=5)
+        assert [c.name for c in cand.channels] == [
+            c for c in ("key", "lexical", "dense") if c in channels
+        ]
+    finally:
+        mem.close()
+
+
+def test_gather_then_rank_is_recall(seeded: Any) -> None:
+    mem = seeded[0]
+    for q in QUERIES:
+        cand = mem.gather("ada", q, k=5)
+        assert isinstance(cand, Candidates)
+        assert all(r.user_id == "ada" for r in cand.records.values())
+        ranked = [(s.record.id, s.score) for s in mem.rank(cand)]
+        assert ranked == [(s.record.id, s.score) for s in mem.recall("ada", q, k=5)]
+    lexical = mem.gather("ada", "SMS", retrieval=RetrievalConfig(channels=("lexical",)))
+    assert [c.name for c in lexical.channels] == ["lexical"]
+    assert all(s.matched_by == ("lexical",) for s in mem.rank(lexical))
+    with pytest.raises(InvalidInputError):
+        mem.gather("ada", "SMS", retrieval="lexical")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError):
+        mem.rank(["not", "candidates"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cached_rows", [100_000, 0])
+def test_also_ids_lists_the_hits_with_the_predicate(cached_rows: int) -> None:
+    store = SqliteRecordStore(":memory:", max_cached_records=cached_rows)
+    try:
+        from shared_core import WriteBatch
+
+        def rec(rid: str, user: str, kind: Kind, key: str, ctx: str = "default") -> MemoryRecord:
+            return MemoryRecord(
+                id=rid, user_id=user, kind=kind, key=key, value=key, system_context=ctx,
+                created_at=T0, updated_at=T0,
+            )  # fmt: skip
+
+        store.apply(
+            WriteBatch(
+                records=[
+                    rec("c1", "ada", Kind.CONSTRAINT, "allergy.drug"),
+                    rec("e1", "ada", Kind.EPISODE, "turn:s1:t0"),
+                    rec("e2", "ada", Kind.EPISODE, "turn:s1:t1"),
+                    rec("e3", "ada", Kind.EPISODE, "turn:s1:t2", ctx="work"),
+                    rec("b1", "bob", Kind.EPISODE, "turn:b1:t0"),
+                ]
+            )
+        )
+        flt = RecordFilter(user_id="ada", kinds=(Kind.CONSTRAINT,), also_ids=("e2", "e3", "b1"))
+        assert {r.id for r in store.find(flt)} == {"c1", "e2"}  # same user and context only
+        none = RecordFilter(user_id="ada", statuses=(), also_ids=("e1",))
+        assert [r.id for r in store.find(none)] == ["e1"]
+        assert {
+            r.id for r in store.find(RecordFilter(user_id="ada", kinds=(Kind.CONSTRAINT,)))
+        } == {"c1"}
+        assert all(r.status is Status.ACTIVE for r in store.find(flt))
+    finally:
+        store.close()
+
+
+def test_evaluate_uses_only_the_public_api() -> None:
+    """benchmarks/evaluate.py builds its ablations on gather/rank, not on private steps."""
+    tree = ast.parse((ROOT / "benchmarks" / "evaluate.py").read_text("utf-8"))
+    modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module} | {
+        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    core = {m for m in modules if m.split(".")[0] == "shared_core"}
+    assert core <= {"shared_core", "shared_core.embed"}, core
+    private = [
+        n.attr
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__")
+    ]
+    assert not private, private
+    src = (ROOT / "benchmarks" / "evaluate.py").read_text("utf-8")
+    assert ".gather(" in src and ".rank(" in src
