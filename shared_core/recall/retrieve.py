@@ -18,13 +18,20 @@ records; a key hit is worth ``1`` when its prefix matches at most
 :data:`KEY_SPECIFIC_MATCHES` records and proportionally less beyond, so a broad category
 does not bury the turns that answer the question.
 
-When the query names calendar days (:mod:`.intent`), the user's episodes of those days are
-loaded too (:attr:`Retrieved.dated`), whether or not a retriever found them: "what did we
-talk about on April 27th?" shares no word with the turns it asks about.
+Only the channels of the :class:`~shared_core.recall.fuse.RetrievalConfig` run: a channel
+left out is not queried (no lexical search, no query embedding, no vector search).
+
+The searches return ids and scores; the user's records are then read ONCE
+(``records.find`` with the search hits in ``RecordFilter.also_ids``): the hits, the hard
+constraints (they suppress contrary inferences), the keys the query names, with
+``history=True`` (``context()``) every version of every key, and when the query names
+calendar days (:mod:`.intent`) every episode of the context, from which the episodes of
+those days are picked (:attr:`Retrieved.dated`): "what did we talk about on April 27th?"
+shares no word with the turns it asks about.
 
 With ``include_archive=True`` (a store with ``supports_archive``, see
-:class:`~shared_core.storage.protocols.ArchiveRecordStore`) the key, lexical and load
-steps also read the store's archive and :attr:`Retrieved.archived` holds the ids that
+:class:`~shared_core.storage.protocols.ArchiveRecordStore`) the lexical search and the
+read also cover the store's archive and :attr:`Retrieved.archived` holds the ids that
 came from it.
 """
 
