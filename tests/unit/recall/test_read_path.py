@@ -209,9 +209,39 @@ def test_gather_then_rank_is_recall(seeded: Any) -> None:
         mem.rank(["not", "candidates"])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("cached_rows", [100_000, 0])
-def test_also_ids_lists_the_hits_with_the_predicate(cached_rows: int) -> None:
-    store = SqliteRecordStore(":memory:", max_cached_records=cached_rows)
+def _pg_store() -> Any:
+    """A PostgreSQL record store in a throwaway schema of the shared server (or skip)."""
+    import os
+    import uuid
+
+    psycopg = pytest.importorskip("psycopg")
+    from shared_core.storage.postgres import PostgresRecordStore
+
+    url = os.environ.get("USERMEMORY_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        pytest.skip(f"PostgreSQL not reachable at {url}: {exc}")
+    schema = f"recall2_{uuid.uuid4().hex[:10]}"
+    store = PostgresRecordStore(url, schema=schema, clock=FakeClock(T0), max_size=2)
+
+    def drop() -> None:
+        store.close()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+    return store, drop
+
+
+@pytest.mark.parametrize("backend", ["sqlite-cached", "sqlite-uncached", "postgres"])
+def test_also_ids_lists_the_hits_with_the_predicate(backend: str) -> None:
+    if backend == "postgres":
+        store, done = _pg_store()
+    else:
+        store = SqliteRecordStore(
+            ":memory:", max_cached_records=100_000 if backend == "sqlite-cached" else 0
+        )
+        done = store.close
     try:
         from shared_core import WriteBatch
 
@@ -236,12 +266,11 @@ def test_also_ids_lists_the_hits_with_the_predicate(cached_rows: int) -> None:
         assert {r.id for r in store.find(flt)} == {"c1", "e2"}  # same user and context only
         none = RecordFilter(user_id="ada", statuses=(), also_ids=("e1",))
         assert [r.id for r in store.find(none)] == ["e1"]
-        assert {
-            r.id for r in store.find(RecordFilter(user_id="ada", kinds=(Kind.CONSTRAINT,)))
-        } == {"c1"}
+        plain = RecordFilter(user_id="ada", kinds=(Kind.CONSTRAINT,))
+        assert {r.id for r in store.find(plain)} == {"c1"}
         assert all(r.status is Status.ACTIVE for r in store.find(flt))
     finally:
-        store.close()
+        done()
 
 
 def test_evaluate_uses_only_the_public_api() -> None:
