@@ -58,8 +58,9 @@ class UserMemoryChatHistory(BaseChatMessageHistory):
     is kept (erase it with ``memory.forget(user_id)``).
 
     Args:
-        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory`` (the async methods
-            await it natively).
+        memory: a ``shared_core.UserMemory`` or ``AsyncUserMemory``, or a server client
+            (``UserMemoryClient`` / ``AsyncUserMemoryClient``); the async methods await an
+            async one natively.
         session_id: the conversation.
         user_id: whose conversation; when ``None``, found in the current run's config
             (see :mod:`langchain_usermemory.ids`).
