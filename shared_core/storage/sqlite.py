@@ -19,8 +19,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from cachetools import LRUCache
@@ -32,18 +31,13 @@ from ..entities import (
     Kind,
     MemoryRecord,
     Status,
-    UserState,
 )
 from ..errors import InvalidInputError
-from ..ids import user_digest
 from .lexical import LEXICAL_VERSION, LexDocs, tokenize_query
 from .protocols import (
-    Fence,
     LexicalHit,
     RecordFilter,
-    UserTouch,
     WriteBatch,
-    check_fence,
     unerased_audit,
 )
 from .sqlite_base import (
@@ -61,6 +55,7 @@ from .sqlite_base import (
     parse_time,
     user_hash,
 )
+from .sqlite_users import SqliteUserTables
 
 __all__ = ["SqliteDatabase", "SqliteRecordStore", "format_time", "parse_time", "user_hash"]
 
@@ -100,7 +95,7 @@ def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-class SqliteRecordStore:
+class SqliteRecordStore(SqliteUserTables):
     """:class:`~shared_core.storage.protocols.RecordStore` on SQLite.
 
     Args:
@@ -208,45 +203,6 @@ class SqliteRecordStore:
                 self.db.notify_records_written([(*row[:23], row[24]) for row in rows])
 
     @staticmethod
-    def _move_fences(
-        conn: sqlite3.Connection, users: set[str], expected: Mapping[str, Fence]
-    ) -> None:
-        """Bump the write generation of every written user; check the expected fences first.
-
-        Runs inside the write transaction (``BEGIN IMMEDIATE`` holds the file's write
-        lock), so the check and the bump are atomic with the batch.
-        """
-        for user in sorted(users):
-            row = conn.execute(
-                "INSERT INTO user_fence (uid, gen) VALUES (?, 1) ON CONFLICT(uid) DO UPDATE"
-                " SET gen = gen + 1 RETURNING epoch, gen",
-                (user_hash(user),),
-            ).fetchone()
-            check_fence(expected, user, row)
-
-    @staticmethod
-    def _erased_at(conn: sqlite3.Connection, user_id: str) -> str | None:
-        row = conn.execute(
-            "SELECT erased_at FROM user_fence WHERE uid = ?", (user_hash(user_id),)
-        ).fetchone()
-        return None if row is None else row[0]
-
-    @staticmethod
-    def _touch_state(conn: sqlite3.Connection, t: UserTouch) -> None:
-        at = format_time(t.at)
-        conn.execute(
-            "INSERT INTO users (uid, user_id, has_state, memory_enabled, sessions, turns,"
-            " first_seen, last_seen, last_session_id) VALUES (?,?,1,1,?,?,?,?,?)"
-            " ON CONFLICT(uid) DO UPDATE SET has_state = 1,"
-            " sessions = users.sessions + excluded.sessions,"
-            " turns = users.turns + excluded.turns,"
-            " first_seen = COALESCE(users.first_seen, excluded.first_seen),"
-            " last_seen = excluded.last_seen,"
-            " last_session_id = COALESCE(excluded.last_session_id, users.last_session_id)",
-            (user_hash(t.user_id), t.user_id, int(t.sessions), int(t.turns), at, at, t.session_id),
-        )
-
-    @staticmethod
     def _existing_slots(conn: sqlite3.Connection, ids: Sequence[str]) -> set[tuple[str, str]]:
         out: set[tuple[str, str]] = set()
         for start in range(0, len(ids), 500):
@@ -275,27 +231,6 @@ class SqliteRecordStore:
             resolved_at=format_time(c.resolved_at) if c.resolved_at else None,
         )
         return [d["id"], user_hash(c.user_id), *(d[c] for c in _CONFLICT_COLS[1:])]
-
-    @staticmethod
-    def _upsert_state(conn: sqlite3.Connection, s: UserState) -> None:
-        conn.execute(
-            "INSERT INTO users (uid, user_id, has_state, memory_enabled, sessions, turns,"
-            " first_seen, last_seen, last_session_id) VALUES (?,?,1,?,?,?,?,?,?)"
-            " ON CONFLICT(uid) DO UPDATE SET has_state = 1,"
-            " memory_enabled = excluded.memory_enabled, sessions = excluded.sessions,"
-            " turns = excluded.turns, first_seen = excluded.first_seen,"
-            " last_seen = excluded.last_seen, last_session_id = excluded.last_session_id",
-            (
-                user_hash(s.user_id),
-                s.user_id,
-                int(bool(s.memory_enabled)),
-                int(s.sessions),
-                int(s.turns),
-                format_time(s.first_seen) if s.first_seen else None,
-                format_time(s.last_seen) if s.last_seen else None,
-                s.last_session_id,
-            ),
-        )
 
     # ------------------------------------------------------------------ reads
     def get(self, record_ids: Sequence[str]) -> list[MemoryRecord]:
@@ -603,114 +538,6 @@ class SqliteRecordStore:
             d.update(at=must_time(d["at"]), detail=json.loads(d["detail"]))
             out.append(AuditEntry(**d))
         return out
-
-    def user_state(self, user_id: str) -> UserState | None:
-        """The stored :class:`UserState`, or ``None`` if never set."""
-        with self.db.read() as conn:
-            r = conn.execute(
-                "SELECT user_id, memory_enabled, sessions, turns, first_seen, last_seen,"
-                " last_session_id FROM users WHERE uid = ? AND user_id = ? AND has_state = 1",
-                (user_hash(user_id), user_id),
-            ).fetchone()
-        if r is None:
-            return None
-        return UserState(
-            user_id=r[0],
-            memory_enabled=bool(r[1]),
-            sessions=int(r[2]),
-            turns=int(r[3]),
-            first_seen=parse_time(r[4]),
-            last_seen=parse_time(r[5]),
-            last_session_id=r[6],
-        )
-
-    def users(self) -> list[str]:
-        """Every user id with anything stored, sorted."""
-        with self.db.read() as conn:
-            return sorted(r[0] for r in conn.execute("SELECT user_id FROM users"))
-
-    def erased_at(self, user_id: str) -> list[datetime]:
-        """When this user id was erased (from the tombstones; empty if never)."""
-        subject = user_digest(user_id).hex()
-        with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT erased_at FROM tombstones WHERE subject = ? ORDER BY erased_at", (subject,)
-            ).fetchall()
-        return [must_time(r[0]) for r in rows]
-
-    # ------------------------------------------------------------------ fence
-    def fence(self, user_id: str) -> Fence:
-        """The user's write fence (erasure epoch, write generation)."""
-        with self.db.read() as conn:
-            row = conn.execute(
-                "SELECT epoch, gen FROM user_fence WHERE uid = ?", (user_hash(user_id),)
-            ).fetchone()
-        return Fence(user_id) if row is None else Fence(user_id, int(row[0]), int(row[1]))
-
-    def queue_erasure(self, user_id: str, stores: Sequence[str], *, at: datetime) -> None:
-        """Durably note that ``stores`` still owe the erasure of ``user_id``.
-
-        The raw id is kept (other stores need it to find the user's data) only until
-        :meth:`confirm_erasure`; ``secure_delete`` then zeroes it.
-        """
-        with self.db.transaction() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO erase_queue (uid, store, subject, queued_at)"
-                " VALUES (?,?,?,?)",
-                [(user_hash(user_id), st, user_id, format_time(at)) for st in stores],
-            )
-
-    def pending_erasures(self, *, limit: int = 100) -> list[tuple[str, str]]:
-        """Queued ``(user_id, store)`` erasures, oldest first."""
-        with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT subject, store FROM erase_queue ORDER BY queued_at, store LIMIT ?",
-                (max(0, int(limit)),),
-            ).fetchall()
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def confirm_erasure(self, user_id: str, store: str) -> None:
-        """Drop one queued erasure."""
-        with self.db.transaction() as conn:
-            conn.execute(
-                "DELETE FROM erase_queue WHERE uid = ? AND store = ? AND subject = ?",
-                (user_hash(user_id), store, user_id),
-            )
-
-    # ------------------------------------------------------------------ erase
-    def erase_user(self, user_id: str, *, at: datetime) -> dict[str, int]:
-        """Delete every row of the user (records, audit, conflicts, state, vectors).
-
-        Writes a tombstone (sha256 of the id and the time, never the raw id), then
-        checkpoints and truncates the WAL; with ``secure_delete`` on, the deleted cells are
-        zeroed, so neither the id nor any value stays readable in the ``.db``/``-wal`` files.
-
-        Returns:
-            Rows deleted per table.
-        """
-        uid = user_hash(user_id)
-        counts: dict[str, int] = {}
-        with self.db.lock:  # commit and cache drop together
-            with self.db.transaction() as conn:
-                for table in ("records", "audit", "conflicts", "vectors", "users"):
-                    cur = conn.execute(
-                        f"DELETE FROM {table} WHERE uid = ? AND user_id = ?", (uid, user_id)
-                    )
-                    counts[table] = cur.rowcount
-                conn.execute(
-                    "INSERT INTO tombstones (subject, erased_at) VALUES (?, ?)",
-                    (user_digest(user_id).hex(), format_time(at)),
-                )
-                # the fence: a write that read the user before this erase cannot commit
-                conn.execute(
-                    "INSERT INTO user_fence (uid, epoch, gen, erased_at) VALUES (?, 1, 1, ?)"
-                    " ON CONFLICT(uid) DO UPDATE SET epoch = epoch + 1, gen = gen + 1,"
-                    " erased_at = MAX(COALESCE(erased_at, ''), excluded.erased_at)",
-                    (uid, format_time(at)),
-                )
-            self.db.notify_erase(user_id)
-        self.db.scrub_files()
-        return counts
 
     # ------------------------------------------------------------------ housekeeping
     def _retokenize_if_stale(self) -> None:
