@@ -24,20 +24,19 @@ from __future__ import annotations
 
 import importlib
 import logging
-import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import Any, Literal, cast
-from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..clock import Clock, SystemClock
 from ..config import MemoryConfig
 from ..errors import ConfigError, MissingDependencyError, UnknownBackendError, UserMemoryError
 from ..metrics import Metrics
 from .protocols import EventBus, ProfileCache, RecordStore, SessionStore, VectorIndex
+from .sqlite_open import open_sqlite, sqlite_path_from_url
 
 __all__ = [
     "BUILTIN_BACKENDS",
@@ -167,9 +166,9 @@ BUILTIN_BACKENDS: Mapping[str, BackendSpec] = MappingProxyType(
         "sqlite": _spec(
             None,
             "embedded SQLite file (records, vectors) + in-process sessions",
-            backends="shared_core.storage.registry:open_sqlite",
-            records="shared_core.storage.registry:_open_sqlite_records",
-            vectors="shared_core.storage.registry:_open_sqlite_vectors",
+            backends="shared_core.storage.sqlite_open:open_sqlite",
+            records="shared_core.storage.sqlite_open:open_sqlite_records",
+            vectors="shared_core.storage.sqlite_open:open_sqlite_vectors",
         ),
         "postgresql": _spec(
             "postgres",
@@ -563,111 +562,3 @@ def open_component(
     if proto is not None and not isinstance(obj, proto):
         raise ConfigError(f"{scheme}:// factory for {role!r} returned {type(obj).__name__}")
     return obj
-
-
-# --------------------------------------------------------------------------- sqlite
-_SQLITE_OPTIONS = {
-    "lexical_cache_size",
-    "max_cached_records",
-    "max_cached_users",
-    "max_cached_vectors",
-    "timeout",
-}
-
-
-def sqlite_path_from_url(url: str) -> tuple[str, dict[str, int | float]]:
-    """The file path (or ``":memory:"``) and options of a ``sqlite://`` URL.
-
-    ``sqlite:///relative.db``, ``sqlite:////absolute/path.db``, ``sqlite:///~/memory.db``,
-    ``sqlite:///:memory:`` and ``sqlite://`` (in memory) are accepted; percent-escapes are
-    decoded. Options: ``?timeout=30&lexical_cache_size=1024&max_cached_records=100000``
-    ``&max_cached_users=1024&max_cached_vectors=250000``.
-
-    Raises:
-        ConfigError: not a sqlite URL, a host is given, or an unknown option.
-    """
-    parts = urlsplit(url)
-    if parts.scheme.lower() != "sqlite":
-        raise ConfigError(f"not a sqlite URL: {url!r}")
-    if parts.netloc:
-        raise ConfigError(f"sqlite URLs have no host; use sqlite:///path.db, got {url!r}")
-    raw = unquote(parts.path)
-    path = raw[1:] if raw.startswith("/") else raw
-    path = ":memory:" if path in ("", ":memory:") else os.path.expanduser(path)
-    opts: dict[str, int | float] = {}
-    for k, v in parse_qsl(parts.query, keep_blank_values=True):
-        if k not in _SQLITE_OPTIONS:
-            raise ConfigError(f"unknown sqlite URL option {k!r}; known: {sorted(_SQLITE_OPTIONS)}")
-        try:
-            opts[k] = float(v) if k == "timeout" else int(v)
-        except ValueError as exc:
-            raise ConfigError(f"sqlite URL option {k}={v!r} is not a number") from exc
-    return path, opts
-
-
-def open_sqlite(
-    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
-) -> Backends:
-    """Registry factory: one SQLite file for records and vectors, sessions in process.
-
-    Args:
-        url: a ``sqlite://`` URL (see :func:`sqlite_path_from_url`).
-        config: memory configuration (the session TTL).
-        clock: time source for every store.
-
-    Returns:
-        :class:`Backends` whose record store and vector index share one connection.
-    """
-    from .session import InMemorySessionStore
-    from .sqlite import SqliteRecordStore
-    from .sqlite_base import SqliteDatabase
-    from .vectors import SqliteVectorIndex
-
-    cfg = config or MemoryConfig()
-    clk = clock or SystemClock()
-    path, opts = sqlite_path_from_url(url)
-    db = SqliteDatabase(path, clock=clk, timeout=float(opts.get("timeout", 30.0)))
-    try:
-        records = SqliteRecordStore(
-            database=db,
-            lexical_cache_size=int(opts.get("lexical_cache_size", 1024)),
-            max_cached_records=int(opts.get("max_cached_records", 100_000)),
-        )
-        vectors = SqliteVectorIndex(
-            database=db,
-            max_cached_users=int(opts.get("max_cached_users", 1024)),
-            max_cached_vectors=int(opts.get("max_cached_vectors", 250_000)),
-        )
-    except BaseException:
-        db.close()
-        raise
-    sessions = InMemorySessionStore(cfg.session_ttl_seconds, clock=clk)
-    return Backends(records=records, vectors=vectors, sessions=sessions)
-
-
-def _open_sqlite_records(
-    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
-) -> Any:
-    from .sqlite import SqliteRecordStore
-
-    path, opts = sqlite_path_from_url(url)
-    return SqliteRecordStore(
-        path,
-        clock=clock,
-        lexical_cache_size=int(opts.get("lexical_cache_size", 1024)),
-        max_cached_records=int(opts.get("max_cached_records", 100_000)),
-    )
-
-
-def _open_sqlite_vectors(
-    url: str, *, config: MemoryConfig | None = None, clock: Clock | None = None
-) -> Any:
-    from .vectors import SqliteVectorIndex
-
-    path, opts = sqlite_path_from_url(url)
-    return SqliteVectorIndex(
-        path,
-        clock=clock,
-        max_cached_users=int(opts.get("max_cached_users", 1024)),
-        max_cached_vectors=int(opts.get("max_cached_vectors", 250_000)),
-    )
