@@ -4,13 +4,14 @@ instance B has finished something (an erase, a revocation), then let A go on."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from shared_core import UserMemory
 from shared_core.storage.protocols import RecordFilter, WriteBatch
 
-__all__ = ["Gate", "GatedRecords", "GatedSessions", "nothing_left", "race"]
+__all__ = ["Gate", "GatedRecords", "GatedSessions", "bounded", "nothing_left", "race"]
 
 
 class Gate:
@@ -92,3 +93,24 @@ def nothing_left(mem: UserMemory, user: str) -> None:
     assert mem.sessions.sessions(user) == []
     assert mem.profile(user) == {}
     assert user not in mem.users()
+
+
+def bounded(fn: Callable[[], Any], budget: float) -> tuple[Any, float]:
+    """Run ``fn`` in a thread; fail (instead of hanging the suite) past ``budget`` s.
+
+    Returns ``(fn's result or the exception it raised, seconds it took)``.
+    """
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["v"] = fn()
+        except BaseException as exc:
+            out["e"] = exc
+
+    t0 = time.monotonic()
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(budget)
+    assert not t.is_alive(), f"blocked for more than {budget} s on a hung server"
+    return out.get("e", out.get("v")), time.monotonic() - t0

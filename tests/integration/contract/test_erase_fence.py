@@ -20,15 +20,15 @@ import os
 import signal
 import socket
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
-from contract.race import GatedRecords, GatedSessions, nothing_left, race
+from contract.race import GatedRecords, GatedSessions, bounded, nothing_left, race
 from contract_env import _drop_schema
 from test_failures import RedisProcess
 
@@ -226,94 +226,82 @@ def test_two_instances_eight_threads_one_user_exact_counts(
 
 
 # --------------------------------------------------------------------------- one-sided outage
-def test_outage_seen_by_one_instance_serves_nothing_stale_or_erased(
-    schema_url: str, redis_process: RedisProcess
-) -> None:
+@dataclass
+class Outage:
+    """Instance A reaches Redis through a proxy the test can cut; B directly."""
+
+    proxy: Proxy
+    a: UserMemory
+    b: UserMemory
+    probe: Any
+
+
+@pytest.fixture
+def outage(schema_url: str, redis_process: RedisProcess) -> Iterator[Outage]:
     proxy = Proxy(redis_process.port)
     a = _instance(schema_url, f"redis://127.0.0.1:{proxy.port}/0")
     b = _instance(schema_url, redis_process.url)
     probe = redis.Redis(port=redis_process.port, decode_responses=True)
-    try:
-        a.remember("u", "contact.channel", "email")
-        assert b.profile("u") == {"contact.channel": "email"}  # B caches it in Redis
-        a.observe("v", "I live in Berlin.", session_id="s1")  # v's session is in Redis
-        assert [t.text for t in b.session_turns("v", "s1")] == ["I live in Berlin."]
-
-        proxy.cut()  # only A loses Redis
-        a.remember("u", "contact.channel", "sms")  # A cannot invalidate B's cached entry
-        assert b.profile("u") == {"contact.channel": "sms"}  # B tells the entry is stale
-
-        with pytest.raises(BackendError, match="queued durably"):
-            a.forget("v")  # honest: sessions, cache and events have not confirmed
-        assert _keys_of(probe, "v")  # v's session is still in Redis ...
-        assert b.session_turns("v", "s1") == []  # ... but no instance can read it
-        assert b.sessions.sessions("v") == []
-        assert b.profile("v") == {}
-        pending = {store for user, store in b.records.pending_erasures() if user == "v"}  # type: ignore[attr-defined]
-        assert pending == {"sessions", "cache", "events"}
-
-        a.close()  # A never comes back: the queue is durable, B finishes the erase
-        assert b.complete_erasures() == 3
-        assert b.records.pending_erasures() == []  # type: ignore[attr-defined]
-        assert _keys_of(probe, "v") == []
-        assert "v" not in _stream_users(probe)
-        assert b.profile("v") == {}  # a read after forget creates no cache key
-        assert _keys_of(probe, "v") == []
-        assert b.profile("u") == {"contact.channel": "sms"}
-    finally:
-        probe.close()
-        a.close()
-        b.close()
-        proxy.close()
+    yield Outage(proxy, a, b, probe)
+    probe.close()
+    a.close()
+    b.close()
+    proxy.close()
 
 
-def test_late_queued_session_erasure_keeps_sessions_started_after_the_erase(
-    schema_url: str, redis_process: RedisProcess
-) -> None:
-    proxy = Proxy(redis_process.port)
-    a = _instance(schema_url, f"redis://127.0.0.1:{proxy.port}/0")
-    b = _instance(schema_url, redis_process.url)
-    probe = redis.Redis(port=redis_process.port, decode_responses=True)
-    try:
-        a.observe("v", "I live in Berlin.", session_id="s1")
-        assert b.complete_erasures() == 0  # B's writes retry the queue only every few s
-        proxy.cut()
-        with pytest.raises(BackendError, match="queued durably"):
-            a.forget("v")  # A cannot reach Redis: the sessions' erasure is queued
-        b.observe("v", "I love jazz.", session_id="s2")  # v is back, on B, during the outage
-        keys_before = _keys_of(probe, "v")
-        assert b.complete_erasures() == 3
-        assert b.sessions.sessions("v") == ["s2"]
-        assert [t.text for t in b.session_turns("v", "s2")] == ["I love jazz."]
-        assert b.session_turns("v", "s1") == []
-        assert len(_keys_of(probe, "v")) < len(keys_before)  # s1's session was deleted
-    finally:
-        probe.close()
-        a.close()
-        b.close()
-        proxy.close()
+def test_outage_seen_by_one_instance_serves_nothing_stale_or_erased(outage: Outage) -> None:
+    proxy, a, b, probe = outage.proxy, outage.a, outage.b, outage.probe
+    a.remember("u", "contact.channel", "email")
+    assert b.profile("u") == {"contact.channel": "email"}  # B caches it in Redis
+    a.observe("v", "I live in Berlin.", session_id="s1")  # v's session is in Redis
+    assert [t.text for t in b.session_turns("v", "s1")] == ["I live in Berlin."]
+
+    proxy.cut()  # only A loses Redis
+    a.remember("u", "contact.channel", "sms")  # A cannot invalidate B's cached entry
+    assert b.profile("u") == {"contact.channel": "sms"}  # B tells the entry is stale
+
+    with pytest.raises(BackendError, match="queued durably"):
+        a.forget("v")  # honest: sessions, cache and events have not confirmed
+    assert _keys_of(probe, "v")  # v's session is still in Redis ...
+    assert b.session_turns("v", "s1") == []  # ... but no instance can read it
+    assert b.sessions.sessions("v") == []
+    assert b.profile("v") == {}
+    pending = {store for user, store in b.records.pending_erasures() if user == "v"}  # type: ignore[attr-defined]
+    assert pending == {"sessions", "cache", "events"}
+
+    a.close()  # A never comes back: the queue is durable, B finishes the erase
+    assert b.complete_erasures() == 3
+    assert b.records.pending_erasures() == []  # type: ignore[attr-defined]
+    assert _keys_of(probe, "v") == []
+    assert "v" not in _stream_users(probe)
+    assert b.profile("v") == {}  # a read after forget creates no cache key
+    assert _keys_of(probe, "v") == []
+    assert b.profile("u") == {"contact.channel": "sms"}
+
+
+def test_late_queued_session_erasure_keeps_sessions_started_after_the_erase(outage: Outage) -> None:
+    proxy, a, b, probe = outage.proxy, outage.a, outage.b, outage.probe
+    a.observe("v", "I live in Berlin.", session_id="s1")
+    assert b.complete_erasures() == 0  # B's writes retry the queue only every few s
+    proxy.cut()
+    with pytest.raises(BackendError, match="queued durably"):
+        a.forget("v")  # A cannot reach Redis: the sessions' erasure is queued
+    b.observe("v", "I love jazz.", session_id="s2")  # v is back, on B, during the outage
+    keys_before = _keys_of(probe, "v")
+    assert b.complete_erasures() == 3
+    assert b.sessions.sessions("v") == ["s2"]
+    assert [t.text for t in b.session_turns("v", "s2")] == ["I love jazz."]
+    assert b.session_turns("v", "s1") == []
+    assert len(_keys_of(probe, "v")) < len(keys_before)  # s1's session was deleted
 
 
 # --------------------------------------------------------------------------- hung Redis
 def _timed(fn: Callable[[], Any], budget: float) -> tuple[Any, float]:
-    """Run ``fn`` in a thread; fail (instead of hanging the suite) past ``budget`` s."""
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            out["v"] = fn()
-        except BaseException as exc:
-            out["e"] = exc
-
-    t0 = time.monotonic()
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(budget)
-    elapsed = time.monotonic() - t0
-    assert not t.is_alive(), f"blocked for more than {budget} s on a hung Redis"
-    if "e" in out:
-        raise out["e"]
-    return out.get("v"), elapsed
+    """:func:`bounded`, re-raising what ``fn`` raised."""
+    value, elapsed = bounded(fn, budget)
+    if isinstance(value, BaseException):
+        raise value
+    return value, elapsed
 
 
 def test_sigstopped_redis_trips_the_breaker(schema_url: str, redis_process: RedisProcess) -> None:

@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -31,6 +30,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from contract.race import bounded
 from psycopg import sql
 
 from shared_core import UserMemory
@@ -168,24 +168,6 @@ def _schema_url(base: str, schema: str, **params: Any) -> str:
     return f"{base}?{query}"
 
 
-def _bounded(fn: Callable[[], Any], budget: float) -> tuple[Any, float]:
-    """Run ``fn`` in a thread; fail (instead of hanging the suite) past ``budget`` s."""
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            out["v"] = fn()
-        except BaseException as exc:
-            out["e"] = exc
-
-    t0 = time.monotonic()
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(budget)
-    assert not t.is_alive(), f"blocked for more than {budget} s on a frozen PostgreSQL"
-    return out.get("e", out.get("v")), time.monotonic() - t0
-
-
 def test_frozen_postgres_raises_typed_error_and_opens_the_breaker(
     hung_pg: PgProcess, frozen: Callable[[], None]
 ) -> None:
@@ -197,19 +179,19 @@ def test_frozen_postgres_raises_typed_error_and_opens_the_breaker(
     try:
         mem.observe("u", "I live in Berlin.", session_id="s1")
         frozen()
-        err, _ = _bounded(lambda: mem.observe("u", "My budget is 5000.", session_id="s1"), 30)
+        err, _ = bounded(lambda: mem.observe("u", "My budget is 5000.", session_id="s1"), 30)
         assert isinstance(err, BackendError), err
         assert mem.records.breaker.healthy is False  # type: ignore[attr-defined]
         # while the breaker is open, calls fail at once: no wait for another read bound
         for call in (lambda: mem.profile("u"), lambda: mem.remember("u", "diet", "vegan")):
-            err, elapsed = _bounded(call, 30)
+            err, elapsed = bounded(call, 30)
             assert isinstance(err, BackendUnavailableError), err
             assert elapsed < READ_TIMEOUT
     finally:
         hung_pg.thaw(hung_pg.pids())
     try:
         time.sleep(1.1)  # the probe interval: the next call tries the server again
-        result, _ = _bounded(lambda: mem.remember("u", "diet", "vegan"), 30)
+        result, _ = bounded(lambda: mem.remember("u", "diet", "vegan"), 30)
         assert not isinstance(result, BaseException), result
         assert mem.profile("u") == {"location.city": "Berlin", "diet": "vegan"}
         assert mem.records.breaker.healthy is True  # type: ignore[attr-defined]
@@ -221,7 +203,7 @@ def test_opening_a_store_on_a_frozen_server_gives_up(
     hung_pg: PgProcess, frozen: Callable[[], None]
 ) -> None:
     frozen()
-    err, _ = _bounded(
+    err, _ = bounded(
         lambda: PostgresRecordStore(
             hung_pg.url, schema="never", connect_timeout=1, timeout=2, read_timeout=READ_TIMEOUT
         ),
