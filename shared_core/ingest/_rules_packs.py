@@ -288,7 +288,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "bullets",
-        r"\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|分点|列点",
+        r"\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|^\W*bullets\s+(?:again|please|pls)\b|分点|列点",
     ),
     (
         "response.tone",

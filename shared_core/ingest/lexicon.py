@@ -289,38 +289,6 @@ girlfriend: girlfriend | 女朋友
 """
 )
 
-_CN_DIGITS: Mapping[str, int] = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "壹": 1,
-    "二": 2,
-    "两": 2,
-    "贰": 2,
-    "三": 3,
-    "叁": 3,
-    "四": 4,
-    "肆": 4,
-    "五": 5,
-    "伍": 5,
-    "六": 6,
-    "陆": 6,
-    "七": 7,
-    "柒": 7,
-    "八": 8,
-    "捌": 8,
-    "九": 9,
-    "玖": 9,
-}
-_CN_SMALL_UNITS: Mapping[str, int] = {
-    "十": 10,
-    "拾": 10,
-    "百": 100,
-    "佰": 100,
-    "千": 1000,
-    "仟": 1000,
-}
-_CN_BIG_UNITS: Mapping[str, int] = {"万": 10_000, "萬": 10_000, "亿": 100_000_000}
 _EN_NUMBERS: Mapping[str, int] = {
     "a": 1,
     "an": 1,
@@ -367,39 +335,24 @@ _SLUG_DROP_RE = re.compile(r"[^\w\s-]+", re.UNICODE)
 _SLUG_SPACE_RE = re.compile(r"[\s-]+", re.UNICODE)
 
 
+_CN_NUMERAL_RE = re.compile(
+    r"^[0-9.零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟萬]+$"
+)
+
+
 def _parse_cn_integer(text: str) -> int | None:
-    """Chinese numerals ("两万", "一万五", "三千五百", "十二") -> int, or ``None``."""
-    total = 0  # completed big-unit sections
-    section = 0  # current section below 万
-    digit: int | None = None
-    last_small = 1  # unit of the previous small-unit term, for "三千五" -> 3500
-    if not text:
+    """Chinese numerals, alone or mixed with digits ("两万", "一万五", "一百零五", "1万5",
+    "两千五") -> int, or ``None``; read by ``cn2an`` (imported on first use: it takes
+    about half a second to load, which only a turn with a Chinese amount pays, once)."""
+    if not _CN_NUMERAL_RE.match(text) or not re.search(r"[^0-9.]", text):
         return None
-    for ch in text:
-        if ch in _CN_DIGITS:
-            digit = _CN_DIGITS[ch] if digit is None else digit * 10 + _CN_DIGITS[ch]
-        elif ch in _CN_SMALL_UNITS:
-            unit = _CN_SMALL_UNITS[ch]
-            section += (1 if digit is None else digit) * unit
-            last_small = unit
-            digit = None
-        elif ch in _CN_BIG_UNITS:
-            unit = _CN_BIG_UNITS[ch]
-            if digit is not None:
-                section += digit
-                digit = None
-            total += (section or 1) * unit
-            section = 0
-            last_small = unit  # "一万五": the trailing digit is in thousands
-        else:
-            return None
-    if digit is not None:
-        # a trailing bare digit after a unit is one unit lower ("三千五" = 3500)
-        if last_small > 1 and digit < 10:
-            section += digit * (last_small // 10)
-        else:
-            section += digit
-    return total + section
+    import cn2an  # lazily: most turns have no Chinese numeral
+
+    try:
+        value = cn2an.cn2an(text, "smart")
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return round(value) if value >= 0 else None
 
 
 def parse_number(text: str) -> int | None:
