@@ -42,10 +42,8 @@ from .protocols import (
 )
 from .sqlite_base import (
     RECORD_COLUMNS,
-    RecordCache,
     Row,
     SqliteDatabase,
-    UserRows,
     _json,
     _lex_text,
     _record_row,
@@ -55,6 +53,7 @@ from .sqlite_base import (
     parse_time,
     user_hash,
 )
+from .sqlite_cache import RecordCache, UserRows
 from .sqlite_users import SqliteUserTables
 
 __all__ = ["SqliteDatabase", "SqliteRecordStore", "format_time", "parse_time", "user_hash"]

@@ -17,7 +17,6 @@ import logging
 import os
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -34,15 +33,14 @@ from ..errors import (
     UserMemoryError,
 )
 from ..ids import user_digest
-from .lexical import LexDocs, tokenize
+from .lexical import tokenize
 from .migrations import SQLITE, SQLITE_MIGRATIONS, run_migrations
 
 __all__ = [
+    "EMPTY_PROVENANCE_JSON",
     "RECORD_COLUMNS",
-    "RecordCache",
     "Row",
     "SqliteDatabase",
-    "UserRows",
     "decode_record",
     "format_time",
     "must_time",
@@ -301,11 +299,8 @@ _SOURCES = {s.value: s for s in Source}
 _STATUSES = {s.value: s for s in Status}
 _SCOPES = {s.value: s for s in Scope}
 _EMPTY_PROVENANCE = Provenance()
-_EMPTY_PROVENANCE_JSON = json.dumps(_EMPTY_PROVENANCE.to_dict(), ensure_ascii=False, sort_keys=True)
+EMPTY_PROVENANCE_JSON = json.dumps(_EMPTY_PROVENANCE.to_dict(), ensure_ascii=False, sort_keys=True)
 _from_iso = datetime.fromisoformat
-# Columns of a row (see RECORD_COLUMNS); the lex text is the 24th.
-(_ID, _USER, _CTX, _KIND, _KEY, _VALUE, _NORM, _SOURCE, _CONF, _VERSION, _STATUS) = range(11)
-_UPDATED, _SCOPE_REF, _LEX = 12, 18, 23
 
 
 @functools.lru_cache(maxsize=32768)
@@ -349,7 +344,7 @@ def decode_record(r: Sequence[Any]) -> MemoryRecord:
             explicit=bool(r[16]),
             scope=_SCOPES.get(r[17]) or Scope(r[17]),
             scope_ref=r[18],
-            provenance=_EMPTY_PROVENANCE if prov == _EMPTY_PROVENANCE_JSON else _provenance(prov),
+            provenance=_EMPTY_PROVENANCE if prov == EMPTY_PROVENANCE_JSON else _provenance(prov),
             evidence=int(r[20]),
             supersedes=r[21],
             metadata={} if meta == "{}" else dict(json.loads(meta)),
@@ -421,203 +416,3 @@ def _record_row(rec: MemoryRecord) -> list[Any]:
         raise
     except (ValueError, TypeError, AttributeError, UnicodeEncodeError) as exc:
         raise InvalidInputError(f"invalid record {getattr(rec, 'id', '?')!r}: {exc}") from exc
-
-
-# --------------------------------------------------------------------------- record cache
-_SHARED_TEXT: dict[str, str] = {}
-
-
-def _shared(text: str) -> str:
-    """One string object per distinct low-cardinality value (kind, status, context...)."""
-    got = _SHARED_TEXT.get(text)
-    if got is None:
-        if len(_SHARED_TEXT) < 4096:
-            _SHARED_TEXT[text] = text
-        got = text
-    return got
-
-
-def _compact(row: Sequence[Any], user_id: str) -> Row:
-    """The row with repeated strings shared (saves ~30% of a cached row's memory)."""
-    r = list(row)
-    r[_USER] = user_id
-    for i in (_CTX, _KIND, _SOURCE, _STATUS, 17, _SCOPE_REF):
-        r[i] = _shared(r[i])
-    if r[19] == _EMPTY_PROVENANCE_JSON:
-        r[19] = _EMPTY_PROVENANCE_JSON
-    return tuple(r)
-
-
-def _newest_first(rows: Sequence[Row]) -> list[Row]:
-    # = ORDER BY updated_at DESC, version DESC, id DESC (fixed-width UTC text sorts as time)
-    return sorted(rows, key=lambda r: (r[_UPDATED], r[_VERSION], r[_ID]), reverse=True)
-
-
-class UserRows:
-    """Every record row of one user (all contexts and statuses), as stored."""
-
-    __slots__ = ("_lex", "_sorted", "rows", "user_id")
-
-    def __init__(self, user_id: str, rows: Sequence[Sequence[Any]]) -> None:
-        self.user_id = user_id
-        self.rows: dict[str, Row] = {r[_ID]: _compact(r, user_id) for r in rows}
-        self._sorted: dict[str | None, list[Row]] = {}
-        self._lex: dict[str, LexDocs] = {}
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def newest_first(self, system_context: str | None) -> list[Row]:
-        """The rows of one context (``None``: all), newest ``updated_at`` first."""
-        got = self._sorted.get(system_context)
-        if got is None:
-            rows = self.rows.values()
-            if system_context is not None:
-                rows = [r for r in rows if r[_CTX] == system_context]  # type: ignore[assignment]
-            got = self._sorted[system_context] = _newest_first(list(rows))
-        return got
-
-    def lex_docs(self, system_context: str) -> LexDocs:
-        """The tokenized corpus of one context (shared with the lexical search)."""
-        got = self._lex.get(system_context)
-        if got is None:
-            got = self._lex[system_context] = LexDocs(
-                (r[_ID], r[_STATUS], r[_LEX])
-                for r in self.rows.values()
-                if r[_CTX] == system_context
-            )
-        return got
-
-    def put(self, row: Row) -> None:
-        """Insert or replace one row (by id)."""
-        old = self.rows.get(row[_ID])
-        self.rows[row[_ID]] = _compact(row, self.user_id)
-        self._touch(row[_CTX])
-        if old is not None and old[_CTX] != row[_CTX]:
-            self._touch(old[_CTX])
-
-    def remove(self, record_id: str) -> None:
-        """Forget one row (it moved to another user)."""
-        old = self.rows.pop(record_id, None)
-        if old is not None:
-            self._touch(old[_CTX])
-
-    def _touch(self, system_context: str) -> None:
-        self._sorted.pop(system_context, None)
-        self._sorted.pop(None, None)
-        self._lex.pop(system_context, None)
-
-
-class RecordCache:
-    """LRU of :class:`UserRows`, bounded by users and by rows held in total.
-
-    Not thread-safe by itself: the store calls it under the database lock. A user with
-    more rows than ``max_rows`` is not cached (the store then reads SQLite directly).
-
-    Args:
-        max_users: users kept.
-        max_rows: rows kept across users (the most recently used user always stays).
-    """
-
-    def __init__(self, max_users: int, max_rows: int) -> None:
-        self.max_users = max(1, max_users)
-        self.max_rows = max(0, max_rows)
-        self._users: OrderedDict[str, UserRows] = OrderedDict()
-        self._owner: dict[str, str] = {}
-        self._huge: OrderedDict[str, None] = OrderedDict()
-        self._total = 0
-        self.hits = 0
-        self.loads = 0
-
-    @property
-    def enabled(self) -> bool:
-        """False when ``max_rows`` is 0 (every read goes to SQLite)."""
-        return self.max_rows > 0
-
-    @property
-    def users(self) -> int:
-        """Users cached now."""
-        return len(self._users)
-
-    @property
-    def rows(self) -> int:
-        """Rows cached now."""
-        return self._total
-
-    def user(self, user_id: str) -> UserRows | None:
-        """The cached rows of ``user_id`` (marked most recently used), or ``None``."""
-        got = self._users.get(user_id)
-        if got is not None:
-            self._users.move_to_end(user_id)
-            self.hits += 1
-        return got
-
-    def add(self, user_id: str, rows: Sequence[Sequence[Any]]) -> UserRows:
-        """Cache every row of ``user_id`` (as just read from SQLite) and evict LRU users."""
-        self.drop_user(user_id)
-        entry = UserRows(user_id, rows)
-        self.loads += 1
-        if len(entry) > self.max_rows:
-            self._huge[user_id] = None
-            while len(self._huge) > self.max_users:
-                self._huge.popitem(last=False)
-            return entry  # served once, not kept
-        self._users[user_id] = entry
-        self._owner.update(dict.fromkeys(entry.rows, user_id))
-        self._total += len(entry)
-        self._evict()
-        return entry
-
-    def too_big(self, user_id: str) -> bool:
-        """Whether ``user_id`` was found to have more rows than the cache may hold."""
-        return user_id in self._huge
-
-    def row(self, record_id: str) -> Row | None:
-        """The cached row with this id, if its user is cached."""
-        owner = self._owner.get(record_id)
-        if owner is None:
-            return None
-        return self._users[owner].rows.get(record_id)
-
-    def written(self, rows: Sequence[Row]) -> None:
-        """Apply committed rows to the cached users (in place), so nothing goes stale.
-
-        Cached users are complete, so an id not in the id map belonged to no cached user.
-        """
-        for row in rows:
-            rid, user = row[_ID], row[_USER]
-            prev = self._owner.get(rid)
-            if prev is not None and prev != user:
-                self._users[prev].remove(rid)
-                del self._owner[rid]
-                self._total -= 1
-            entry = self._users.get(user)
-            if entry is not None:
-                if rid not in entry.rows:
-                    self._total += 1
-                    self._owner[rid] = user
-                entry.put(row)
-        self._evict()
-
-    def drop_user(self, user_id: str) -> None:
-        """Forget one user's rows."""
-        self._huge.pop(user_id, None)
-        entry = self._users.pop(user_id, None)
-        if entry is not None:
-            for rid in entry.rows:
-                self._owner.pop(rid, None)
-            self._total -= len(entry)
-
-    def clear(self) -> None:
-        """Forget everything."""
-        self._users.clear()
-        self._owner.clear()
-        self._huge.clear()
-        self._total = 0
-
-    def _evict(self) -> None:
-        while len(self._users) > 1 and (
-            len(self._users) > self.max_users or self._total > self.max_rows
-        ):
-            oldest = next(iter(self._users))
-            self.drop_user(oldest)
