@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from shared_core import CoreBridge, InvalidIdError, InvalidInputError
+from shared_core import CoreBridge, InvalidIdError, InvalidInputError, check_id
 
 __all__ = ["acall", "call", "first_given", "input_text", "lookup", "message_text", "require_id"]
 
@@ -82,7 +82,7 @@ def first_given(*values: Any) -> Any:
 
 
 def require_id(value: Any, what: str) -> str:
-    """Check that an id is a non-empty string and return it.
+    """The core's :func:`shared_core.check_id`, with a hint where to give a missing id.
 
     Args:
         value: the candidate id.
@@ -92,14 +92,13 @@ def require_id(value: Any, what: str) -> str:
         The id.
 
     Raises:
-        InvalidIdError: the id is missing, empty or not a string.
+        InvalidIdError: the id is missing, empty, not a string or not a valid id.
     """
-    if not isinstance(value, str) or not value.strip():
+    if value is None:
         raise InvalidIdError(
-            f"{what} is required (a non-empty string); got {value!r}. "
-            f"Set it on the adapter or pass it in the run config / context."
+            f"{what} is required; set it on the adapter or pass it in the run config / context"
         )
-    return value
+    return check_id(value, what)
 
 
 def message_text(message: BaseMessage) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage
 
-from shared_core import InvalidInputError, SessionTurn
+from shared_core import InvalidInputError, SessionTurn, check_count
 
 from ._compat import acall, call, require_id
 from .ids import resolve_user_id
@@ -86,10 +86,8 @@ class UserMemoryChatHistory(BaseChatMessageHistory):
     ) -> None:
         if memory is None:
             raise InvalidInputError("memory= (a UserMemory or AsyncUserMemory) is required")
-        if window is not None and (
-            isinstance(window, bool) or not isinstance(window, int) or window < 1
-        ):
-            raise InvalidInputError(f"window must be a positive integer or None, got {window!r}")
+        if window is not None:
+            check_count(window, "window")
         self.memory = memory
         self.user_id = resolve_user_id(user_id)
         self.session_id = require_id(session_id, "session_id")

@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from shared_core import InvalidIdError, InvalidInputError, UserMemoryError
+from shared_core import InvalidIdError, InvalidInputError, UserMemoryError, check_count
 
 from ._compat import acall, call, lookup, message_text
 from ._observe import aobserve_turns, observe_turns
@@ -139,8 +139,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         fail_open: bool = False,
     ) -> None:
         super().__init__()
-        if token_budget < 1:
-            raise InvalidInputError(f"token_budget must be >= 1, got {token_budget}")
+        check_count(token_budget, "token_budget")
         self.memory = memory
         self.user_id = user_id
         self.token_budget = token_budget

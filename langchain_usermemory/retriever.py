@@ -14,7 +14,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables.config import RunnableConfig, ensure_config
 from pydantic import ConfigDict, Field, ValidationError
 
-from shared_core import InvalidInputError, ScoredMemory, memory_line
+from shared_core import InvalidInputError, ScoredMemory, check_count, memory_line
 
 from ._compat import acall, call
 from .ids import resolve_session_id, resolve_user_id, run_config
@@ -106,8 +106,7 @@ class UserMemoryRetriever(BaseRetriever):
 
     def _recall_kwargs(self, metadata: dict[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         k = kwargs.pop("k", self.k)
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise InvalidInputError(f"k must be a positive integer, got {k!r}")
+        check_count(k, "k")
         out: dict[str, Any] = {
             "k": k,
             "system_context": kwargs.pop("system_context", None)

@@ -71,6 +71,7 @@ from shared_core import (
     ScoredMemory,
     Source,
     Status,
+    check_count,
 )
 
 from ._compat import acall, call
@@ -152,8 +153,7 @@ class UserMemoryStore(BaseStore):
         recall_pool: int = 50,
         ttl_config: TTLConfig | None = None,
     ) -> None:
-        if user_index < 0:
-            raise InvalidInputError(f"user_index must be >= 0, got {user_index}")
+        check_count(user_index, "user_index", minimum=0)
         if not key_prefix or "." in key_prefix:
             raise InvalidInputError(
                 f"key_prefix must be a non-empty label without '.', got {key_prefix!r}"

@@ -11,20 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shared_core import CoreBridge, InvalidInputError, run_sync
+from shared_core import CoreBridge, InvalidInputError, check_id, run_sync
 
 __all__ = ["CoreBridge", "check_ids", "run_sync"]
 
 
 def check_ids(data: Mapping[str, Any], names: tuple[str, ...]) -> None:
-    """Raise ``InvalidInputError`` unless each present ``data[name]`` is a non-empty string.
+    """Raise unless ``memory`` is given and each present ``data[name]`` passes
+    :func:`shared_core.check_id`.
 
     Args:
         data: constructor keyword arguments.
         names: the id fields to check (``user_id`` is required when listed).
 
     Raises:
-        InvalidInputError: a missing ``user_id`` or an empty / non-string id.
+        InvalidInputError: a missing ``user_id`` or ``memory``.
+        InvalidIdError: an id that is not a valid id (empty, not a string, ...).
     """
     if "user_id" in names and "user_id" not in data:
         raise InvalidInputError("user_id is required")
@@ -32,6 +34,4 @@ def check_ids(data: Mapping[str, Any], names: tuple[str, ...]) -> None:
         raise InvalidInputError("memory= (a UserMemory or AsyncUserMemory) is required")
     for name in names:
         if name in data:
-            value = data[name]
-            if not isinstance(value, str) or not value.strip():
-                raise InvalidInputError(f"{name} must be a non-empty string, got {value!r}")
+            check_id(data[name], name)

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from shared_core import InvalidInputError, multilingual_flag
+from shared_core import InvalidInputError, check_count, multilingual_flag
 
 __all__ = ["LlamaIndexEmbedder"]
 
@@ -55,9 +55,7 @@ class LlamaIndexEmbedder:
         self.multilingual = multilingual_flag(multilingual, embed_model.model_name)
         if dimension is None:
             dimension = len(embed_model.get_text_embedding("dimension probe"))
-        if not isinstance(dimension, int) or dimension < 1:
-            raise InvalidInputError(f"dimension must be a positive integer, got {dimension!r}")
-        self.dimension: int = dimension
+        self.dimension: int = check_count(dimension, "dimension")
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed a batch of texts.

@@ -9,7 +9,7 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 
-from shared_core import InvalidInputError, ScoredMemory, memory_line
+from shared_core import InvalidInputError, ScoredMemory, check_count, check_id, memory_line
 
 from ._bridge import CoreBridge
 
@@ -77,7 +77,7 @@ class UserMemoryRetriever(BaseRetriever):
         verbose: LlamaIndex verbose flag.
 
     Raises:
-        InvalidInputError: empty ``user_id`` or ``k`` < 1.
+        InvalidInputError: an invalid ``user_id`` (``InvalidIdError``) or ``k`` < 1.
     """
 
     def __init__(
@@ -93,10 +93,8 @@ class UserMemoryRetriever(BaseRetriever):
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
     ) -> None:
-        if not isinstance(user_id, str) or not user_id.strip():
-            raise InvalidInputError("user_id must be a non-empty string")
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise InvalidInputError(f"k must be a positive integer, got {k!r}")
+        check_id(user_id, "user_id")
+        check_count(k, "k")
         self._bridge = CoreBridge(memory)
         self.memory = memory
         self.user_id = user_id

@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import InvalidInputError
 from .scripts import CJK_TEXT
+from .validate import check_count
 
 __all__ = [
     "count_tokens",
@@ -151,9 +152,7 @@ def count_tokens(text: str) -> int:
         return 0
     if _custom is not None:
         n = _custom(text)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise InvalidInputError(f"custom token counter returned {n!r}, expected int >= 0")
-        return n
+        return check_count(n, "the custom token counter's result", minimum=0)
     if _load_tokenizer() is not None:
         return _wordpiece_count(text)
     return heuristic_count_tokens(text)
@@ -177,8 +176,7 @@ def truncate_to_tokens(text: str, n: int) -> str:
         InvalidInputError: ``text`` is not a ``str`` or ``n`` is not an int >= 0.
     """
     _check_text(text)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InvalidInputError(f"n must be an int >= 0, got {n!r}")
+    check_count(n, "n", minimum=0)
     if n == 0 or not text:
         return ""
     if count_tokens(text) <= n:
