@@ -32,21 +32,17 @@ from ..ids import check_id
 from .redis import (
     CACHE_INVALIDATE_LUA,
     CACHE_SET_LUA,
-    DEFAULT_MAXLEN,
     DEFAULT_PROFILE_TTL,
     GEN_TTL_MS,
-    Client,
     RedisKeys,
     cache_field,
-    connect,
     decode_entry,
     encode_event,
-    parse_redis_url,
     pick_first,
-    redis_errors,
     s,
     ttl_ms,
 )
+from .redis_conn import DEFAULT_MAXLEN, Client, connect, parse_redis_url, redis_errors
 
 __all__ = [
     "EventSubscriber",
