@@ -179,7 +179,8 @@ THIRD_PARTY_RE = re.compile(
     r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team)"
-    r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody|people|everyone)\b"
+    r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody"
+    r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈|爸爸|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
     r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)",

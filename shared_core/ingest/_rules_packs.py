@@ -384,6 +384,19 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     ("accessibility", "high_contrast", r"\bhigh[\s-]contrast\b|高对比度"),
     ("accessibility", "keyboard_only", r"\bkeyboard[\s-]only\b|只能用键盘"),
     ("accessibility", "reduced_motion", r"\breduced\s+motion\b|\bno\s+animations?\b|不要动画"),
+    # ---- more phrasings (round 2)
+    (
+        "seat",
+        "aisle",
+        r"\b(?:take|get|sit\s+(?:in|by|on|at)|want|prefer)\s+(?:the\s+|an?\s+)?aisle\b",
+    ),
+    (
+        "seat",
+        "window",
+        r"\b(?:take|get|sit\s+(?:in|by|on|at)|want|prefer)\s+(?:the\s+|an?\s+)?window\b(?!\s+(?:open|closed|shut))",
+    ),
+    ("response.format", "numbered_steps", r"\bnumbered\s+lists?\b|\bnumber\s+the\s+steps\b"),
+    ("response.tone", "friendly", r"\b(?:talk|speak|chat|write)\s+to\s+me\s+like\s+a\s+friend\b"),
 )
 
 #: (key, codes or None, pattern): named groups ``v``, ``v2`` ... hold the item(s).
@@ -767,6 +780,113 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + r"|\bno\s+more\s+(?P<v2>[\w ]{2,30}?)\s+(?:recommendations|suggestions)\b",
     ),
     ("recommend", None, r"我对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)"),
+    # ---- more phrasings (round 2)
+    (
+        "job.title",
+        None,
+        r"\bi(?:'m|\s+am)\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)\s+(?:at|for|with)\s+" + NAME_EN,
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\b(?:best|easiest|preferred|quickest)\s+(?:way\s+)?to\s+(?:reach|contact|get\s+(?:hold\s+of|in\s+touch\s+with))\s+me\s+is\s+(?:via\s+|by\s+|on\s+|through\s+|over\s+)?(?P<v>"
+        + _alt(CHANNELS, ascii_only=True)
+        + r")\b",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\b(?:shoot|drop|send)\s+me\s+(?:an?\s+)?(?P<v>email|e-mail|text|message)\s+(?:instead|rather)\b",
+    ),
+    (
+        "name.preferred",
+        None,
+        r"\bi\s+go\s+by\s+(?P<v>"
+        + NAME_EN
+        + r")|\b(?:please\s+)?call\s+me\s+(?P<v2>(?-i:[A-Z])[\w'-]+)\s+(?:instead|please|for\s+short)\b",
+    ),
+    (
+        "intolerance",
+        None,
+        r"^\W*(?P<v>dairy|lactose|gluten|wheat|milk|fructose|caffeine|beans|onions|garlic|spicy\s+food)\s+(?:doesn't|does\s+not|don't|do\s+not)\s+agree\s+with\s+me\b",
+    ),
+    (
+        "medication",
+        None,
+        r"\bi(?:'m|\s+am)\s+on\s+(?P<v>blood\s+thinners|statins|antidepressants|birth\s+control|the\s+pill|beta\s+blockers|ssris|antibiotics|insulin|chemo(?:therapy)?|hrt)\b|\bi\s+take\s+(?P<v2>blood\s+thinners|statins|antidepressants|birth\s+control|the\s+pill|beta\s+blockers|vitamin\s+d|iron\s+supplements)\b",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"\bi\s+(?:only|mostly|usually|always|just)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")\b|^\W*(?P<v2>"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")\s+only\b",
+    ),
+    (
+        "location.city",
+        None,
+        r"\b(?:but|and)\s+(?:now\s+)?(?:i\s+)?(?:live|am\s+living|'m\s+living)\s+in\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "job.employer",
+        None,
+        r"\bi(?:'m|\s+am)\s+an?\s+[\w -]{0,40}?(?:er|ist|yst|or|ian|ant|ent|eer|nurse|chef|cook|intern|lead|vet|clerk|coach|head)\s+(?:at|for|with)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "family.daughter",
+        None,
+        r"\bi\s+have\s+an?\s+(?:\d+[\s-]year[\s-]old\s+|little\s+|baby\s+)?daughter\s+(?:named|called)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "family.son",
+        None,
+        r"\bi\s+have\s+an?\s+(?:\d+[\s-]year[\s-]old\s+|little\s+|baby\s+)?son\s+(?:named|called)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "pet.species",
+        PETS,
+        r"\bwe(?:\s+have|'ve\s+got|\s+own)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v>"
+        + _alt(PETS, ascii_only=True)
+        + r")\b",
+    ),
+    (
+        "travel.airline",
+        None,
+        r"\bi\s+(?:prefer|like|love|always|usually|only|mostly)\s+(?:flying|fly)\s+(?:with\s+)?(?P<v>AIRLINES)\b".replace(
+            "AIRLINES",
+            r"Delta|United|American(?:\s+Airlines)?|Southwest|JetBlue|Alaska|Lufthansa|Emirates|Qatar(?:\s+Airways)?|KLM|Air\s+France|British\s+Airways|Singapore\s+Airlines|Cathay(?:\s+Pacific)?|ANA|JAL|Ryanair|easyJet|Spirit|Frontier|Qantas|Air\s+Canada|Turkish(?:\s+Airlines)?|Virgin(?:\s+Atlantic)?|Etihad|Iberia|Swiss|SAS|Finnair|Aer\s+Lingus|Wizz(?:\s+Air)?",
+        ),
+    ),
+    (
+        "hotel.chain",
+        None,
+        r"\bi\s+(?:really\s+)?(?:like|love|prefer)\s+(?:staying\s+(?:at|with)\s+)?(?P<v>HOTELS)s?\b".replace(
+            "HOTELS",
+            r"Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham|Best\s+Western|Ritz[\s-]Carlton|Intercontinental|Shangri-La|Mandarin\s+Oriental|Kempinski|Premier\s+Inn",
+        ),
+    ),
+    (
+        "taste.like",
+        None,
+        r"\bi\s+collect\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
 )
 
 
@@ -784,7 +904,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "travel.class": "business|economy|first|舱",
         "response.length": "detail|详细|long|short|brief|concise|tl",
         "response.format": "table|表格|step|numbered|步|plain|markdown|纯文本|first|结论|code|代码|bullet|分点|列点",
-        "response.tone": "blunt|sugar|direct|straight|直接|绕|casual|informal|relaxed|chill|轻松|随意|口语|formal|professional|正式|friendly|warm|亲切|encourag|supportive|鼓励",
+        "response.tone": "friend|blunt|sugar|direct|straight|直接|绕|casual|informal|relaxed|chill|轻松|随意|口语|formal|professional|正式|friendly|warm|亲切|encourag|supportive|鼓励",
         "response.emoji": "emoji|表情",
         "response.style": "technical|技术|专业|explain|simple|通俗|简单|example|例",
         "units.system": "metric|km|kilomet|kg|kilogram|celsius|公制|imperial|mile|pound|lbs|feet|inch|英制",
@@ -792,32 +912,34 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "units.time_format": "24|12|am/pm|小时制",
         "accessibility": "colo|blind|red|色|caption|subtitle|hearing|deaf|字幕|听力|dyslex|阅读|large|big|font|print|字|眼睛|视力|screen|读屏|盲|contrast|对比|keyboard|键盘|motion|animation|动画",
         "contact.email": "@",
-        "contact.channel": "text|sms|mail|inbox|phone|whatsapp|wechat|telegram|signal|line|messenger|imessage|短信|邮|电话|微信|电报",
-        "name.preferred": "call",
+        "contact.channel": "reach|contact|text|sms|mail|inbox|phone|whatsapp|wechat|telegram|signal|line|messenger|imessage|短信|邮|电话|微信|电报",
+        "name.preferred": "call|go by",
         "name": "name",
         "age": "i'm|i am|turned|岁",
         "language.spoken": "speak|fluent|native|mother tongue|first language|母语|会说|会讲",
         "language": "用|english|chinese|spanish|french|german|japanese",
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
-        "intolerance": "intoleran|不耐受|handle|tolerate|digest",
+        "intolerance": "intoleran|不耐受|handle|tolerate|digest|agree",
         "taste.dislike": "disgusting|gross|revolting|nasty|inedible|vile",
-        "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣",
+        "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣|collect|hobb",
         "allergy": "anaphylax|hives|rash|swell|reaction|itch|break out|过敏",
         "health.condition": "had|living with|live with|患|有|得了|确诊",
         "medication": "take|use|taking|on |吃|服",
         "payment.method": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
         "payment.avoid": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
         "location.country": "based|liv|located",
-        "location.city": "living|based|located|住|我在",
-        "job.employer": "work|我在",
-        "job.title": "work as|我在",
+        "location.city": "liv|based|located|住|我在",
+        "job.employer": "work| at | for | with |我在",
+        "job.title": "work as|i'm|i am|我在",
         "family.children": "kid|child|son|daughter|孩子|小孩|娃|儿子|女儿",
         "pet.species": "have|got|own|养|有",
+        "family.daughter": "daughter",
+        "family.son": "son",
         "pet.names": "named|called|name|叫",
         "travel.airline.avoid": "book|avoid|fly|坐|订",
-        "travel.airline": "air|航",
+        "travel.airline": "air|fly|航",
         "travel.loyalty": "member|miles|honors|bonvoy|skymiles|aadvantage|mileage|avios|club|krisflyer|flying blue|rewards|hyatt|会员|常旅客",
-        "hotel.chain": "go-to|stay|prefer|酒店|住",
+        "hotel.chain": "go-to|stay|prefer|like|love|酒店|住",
         "hotel.room": "room|floor|bed|elevator|lift|smoking|quiet|accessible|房|楼层|床|电梯|无烟|安静",
         "timezone": "time|mind|zone|时间",
         "currency": "price|amount|cost|显示|标价|计价|报价",
@@ -985,7 +1107,7 @@ _STANDING = re.compile(
     r"\b(?:always|never|from\s+now\s+on|in\s+general|prefer)\b|以后|总是|一直", _I
 )
 _NOT_BEFORE = re.compile(
-    r"\b(?:not|never|no\s+longer)\s+(?:\w+\s+)?$|(?:不再|已经不|并不|没有)$", _I
+    r"\b(?:not|never|no\s+longer|don't|dont|do\s+not)\s+(?:\w+\s+)?$|(?:不再|已经不|并不|没有)$", _I
 )
 
 
@@ -999,6 +1121,12 @@ def _negated(text: str, start: int) -> bool:
 
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
+
+
+#: The last word of an English job title ("engineer", "nurse", "consultant").
+_JOB_WORD = re.compile(
+    r"(?:er|ist|yst|or|ian|ant|ent|eer|nurse|chef|cook|intern|lead|vet|clerk|coach|head)$", _I
+)
 
 
 def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> Iterator[Hit]:
@@ -1020,6 +1148,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         )
         yield start, end, c
         return
+    if key == "job.title" and said.isascii() and not _JOB_WORD.search(said):
+        return  # "I'm a regular at ..." is no job
     if key == "allergy":
         key = _allergy_key(said)
         norm = L.canonical_value(key, said)
@@ -1174,6 +1304,12 @@ _BIRTHDAY_RX = (
         _I,
     ),
     re.compile(_BDAY_CUE + r"(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b", _I),
+    re.compile(
+        r"\bborn\s+in\s+(?P<y>(?:19|20)\d\d)\s*,?\s+on\s+(?P<mon>"
+        + _MON
+        + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b",
+        _I,
+    ),
     re.compile(
         r"生日(?:是|在)?\s*(?:(?P<y>(?:19|20)\d\d)年)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
     ),

@@ -383,7 +383,8 @@ _QUIET_CUE = re.compile(
     r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉",
     _I,
 )
-_T = r"(?P<h{n}>\d{{1,2}})(?::(?P<m{n}>\d{{2}}))?\s*(?P<a{n}>[ap]\.?m\.?)?"
+_T = r"(?P<h{n}>\d{{1,2}}|midnight|noon)(?::(?P<m{n}>\d{{2}}))?\s*(?P<a{n}>[ap]\.?m\.?)?"
+_NAMED_HOURS = {"midnight": (12, "am"), "noon": (12, "pm")}
 _QUIET_RANGE_EN = re.compile(
     r"(?:\bfrom\s+|\bbetween\s+|\bare\s+|\bis\s+|:\s*)?(?<![\d.,$€£¥])"
     + _T.format(n=1)
@@ -423,9 +424,12 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
     for m in _QUIET_RANGE_EN.finditer(cl.text):
         g = m.groupdict()
         a1, a2 = g["a1"], g["a2"]
+        named1, named2 = _NAMED_HOURS.get(g["h1"].lower()), _NAMED_HOURS.get(g["h2"].lower())
+        a1, a2 = (named1[1] if named1 else a1), (named2[1] if named2 else a2)
         if not (a1 or a2 or (g["m1"] and g["m2"])):
             continue  # "500 to 800" is not a time range
-        h1, h2 = int(g["h1"]), int(g["h2"])
+        h1 = named1[0] if named1 else int(g["h1"])
+        h2 = named2[0] if named2 else int(g["h2"])
         if h1 > 24 or h2 > 24:
             continue
         if a1 is None and a2 is not None:
@@ -699,7 +703,20 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     ),
     (
         _h_quiet,
-        ("after", "past", "before", "quiet", "点", " to ", "until", "till", "between", "-", "–"),
+        (
+            "after",
+            "past",
+            "before",
+            "quiet",
+            "点",
+            " to ",
+            "until",
+            "till",
+            "between",
+            "-",
+            "–",
+            "and",
+        ),
     ),
     (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生")),
     (_h_name, ("name", "call", "i'm", "am", "叫", "名字", "我是")),
