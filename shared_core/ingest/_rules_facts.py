@@ -475,11 +475,16 @@ _LANG_RX = (
 )
 
 
+_CANNOT_SPEAK = re.compile(r"不会|不懂|不太会|看不懂|听不懂|\b(?:can't|cannot|don't)\s+\w*\s*$", _I)
+
+
 def h_language(cl: Clause) -> Iterator[Hit]:
     """language."""
     for rx in _LANG_RX:
         for m in rx.finditer(cl.text):
             lang = next(v for k, v in m.groupdict().items() if v)
+            if _CANNOT_SPEAK.search(cl.text[max(0, m.start() - 8) : m.start() + 1]):
+                continue  # "我不会说英语" / "I can't speak French": not a reply language
             yield m.start(), m.end(), cand(Kind.PREFERENCE, "language", lang)
 
 

@@ -242,12 +242,12 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "seat",
         "aisle",
-        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|(?:订|选|要|坐)(?:个)?靠(?:过道|走廊)",
+        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要)(?:个)?靠(?:过道|走廊)",
     ),
     (
         "seat",
         "window",
-        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|(?:订|选|要|坐)(?:个)?靠窗",
+        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要)(?:个)?靠窗",
     ),
     # ---- answer style
     (
@@ -731,7 +731,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "hotel.room",
         HOTEL_ROOM,
-        r"(?P<v>安静|无烟|高楼层|低楼层|大床|双床|远离电梯)(?:的)?(?:房间|房)?",
+        r"(?:要|需要|想要|喜欢|订|给我|住|选)[^，。,]{0,6}?(?P<v>安静|无烟|高楼层|低楼层|大床|双床|远离电梯)(?:的)?(?:房间|房)?",
     ),
     # ---- time zone
     (
@@ -781,6 +781,17 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ),
     ("recommend", None, r"我对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)"),
     # ---- more phrasings (round 2)
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:发|寄)(?:到)?我(?:的)?(?P<v>邮箱|微信|短信)(?:就行|就好|吧)?$",
+    ),
+    (
+        "location.city",
+        None,
+        r"^\W*(?:我)?(?:现在|目前)(?:在|住在)(?P<v>[\u4e00-\u9fff]{2,4}?)(?:工作|生活|定居|住)",
+    ),
+    ("health.condition", None, r"我(?:有点)?(?P<v>血压高|血糖高|血脂高)"),
     (
         "job.title",
         None,
@@ -919,16 +930,16 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "language.spoken": "speak|fluent|native|mother tongue|first language|母语|会说|会讲",
         "language": "用|english|chinese|spanish|french|german|japanese",
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
-        "intolerance": "intoleran|不耐受|handle|tolerate|digest|agree",
+        "intolerance": "intoleran|不耐|handle|tolerate|digest|agree",
         "taste.dislike": "disgusting|gross|revolting|nasty|inedible|vile",
         "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣|collect|hobb",
         "allergy": "anaphylax|hives|rash|swell|reaction|itch|break out|过敏",
-        "health.condition": "had|living with|live with|患|有|得了|确诊",
+        "health.condition": "had|living with|live with|患|有|得了|确诊|血",
         "medication": "take|use|taking|on |吃|服",
         "payment.method": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
         "payment.avoid": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
         "location.country": "based|liv|located",
-        "location.city": "liv|based|located|住|我在",
+        "location.city": "liv|based|located|住|我在|现在|目前",
         "job.employer": "work| at | for | with |我在",
         "job.title": "work as|i'm|i am|我在",
         "family.children": "kid|child|son|daughter|孩子|小孩|娃|儿子|女儿",

@@ -138,8 +138,8 @@ fragrance: fragrance | perfume | 香水
 #: Health conditions (health.condition): surface -> canonical.
 CONDITIONS: Mapping[str, str] = _table(
     """
-diabetes: diabetes | diabetic | type 2 diabetes | type 1 diabetes | 糖尿病
-hypertension: hypertension | high blood pressure | 高血压
+diabetes: diabetes | diabetic | type 2 diabetes | type 1 diabetes | 糖尿病 | 血糖高
+hypertension: hypertension | high blood pressure | 高血压 | 血压高
 asthma: asthma | asthmatic | 哮喘
 pregnant: pregnant | 怀孕 | 怀孕了
 epilepsy: epilepsy | epileptic | 癫痫
