@@ -22,12 +22,14 @@ Only the channels of the :class:`~shared_core.recall.fuse.RetrievalConfig` run: 
 left out is not queried (no lexical search, no query embedding, no vector search).
 
 The searches return ids and scores; the user's records are then read ONCE
-(``records.find`` with the search hits in ``RecordFilter.also_ids``): the hits, the hard
-constraints (they suppress contrary inferences), the keys the query names, with
-``history=True`` (``context()``) every version of every key, and when the query names
+(``records.find`` with the search hits in ``RecordFilter.also_ids``): the hits, the keys
+the query names, with ``history=True`` (``context()``) every version of every key and
+the hard constraints, and when the query names
 calendar days (:mod:`.intent`) every episode of the context, from which the episodes of
 those days are picked (:attr:`Retrieved.dated`): "what did we talk about on April 27th?"
-shares no word with the turns it asks about.
+shares no word with the turns it asks about. A plain ``recall()`` reads the hard
+constraints in a second read only when an inferred interest or taste they could suppress
+is among the candidates.
 
 With ``include_archive=True`` (a store with ``supports_archive``, see
 :class:`~shared_core.storage.protocols.ArchiveRecordStore`) the lexical search and the
@@ -60,6 +62,7 @@ from ..storage.protocols import (
 )
 from .fuse import CHANNELS, ChannelHits, RetrievalConfig
 from .rewrite import ParsedQuery
+from .select import SUPPRESSIBLE
 
 __all__ = [
     "HISTORY_STATUSES",
@@ -245,7 +248,22 @@ def retrieve(
         dated=bool(intent.dates),
         hits=tuple(dict.fromkeys([*(h.record_id for h in lex), *(h.record_id for h in dense)])),
     )
-    rows = records.find(flt) if archive is None else archive.find(flt, include_archive=True)
+    if flt.statuses == () and not flt.also_ids:  # nothing found, nothing to read
+        rows: list[MemoryRecord] = []
+    else:
+        rows = records.find(flt) if archive is None else archive.find(flt, include_archive=True)
+    if not _has_constraints(flt) and any(r.key.startswith(SUPPRESSIBLE) for r in rows):
+        # an inferred interest/taste is a candidate: the hard rules that may suppress it
+        # are read too (the one case recall() reads twice; context() always reads them)
+        seen = {r.id for r in rows}
+        more = RecordFilter(
+            user_id=user_id,
+            system_context=system_context,
+            kinds=(Kind.CONSTRAINT,),
+            scope_refs=scope_refs,
+        )
+        got = records.find(more) if archive is None else archive.find(more, include_archive=True)
+        rows = rows + [r for r in got if r.id not in seen]
     out.rows = rows
     out.loaded = {r.id: r for r in rows}
 
@@ -303,9 +321,10 @@ def _one_read(
 ) -> RecordFilter:
     """The filter of the read path's one records read (the narrowest that serves the query).
 
-    Hard constraints are always needed (they suppress contrary inferences); the key
-    channel needs the keys the query names, ``context()`` (``history``) every version of
-    every key in every scope, a query that names a day every episode. The hits come by id.
+    The hits come by id; ``context()`` (``history``) needs every version of every key in
+    every scope, a query that names a day every episode, the key channel the keys the
+    query names. Hard constraints come with ``history`` and named days; for a plain
+    ``recall()`` they are read only when an inference they could suppress is a candidate.
     """
     if dated:  # every record of the context: the day's episodes are found in the read
         return RecordFilter(
@@ -326,16 +345,19 @@ def _one_read(
         return RecordFilter(
             user_id=user_id,
             system_context=system_context,
+            key_prefixes=prefixes,
             exclude_kinds=NON_ENTITY_KINDS,
             scope_refs=scope_refs,
             also_ids=hits,
         )
-    return RecordFilter(
-        user_id=user_id,
-        system_context=system_context,
-        kinds=(Kind.CONSTRAINT,),
-        scope_refs=scope_refs,
-        also_ids=hits,
+    # the hits only (no record has no status)
+    return RecordFilter(user_id=user_id, system_context=system_context, statuses=(), also_ids=hits)
+
+
+def _has_constraints(flt: RecordFilter) -> bool:
+    """Whether the predicate of ``flt`` lists every active constraint of the scopes."""
+    return (
+        flt.statuses != () and flt.key_prefixes is None and Kind.CONSTRAINT not in flt.exclude_kinds
     )
 
 

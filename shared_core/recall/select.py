@@ -27,6 +27,7 @@ from ..ingest.resolve import polarity
 
 __all__ = [
     "STANDING_KEYS",
+    "SUPPRESSIBLE",
     "asked_answers",
     "asked_records",
     "current_values",
@@ -38,6 +39,9 @@ __all__ = [
     "standing_profile",
     "suppressed",
 ]
+
+#: key families a hard "never" about the same topic suppresses (see :func:`suppressed`)
+SUPPRESSIBLE = ("interest.", "taste.")
 
 #: core keys whose explicit current value is in every context block (the name is in the
 #: identity line): contact channel and hours, language, diet, allergies and health facts
@@ -105,7 +109,7 @@ def live_turn(rec: MemoryRecord, session_id: str) -> bool:
 
 def suppressed(rec: MemoryRecord, hard: Sequence[MemoryRecord]) -> bool:
     """An inferred interest/taste never surfaces against a hard "never" about the same topic."""
-    if not rec.key.startswith(("interest.", "taste.")) or "." not in rec.key:
+    if not rec.key.startswith(SUPPRESSIBLE) or "." not in rec.key:
         return False
     topic = rec.key.split(".", 1)[1]
     return any(
