@@ -5,9 +5,10 @@ connection's commit (``PRAGMA data_version``, see
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from cachetools import LRUCache
 
 from .lexical import LexDocs
 from .sqlite_base import EMPTY_PROVENANCE_JSON, Row
@@ -102,24 +103,37 @@ class UserRows:
         self._lex.pop(system_context, None)
 
 
+class _RowsLRU(LRUCache[str, UserRows]):
+    """Users, least recently used first, sized by their rows; eviction reports the user."""
+
+    def __init__(self, max_rows: int, evicted: Callable[[UserRows], None]) -> None:
+        super().__init__(maxsize=max_rows, getsizeof=len)
+        self._evicted = evicted
+
+    def popitem(self) -> tuple[str, UserRows]:
+        key, entry = super().popitem()
+        self._evicted(entry)
+        return key, entry
+
+
 class RecordCache:
-    """LRU of :class:`UserRows`, bounded by users and by rows held in total.
+    """LRU of :class:`UserRows` (a ``cachetools.LRUCache`` sized by rows), bounded by users
+    and by rows held in total, plus an index from record id to its cached user.
 
     Not thread-safe by itself: the store calls it under the database lock. A user with
     more rows than ``max_rows`` is not cached (the store then reads SQLite directly).
 
     Args:
         max_users: users kept.
-        max_rows: rows kept across users (the most recently used user always stays).
+        max_rows: rows kept across users.
     """
 
     def __init__(self, max_users: int, max_rows: int) -> None:
         self.max_users = max(1, max_users)
         self.max_rows = max(0, max_rows)
-        self._users: OrderedDict[str, UserRows] = OrderedDict()
+        self._users = _RowsLRU(self.max_rows, self._forget_rows)
         self._owner: dict[str, str] = {}
-        self._huge: OrderedDict[str, None] = OrderedDict()
-        self._total = 0
+        self._huge: LRUCache[str, None] = LRUCache(maxsize=self.max_users)
         self.hits = 0
         self.loads = 0
 
@@ -136,13 +150,12 @@ class RecordCache:
     @property
     def rows(self) -> int:
         """Rows cached now."""
-        return self._total
+        return int(self._users.currsize)
 
     def user(self, user_id: str) -> UserRows | None:
         """The cached rows of ``user_id`` (marked most recently used), or ``None``."""
         got = self._users.get(user_id)
         if got is not None:
-            self._users.move_to_end(user_id)
             self.hits += 1
         return got
 
@@ -151,15 +164,9 @@ class RecordCache:
         self.drop_user(user_id)
         entry = UserRows(user_id, rows)
         self.loads += 1
-        if len(entry) > self.max_rows:
-            self._huge[user_id] = None
-            while len(self._huge) > self.max_users:
-                self._huge.popitem(last=False)
+        if not self._keep(entry):
             return entry  # served once, not kept
-        self._users[user_id] = entry
         self._owner.update(dict.fromkeys(entry.rows, user_id))
-        self._total += len(entry)
-        self._evict()
         return entry
 
     def too_big(self, user_id: str) -> bool:
@@ -178,40 +185,52 @@ class RecordCache:
 
         Cached users are complete, so an id not in the id map belonged to no cached user.
         """
+        resized: dict[str, UserRows] = {}
         for row in rows:
             rid, user = row[_ID], row[_USER]
             prev = self._owner.get(rid)
             if prev is not None and prev != user:
-                self._users[prev].remove(rid)
+                moved_from = self._users[prev]
+                moved_from.remove(rid)
                 del self._owner[rid]
-                self._total -= 1
+                resized[prev] = moved_from
             entry = self._users.get(user)
             if entry is not None:
                 if rid not in entry.rows:
-                    self._total += 1
                     self._owner[rid] = user
+                    resized[user] = entry
                 entry.put(row)
-        self._evict()
+        for user, entry in resized.items():  # a size is taken on insert: re-insert
+            if user in self._users:
+                self._users.pop(user)
+                if not self._keep(entry):
+                    for rid in entry.rows:
+                        self._owner.pop(rid, None)
 
     def drop_user(self, user_id: str) -> None:
         """Forget one user's rows."""
         self._huge.pop(user_id, None)
         entry = self._users.pop(user_id, None)
         if entry is not None:
-            for rid in entry.rows:
-                self._owner.pop(rid, None)
-            self._total -= len(entry)
+            self._forget_rows(entry)
 
     def clear(self) -> None:
         """Forget everything."""
         self._users.clear()
         self._owner.clear()
         self._huge.clear()
-        self._total = 0
 
-    def _evict(self) -> None:
-        while len(self._users) > 1 and (
-            len(self._users) > self.max_users or self._total > self.max_rows
-        ):
-            oldest = next(iter(self._users))
-            self.drop_user(oldest)
+    def _keep(self, entry: UserRows) -> bool:
+        """Insert ``entry`` as most recently used, evicting LRU users to stay within both
+        bounds; a user bigger than ``max_rows`` is remembered as too big instead."""
+        if len(entry) > self.max_rows:
+            self._huge[entry.user_id] = None
+            return False
+        self._users[entry.user_id] = entry
+        while len(self._users) > self.max_users:
+            self._users.popitem()
+        return True
+
+    def _forget_rows(self, entry: UserRows) -> None:
+        for rid in entry.rows:
+            self._owner.pop(rid, None)
