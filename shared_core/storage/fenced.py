@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..entities import SessionTurn
-from ..errors import BackendUnavailableError
+from ..errors import BackendUnavailableError, UserMemoryError
 from .protocols import Fence, ProfileCache, SessionStore
 
 __all__ = [
@@ -168,13 +168,17 @@ class FencedSessionStore(_Fenced):
         it runs late (a queued erasure completed after an outage), sessions started after
         the erase, in the new epoch, are kept: the late erasure deletes only what existed
         when the user was erased. With no such session it sweeps the user's whole keyspace
-        (:meth:`SessionStore.delete_user`, orphans included).
+        (:meth:`SessionStore.delete_user`, orphans included), and also when the fence
+        cannot be read (the record store is down: everything reachable is erased).
 
         Raises:
             BackendUnavailableError: the store could not confirm the deletion (it is down,
                 or a failure-handling wrapper is serving from its fallback).
         """
-        epoch = self._fence(user_id).epoch
+        try:
+            epoch = self._fence(user_id).epoch
+        except UserMemoryError:  # the record store is down: erase everything we can reach
+            return self.inner.delete_user(user_id)
         stored = self.inner.sessions(user_id)
         if not any(split_session_id(sid)[0] >= epoch for sid in stored):
             return self.inner.delete_user(user_id)

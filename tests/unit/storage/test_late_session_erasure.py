@@ -17,6 +17,7 @@ from shared_core.embed import HashingEmbedder
 from shared_core.errors import BackendError, BackendUnavailableError
 from shared_core.storage import StorageSpec
 from shared_core.storage.session import InMemorySessionStore
+from shared_core.storage.sqlite import SqliteRecordStore
 
 
 class Switchable:
@@ -72,3 +73,19 @@ def test_erasure_with_nothing_newer_sweeps_the_user(mem_and_sessions: Any) -> No
     mem.observe("v", "I love jazz.", session_id="s2")
     assert mem.forget("v")["sessions"] == 2
     assert inner.sessions("v") == []
+
+
+def test_erasure_while_the_record_store_is_down_still_clears_sessions(tmp_path: Path) -> None:
+    records = Switchable(SqliteRecordStore(tmp_path / "r.db"))
+    inner = InMemorySessionStore(1800)
+    spec = StorageSpec(records=records, vectors="sqlite:///:memory:", sessions=inner)
+    mem = UserMemory(spec, embedder=HashingEmbedder())
+    try:
+        mem.observe("v", "I live in Berlin.", session_id="s1")
+        records.down = True
+        with pytest.raises(BackendError):
+            mem.forget("v")  # the records cannot be erased (nor fenced) ...
+        assert inner.sessions("v") == []  # ... but the sessions it could reach are gone
+    finally:
+        records.down = False
+        mem.close()
