@@ -93,7 +93,7 @@ def run(size: int, per_user: int, dim: int, queries: int, workdir: Path) -> None
     for _ in range(queries):
         user = f"user-{int(rng.integers(users)):07d}"
         q = rng.standard_normal(dim).astype(np.float32)
-        ix._drop(user)
+        ix.forget_user(user)
         t = time.perf_counter()
         hits = ix.search(user, "default", q, k=10)
         cold.append(time.perf_counter() - t)

@@ -128,9 +128,7 @@ class SqliteRecordStore(SqliteUserTables):
         )
         self._cache = RecordCache(lexical_cache_size, max_cached_records)
         self._closed = False
-        self.db.on_records_written(self._cache_written)
-        self.db.on_erase(self._invalidate_user)
-        self.db.on_external_change(self._drop_caches)
+        self.db.attach(self)
         self._retokenize_if_stale()
 
     # ------------------------------------------------------------------ writes
@@ -392,13 +390,14 @@ class SqliteRecordStore(SqliteUserTables):
                 return None
         return entry
 
-    def _cache_written(self, rows: Sequence[Row]) -> None:
+    def records_written(self, rows: Sequence[Row]) -> None:
         """Committed rows (from any store on this connection) -> update the caches."""
         self._cache.written(rows)
         for r in rows:
             self._lex_cache.pop((r[1], r[2]), None)
 
-    def _drop_caches(self) -> None:
+    def forget_all(self) -> None:
+        """Drop every cache (another connection wrote the file)."""
         with self.db.lock:
             self._cache.clear()
             self._lex_cache.clear()
@@ -489,7 +488,8 @@ class SqliteRecordStore(SqliteUserTables):
             for k in keys:
                 self._lex_cache.pop(k, None)
 
-    def _invalidate_user(self, user_id: str) -> None:
+    def forget_user(self, user_id: str) -> None:
+        """Drop the user's cached rows and corpora (the user was erased)."""
         with self.db.lock:
             self._cache.drop_user(user_id)
             for k in [k for k in self._lex_cache if k[0] == user_id]:
@@ -576,8 +576,7 @@ class SqliteRecordStore(SqliteUserTables):
         with self.db.lock:
             self._lex_cache.clear()
             self._cache.clear()
-        for cb in (self._cache_written, self._invalidate_user, self._drop_caches):
-            self.db.remove_listener(cb)
+        self.db.detach(self)
         self.db.release()
 
     def __enter__(self) -> SqliteRecordStore:

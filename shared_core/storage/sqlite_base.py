@@ -17,11 +17,11 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..clock import Clock, SystemClock, as_utc
 from ..entities import Kind, MemoryRecord, Provenance, Scope, Source, Status
@@ -39,6 +39,7 @@ from .migrations import SQLITE, SQLITE_MIGRATIONS, run_migrations
 __all__ = [
     "EMPTY_PROVENANCE_JSON",
     "RECORD_COLUMNS",
+    "CacheHolder",
     "Row",
     "SqliteDatabase",
     "decode_record",
@@ -105,6 +106,20 @@ def translate_errors(what: str) -> Iterator[None]:
         raise BackendError(f"sqlite {what} failed: {exc}") from exc
 
 
+class CacheHolder(Protocol):
+    """A store that caches what it read through a :class:`SqliteDatabase` (the record
+    store, the vector index): told about every change it did not make itself."""
+
+    def records_written(self, rows: Sequence[Row]) -> None:
+        """Records were committed on the shared connection (by any store)."""
+
+    def forget_user(self, user_id: str) -> None:
+        """The user was erased."""
+
+    def forget_all(self) -> None:
+        """Another connection or process wrote the file."""
+
+
 class SqliteDatabase:
     """One SQLite connection shared by the record store and the vector index.
 
@@ -131,9 +146,7 @@ class SqliteDatabase:
         self.lock = threading.RLock()
         self._refs = 0
         self._closed = False
-        self._erase_listeners: list[Callable[[str], None]] = []
-        self._change_listeners: list[Callable[[], None]] = []
-        self._write_listeners: list[Callable[[Sequence[Row]], None]] = []
+        self._holders: list[CacheHolder] = []
         self._data_version: int | None = None
         self.in_memory = self.path == ":memory:" or self.path == ""
         if not self.in_memory:
@@ -211,41 +224,28 @@ class SqliteDatabase:
                         self.conn.execute("ROLLBACK")
                     raise
 
-    def on_erase(self, callback: Callable[[str], None]) -> None:
-        """Call ``callback(user_id)`` after a user is erased (cache invalidation)."""
-        self._erase_listeners.append(callback)
+    def attach(self, holder: CacheHolder) -> None:
+        """Keep ``holder``'s cache in step with this connection's file (until detached)."""
+        self._holders.append(holder)
 
-    def notify_erase(self, user_id: str) -> None:
-        """Tell every ``on_erase`` listener that ``user_id`` was erased."""
-        for cb in self._erase_listeners:
-            cb(user_id)
-
-    def on_external_change(self, callback: Callable[[], None]) -> None:
-        """Call ``callback()`` when another connection is found to have written the file."""
-        self._change_listeners.append(callback)
-
-    def on_records_written(self, callback: Callable[[Sequence[Row]], None]) -> None:
-        """Call ``callback(rows)`` after records are committed on this connection.
-
-        ``rows`` are the committed record rows (:data:`RECORD_COLUMNS` plus ``lex``).
-        """
-        self._write_listeners.append(callback)
-
-    def remove_listener(self, callback: Callable[..., None]) -> None:
-        """Forget ``callback`` (registered with any ``on_*`` method)."""
-        for group in (self._erase_listeners, self._change_listeners, self._write_listeners):
-            while callback in group:
-                group.remove(callback)
+    def detach(self, holder: CacheHolder) -> None:
+        """Stop telling ``holder`` about changes."""
+        self._holders = [h for h in self._holders if h is not holder]
 
     def notify_records_written(self, rows: Sequence[Row]) -> None:
-        """Tell every ``on_records_written`` listener about a committed record write."""
-        for cb in self._write_listeners:
-            cb(rows)
+        """Committed record rows (:data:`RECORD_COLUMNS` plus ``lex``) -> every holder."""
+        for holder in self._holders:
+            holder.records_written(rows)
+
+    def notify_erase(self, user_id: str) -> None:
+        """``user_id`` was erased -> every holder forgets the user."""
+        for holder in self._holders:
+            holder.forget_user(user_id)
 
     def notify_external_change(self) -> None:
-        """Tell every ``on_external_change`` listener to drop what it cached."""
-        for cb in self._change_listeners:
-            cb()
+        """Another connection wrote the file -> every holder drops what it cached."""
+        for holder in self._holders:
+            holder.forget_all()
 
     def check_external_changes(self) -> bool:
         """Drop the caches if another connection (or process) committed since last checked.

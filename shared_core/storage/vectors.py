@@ -13,6 +13,7 @@ import logging
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -87,8 +88,7 @@ class SqliteVectorIndex:
         )
         self._max_users = max(1, max_cached_users)
         self._closed = False
-        self.db.on_erase(self._drop)
-        self.db.on_external_change(self._drop_all)
+        self.db.attach(self)
         with self.db.read() as conn:
             row = conn.execute("SELECT dim FROM vectors LIMIT 1").fetchone()
         self.dimension: int | None = int(row[0]) if row else None
@@ -133,7 +133,7 @@ class SqliteVectorIndex:
             )
         self.dimension = dim
         for user in moved | {it.user_id for it in items}:
-            self._drop(user)
+            self.forget_user(user)
 
     def delete(self, record_ids: Iterable[str]) -> int:
         """Remove these records' vectors; return how many existed."""
@@ -150,7 +150,7 @@ class SqliteVectorIndex:
                 )
                 total += cur.rowcount
         for user in owners:
-            self._drop(user)
+            self.forget_user(user)
         return total
 
     def delete_user(self, user_id: str) -> int:
@@ -160,7 +160,7 @@ class SqliteVectorIndex:
                 "DELETE FROM vectors WHERE uid = ? AND user_id = ?", (user_hash(user_id), user_id)
             )
             count = cur.rowcount
-        self._drop(user_id)
+        self.forget_user(user_id)
         return count
 
     def _owners(self, ids: Sequence[str]) -> set[str]:
@@ -260,11 +260,16 @@ class SqliteVectorIndex:
                     self._cache.popitem()
             return blocks
 
-    def _drop_all(self) -> None:
+    def records_written(self, rows: Sequence[Any]) -> None:
+        """Record rows carry no vectors: nothing to do."""
+
+    def forget_all(self) -> None:
+        """Drop every cached matrix (another connection wrote the file)."""
         with self.db.lock:
             self._cache.clear()
 
-    def _drop(self, user_id: str) -> None:
+    def forget_user(self, user_id: str) -> None:
+        """Drop the user's cached matrix."""
         with self.db.lock:
             self._cache.pop(user_id, None)
 
@@ -280,8 +285,7 @@ class SqliteVectorIndex:
         self._closed = True
         with self.db.lock:
             self._cache.clear()
-        for cb in (self._drop, self._drop_all):
-            self.db.remove_listener(cb)
+        self.db.detach(self)
         self.db.release()
 
     def __enter__(self) -> SqliteVectorIndex:
