@@ -20,10 +20,18 @@ from langchain_classic.base_memory import BaseMemory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ConfigDict, Field, ValidationError
 
-from shared_core import InvalidInputError, SessionTurn, count_tokens, truncate_to_tokens
+from shared_core import (
+    InvalidInputError,
+    Plan,
+    SessionTurn,
+    arun_plan,
+    core_call,
+    count_tokens,
+    run_plan,
+    truncate_to_tokens,
+)
 
-from ._compat import acall, call, input_text, require_id
-from ._observe import aobserve_turns, observe_turns
+from ._compat import input_text, require_id
 
 __all__ = ["UserMemoryBuffer"]
 
@@ -149,6 +157,17 @@ class UserMemoryBuffer(BaseMemory):
             "session_id": self.session_id,
         }
 
+    def _load(self, inputs: dict[str, Any]) -> Plan[dict[str, Any]]:
+        user_id = require_id(self.user_id, "user_id")
+        query = self._query(inputs)
+        lines: list[tuple[str, str]] = []
+        if self.window:
+            turns = yield core_call("session_turns", user_id, self.session_id, limit=self.window)
+            lines = self._window_lines(list(turns))
+        budget = self._context_budget(lines)
+        block = yield core_call("context", user_id, query, **self._context_kwargs(budget))
+        return self._render(str(block), lines)
+
     def load_memory_variables(self, inputs: dict[str, Any]) -> dict[str, Any]:
         """Return the context block for the current input plus the session window.
 
@@ -158,20 +177,7 @@ class UserMemoryBuffer(BaseMemory):
         Returns:
             ``{memory_key: history}`` (a string, or messages if ``return_messages``).
         """
-        user_id = require_id(self.user_id, "user_id")
-        query = self._query(inputs)
-        lines: list[tuple[str, str]] = []
-        if self.window:
-            turns = call(self.memory, "session_turns", user_id, self.session_id, limit=self.window)
-            lines = self._window_lines(list(turns))
-        block = call(
-            self.memory,
-            "context",
-            user_id,
-            query,
-            **self._context_kwargs(self._context_budget(lines)),
-        )
-        return self._render(str(block), lines)
+        return run_plan(self.memory, self._load(inputs))
 
     async def aload_memory_variables(self, inputs: dict[str, Any]) -> dict[str, Any]:
         """Async :meth:`load_memory_variables` (awaits ``AsyncUserMemory`` natively).
@@ -182,22 +188,7 @@ class UserMemoryBuffer(BaseMemory):
         Returns:
             ``{memory_key: history}``.
         """
-        user_id = require_id(self.user_id, "user_id")
-        query = self._query(inputs)
-        lines: list[tuple[str, str]] = []
-        if self.window:
-            turns = await acall(
-                self.memory, "session_turns", user_id, self.session_id, limit=self.window
-            )
-            lines = self._window_lines(list(turns))
-        block = await acall(
-            self.memory,
-            "context",
-            user_id,
-            query,
-            **self._context_kwargs(self._context_budget(lines)),
-        )
-        return self._render(str(block), lines)
+        return await arun_plan(self.memory, self._load(inputs))
 
     # -- saving ------------------------------------------------------------------
 
@@ -229,6 +220,12 @@ class UserMemoryBuffer(BaseMemory):
             "system_context": self.system_context,
         }
 
+    def _save(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> Plan[None]:
+        user_id = require_id(self.user_id, "user_id")
+        turns = self._turns(inputs, outputs)
+        if turns:
+            yield core_call("observe_messages", user_id, turns, **self._observe_kwargs())
+
     def save_context(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:
         """Observe the user's input and the AI's reply (both go to the session).
 
@@ -236,10 +233,7 @@ class UserMemoryBuffer(BaseMemory):
             inputs: the chain inputs.
             outputs: the chain outputs.
         """
-        user_id = require_id(self.user_id, "user_id")
-        turns = self._turns(inputs, outputs)
-        if turns:
-            observe_turns(self.memory, user_id, turns, **self._observe_kwargs())
+        run_plan(self.memory, self._save(inputs, outputs))
 
     async def asave_context(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:
         """Async :meth:`save_context`.
@@ -248,21 +242,18 @@ class UserMemoryBuffer(BaseMemory):
             inputs: the chain inputs.
             outputs: the chain outputs.
         """
-        user_id = require_id(self.user_id, "user_id")
-        turns = self._turns(inputs, outputs)
-        if turns:
-            await aobserve_turns(self.memory, user_id, turns, **self._observe_kwargs())
+        await arun_plan(self.memory, self._save(inputs, outputs))
 
     # -- clearing ----------------------------------------------------------------
 
+    def _clear(self) -> Plan[None]:
+        yield core_call("end_session", require_id(self.user_id, "user_id"), self.session_id)
+        self.session_id = _new_session_id()
+
     def clear(self) -> None:
         """End the current session and start a new one; long-term memory is kept."""
-        call(self.memory, "end_session", require_id(self.user_id, "user_id"), self.session_id)
-        self.session_id = _new_session_id()
+        run_plan(self.memory, self._clear())
 
     async def aclear(self) -> None:
         """Async :meth:`clear`."""
-        await acall(
-            self.memory, "end_session", require_id(self.user_id, "user_id"), self.session_id
-        )
-        self.session_id = _new_session_id()
+        await arun_plan(self.memory, self._clear())

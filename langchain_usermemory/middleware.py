@@ -18,10 +18,18 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from shared_core import InvalidIdError, InvalidInputError, UserMemoryError, check_count
+from shared_core import (
+    InvalidIdError,
+    InvalidInputError,
+    Plan,
+    UserMemoryError,
+    arun_plan,
+    check_count,
+    core_call,
+    run_plan,
+)
 
-from ._compat import acall, call, lookup, message_text
-from ._observe import aobserve_turns, observe_turns
+from ._compat import lookup, message_text
 from .ids import resolve_session_id, resolve_user_id
 
 __all__ = ["UserMemoryMiddleware", "UserMemoryState"]
@@ -176,16 +184,26 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
 
     # -- model calls ---------------------------------------------------------------
 
-    def _context_args(self, request: ModelRequest[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    def _with_context(self, request: ModelRequest[Any]) -> Plan[ModelRequest[Any]]:
+        """``request`` with the user's memory block added to its system message."""
         user_id, session_id, device_id = self._ids(request.runtime)
         query = _last_human_text(request.messages)
+        if not query:
+            return request
         kwargs = {
             "token_budget": self.token_budget,
             "system_context": self.system_context,
             "session_id": session_id,
             "device_id": device_id,
         }
-        return (user_id, query), kwargs
+        try:
+            block = str((yield core_call("context", user_id, query, **kwargs)))
+        except UserMemoryError as exc:
+            self._handle(exc, "context")
+            block = ""
+        if not block:
+            return request
+        return request.override(system_message=_with_block(request.system_message, block))
 
     def wrap_model_call(
         self,
@@ -201,18 +219,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         Returns:
             The model response.
         """
-        args, kwargs = self._context_args(request)
-        if args[1]:
-            try:
-                block = str(call(self.memory, "context", *args, **kwargs))
-            except UserMemoryError as exc:
-                self._handle(exc, "context")
-                block = ""
-            if block:
-                request = request.override(
-                    system_message=_with_block(request.system_message, block)
-                )
-        return handler(request)
+        return handler(run_plan(self.memory, self._with_context(request)))
 
     async def awrap_model_call(
         self,
@@ -228,24 +235,17 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         Returns:
             The model response.
         """
-        args, kwargs = self._context_args(request)
-        if args[1]:
-            try:
-                block = str(await acall(self.memory, "context", *args, **kwargs))
-            except UserMemoryError as exc:
-                self._handle(exc, "context")
-                block = ""
-            if block:
-                request = request.override(
-                    system_message=_with_block(request.system_message, block)
-                )
-        return await handler(request)
+        return await handler(await arun_plan(self.memory, self._with_context(request)))
 
     # -- after the run -------------------------------------------------------------
 
-    def _pending(
+    def _observe_run(
         self, state: UserMemoryState, runtime: Runtime[Any]
-    ) -> tuple[list[tuple[str, str]], dict[str, Any], str | None]:
+    ) -> Plan[dict[str, Any] | None]:
+        """Observe the run's new turns together; when one cannot be stored (too large,
+        NUL bytes) observe the others one by one and skip it."""
+        if not self.observe:
+            return None
         messages = list(state.get("messages") or [])
         turns = _new_turns(messages, state.get("usermemory_observed"))
         user_id, session_id, device_id = self._ids(runtime)
@@ -254,8 +254,20 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
             "device_id": device_id,
             "system_context": self.system_context,
         }
-        last = messages[-1].id if messages else None
-        return turns, {"user_id": user_id, **kwargs}, last
+        try:
+            try:  # the run's turns together: each reply stays with its turn
+                yield core_call("observe_messages", user_id, _as_dicts(turns), **kwargs)
+            except InvalidInputError as exc:
+                if isinstance(exc, InvalidIdError):
+                    raise
+                for role, text in turns:  # one turn cannot be stored: keep the others
+                    try:
+                        yield core_call("observe", user_id, text, role=role, **kwargs)
+                    except InvalidInputError as bad:
+                        self._skip(bad, role)
+        except UserMemoryError as exc:
+            self._handle(exc, "observe")
+        return {"usermemory_observed": messages[-1].id if messages else None}
 
     def after_agent(self, state: UserMemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Observe the user and AI turns this run added.
@@ -270,24 +282,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         Returns:
             The private cursor update (id of the last observed message).
         """
-        if not self.observe:
-            return None
-        turns, kwargs, last = self._pending(state, runtime)
-        user_id = kwargs.pop("user_id")
-        try:
-            try:  # the run's turns together: each reply stays with its turn
-                observe_turns(self.memory, user_id, _as_dicts(turns), **kwargs)
-            except InvalidInputError as exc:
-                if isinstance(exc, InvalidIdError):
-                    raise
-                for role, text in turns:  # one turn cannot be stored: keep the others
-                    try:
-                        call(self.memory, "observe", user_id, text, role=role, **kwargs)
-                    except InvalidInputError as bad:
-                        self._skip(bad, role)
-        except UserMemoryError as exc:
-            self._handle(exc, "observe")
-        return {"usermemory_observed": last}
+        return run_plan(self.memory, self._observe_run(state, runtime))
 
     async def aafter_agent(
         self, state: UserMemoryState, runtime: Runtime[Any]
@@ -301,21 +296,4 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         Returns:
             The private cursor update.
         """
-        if not self.observe:
-            return None
-        turns, kwargs, last = self._pending(state, runtime)
-        user_id = kwargs.pop("user_id")
-        try:
-            try:  # the run's turns together: each reply stays with its turn
-                await aobserve_turns(self.memory, user_id, _as_dicts(turns), **kwargs)
-            except InvalidInputError as exc:
-                if isinstance(exc, InvalidIdError):
-                    raise
-                for role, text in turns:  # one turn cannot be stored: keep the others
-                    try:
-                        await acall(self.memory, "observe", user_id, text, role=role, **kwargs)
-                    except InvalidInputError as bad:
-                        self._skip(bad, role)
-        except UserMemoryError as exc:
-            self._handle(exc, "observe")
-        return {"usermemory_observed": last}
+        return await arun_plan(self.memory, self._observe_run(state, runtime))

@@ -36,18 +36,15 @@ its last write, or its last read when ``refresh_ttl`` / ``ttl_config["refresh_on
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import json
-import logging
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 from urllib.parse import unquote
 
-from langchain_core.runnables.config import run_in_executor
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -57,7 +54,6 @@ from langgraph.store.base import (
     Op,
     PutOp,
     Result,
-    SearchItem,
     SearchOp,
     TTLConfig,
     validate_op_namespace,
@@ -68,14 +64,17 @@ from shared_core import (
     InvalidInputError,
     Kind,
     MemoryRecord,
+    Plan,
     ScoredMemory,
     Source,
-    Status,
+    arun_plan,
     check_count,
+    core_call,
+    run_plan,
 )
 
-from ._compat import acall, call
-from ._filters import matches, ns_matches, validate_filter
+from ._filters import validate_filter
+from ._items import Address, Snapshot, build_snapshot, list_namespaces, search
 from .namespaces import (
     StoreNamespaceError,
     _enc,
@@ -93,19 +92,8 @@ __all__ = [
     "user_namespace",
 ]
 
-logger = logging.getLogger(__name__)
 
 _TTL_KEY = "store_ttl_minutes"  # record metadata: the item's TTL, to refresh it on reads
-
-
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    """One user's current store items, in insertion order."""
-
-    items: dict[tuple[tuple[str, ...], str], Item]
-    by_record: dict[str, tuple[tuple[str, ...], str]]  # active record id -> item address
-    order: dict[tuple[tuple[str, ...], str], tuple[Any, ...]]  # insertion-order sort key
-    records: dict[tuple[tuple[str, ...], str], MemoryRecord]  # item address -> its record
 
 
 class UserMemoryStore(BaseStore):
@@ -200,7 +188,7 @@ class UserMemoryStore(BaseStore):
         user_id, rest = self._split(namespace)
         return user_id, ".".join([self.key_prefix, *(_enc(p) for p in rest)]) + ":" + _enc(key)
 
-    def _address(self, user_id: str, core_key: str) -> tuple[tuple[str, ...], str] | None:
+    def _address(self, user_id: str, core_key: str) -> Address | None:
         head, sep, tail = core_key.rpartition(":")
         parts = head.split(".")
         if not sep or parts[0] != self.key_prefix:
@@ -212,63 +200,6 @@ class UserMemoryStore(BaseStore):
         return namespace, unquote(tail)
 
     # -- reading the core ----------------------------------------------------------
-
-    def _snapshot(self, user_id: str, records: Iterable[MemoryRecord]) -> _Snapshot:
-        """Build the user's items from every version of their store records."""
-        now = _clock(self.memory).now()
-        by_key: dict[str, list[MemoryRecord]] = defaultdict(list)
-        for record in records:
-            if record.key.startswith((self.key_prefix + ".", self.key_prefix + ":")):
-                by_key[record.key].append(record)
-        ns_first: dict[tuple[str, ...], datetime] = {}
-        rows: list[tuple[datetime, Item, MemoryRecord]] = []
-        for core_key, versions in by_key.items():
-            address = self._address(user_id, core_key)
-            if address is None:
-                continue
-            versions.sort(key=lambda r: (r.created_at, r.version))
-            namespace, key = address
-            first = versions[0].created_at
-            ns_first[namespace] = min(ns_first.get(namespace, first), first)
-            active = [r for r in versions if r.status is Status.ACTIVE]
-            if not active:
-                continue
-            current = active[-1]
-            if current.valid_until is not None and current.valid_until <= now:
-                continue  # its TTL ran out
-            started = current.created_at
-            for r in reversed(versions[: versions.index(current)]):
-                if r.status is not Status.SUPERSEDED:
-                    break
-                started = r.created_at
-            try:
-                value = json.loads(current.value)
-            except ValueError:
-                logger.warning("store item %s of %s is not JSON; skipped", core_key, user_id)
-                continue
-            if not isinstance(value, dict):
-                continue
-            item = Item(
-                value=value,
-                key=key,
-                namespace=namespace,
-                created_at=started,
-                updated_at=current.updated_at,
-            )
-            rows.append((started, item, current))
-        items = {(item.namespace, item.key): item for _, item, _ in rows}
-        by_record = {rec.id: (item.namespace, item.key) for _, item, rec in rows}
-        held = {(item.namespace, item.key): rec for _, item, rec in rows}
-        order = {
-            (item.namespace, item.key): (
-                ns_first[item.namespace],
-                item.namespace,
-                started,
-                item.key,
-            )
-            for started, item, _ in rows
-        }
-        return _Snapshot(items=items, by_record=by_record, order=order, records=held)
 
     # -- op planning ---------------------------------------------------------------
 
@@ -317,7 +248,7 @@ class UserMemoryStore(BaseStore):
     def _puts(self, ops: Sequence[Op]) -> list[tuple[str, str, str | None, float | None]]:
         """(user id, core key, JSON value or None to delete, TTL in minutes); the last put
         per item wins."""
-        latest: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        latest: dict[Address, PutOp] = {}
         for op in ops:
             if isinstance(op, PutOp):
                 latest.pop((op.namespace, op.key), None)
@@ -370,10 +301,10 @@ class UserMemoryStore(BaseStore):
         return record.replace(valid_until=until, metadata=meta)
 
     def _refreshed(
-        self, ops: Sequence[Op], results: Sequence[Result], snaps: Mapping[str, _Snapshot]
+        self, ops: Sequence[Op], results: Sequence[Result], snaps: Mapping[str, Snapshot]
     ) -> list[MemoryRecord]:
         """The records whose TTL the reads in ``ops`` refresh (``refresh_ttl``)."""
-        addresses: set[tuple[tuple[str, ...], str]] = set()
+        addresses: set[Address] = set()
         for op, result in zip(ops, results, strict=True):
             if isinstance(op, GetOp | SearchOp) and op.refresh_ttl and result:
                 found = [result] if isinstance(result, Item) else result
@@ -389,14 +320,11 @@ class UserMemoryStore(BaseStore):
                         out.append(updated)
         return out
 
-    def _write_expiry(self, records: Sequence[MemoryRecord]) -> None:
+    def _write_expiry(self, records: Sequence[MemoryRecord]) -> Plan[None]:
         """Store new expiry times (the records keep their id, value and version)."""
-        if not records:
-            return
         for user_id in dict.fromkeys(r.user_id for r in records):
             mine = [r for r in records if r.user_id == user_id]
-            call(
-                self.memory,
+            yield core_call(
                 "set_expiry",
                 user_id,
                 {r.id: r.valid_until for r in mine},
@@ -409,7 +337,7 @@ class UserMemoryStore(BaseStore):
     def _answer(
         self,
         op: Op,
-        snaps: Mapping[str, _Snapshot],
+        snaps: Mapping[str, Snapshot],
         recalled: Mapping[int, list[ScoredMemory]],
         index: int,
     ) -> Result:
@@ -417,53 +345,10 @@ class UserMemoryStore(BaseStore):
             user_id, _ = self._split(op.namespace)
             return snaps[user_id].items.get((op.namespace, str(op.key)))
         if isinstance(op, SearchOp):
-            return self._search(op, snaps, recalled.get(index))
+            return search(op, snaps, recalled.get(index))
         if isinstance(op, ListNamespacesOp):
-            return self._list_namespaces(op, snaps)
+            return list_namespaces(op, snaps)
         return None
-
-    def _search(
-        self,
-        op: SearchOp,
-        snaps: Mapping[str, _Snapshot],
-        hits: list[ScoredMemory] | None,
-    ) -> list[SearchItem]:
-        prefix = tuple(op.namespace_prefix)
-        ranked: list[tuple[tuple[Any, ...], Item]] = []
-        for snap in snaps.values():
-            for address, item in snap.items.items():
-                if item.namespace[: len(prefix)] == prefix and matches(item.value, op.filter):
-                    ranked.append((snap.order[address], item))
-        ranked.sort(key=lambda pair: pair[0])
-        matching = [item for _, item in ranked]
-        scored: list[SearchItem] = []
-        if hits is not None:
-            wanted = {(i.namespace, i.key): i for i in matching}
-            seen: set[tuple[tuple[str, ...], str]] = set()
-            for hit in hits:
-                for snap in snaps.values():
-                    found = snap.by_record.get(hit.record.id)
-                    if found is not None and found in wanted and found not in seen:
-                        seen.add(found)
-                        scored.append(_search_item(wanted[found], hit.score))
-            scored.extend(
-                _search_item(i, None) for i in matching if (i.namespace, i.key) not in seen
-            )
-        else:
-            scored = [_search_item(i, None) for i in matching]
-        return scored[op.offset : op.offset + op.limit]
-
-    def _list_namespaces(
-        self, op: ListNamespacesOp, snaps: Mapping[str, _Snapshot]
-    ) -> list[tuple[str, ...]]:
-        namespaces = {ns for snap in snaps.values() for ns, _ in snap.items}
-        if op.match_conditions:
-            namespaces = {
-                ns for ns in namespaces if all(ns_matches(c, ns) for c in op.match_conditions)
-            }
-        if op.max_depth is not None:
-            namespaces = {ns[: op.max_depth] for ns in namespaces}
-        return sorted(namespaces)[op.offset : op.offset + op.limit]
 
     def _recall_kwargs(self, op: SearchOp) -> dict[str, Any]:
         return {
@@ -474,6 +359,52 @@ class UserMemoryStore(BaseStore):
 
     # -- BaseStore -----------------------------------------------------------------
 
+    def _memories_kwargs(self) -> dict[str, Any]:
+        # every version: item creation times and namespace order
+        return {
+            "system_context": self.system_context,
+            "kinds": [self.kind],
+            "key_prefix": self.key_prefix,
+            "all_versions": True,
+        }
+
+    def _batch(self, ops: Iterable[Op]) -> Plan[list[Result]]:
+        """The batch as one plan of core calls: read the users' items (and recall for
+        searches), answer the reads, then apply the puts and the TTL refreshes."""
+        checked = self._check(ops)
+        users, everyone = self._needs(checked)
+        if everyone:
+            users |= set((yield core_call("users")))
+        snaps: dict[str, Snapshot] = {}
+        for user_id in users:
+            records = yield core_call("memories", user_id, **self._memories_kwargs())
+            snaps[user_id] = build_snapshot(
+                user_id,
+                records,
+                key_prefix=self.key_prefix,
+                address=self._address,
+                now=_clock(self.memory).now(),
+            )
+        recalled: dict[int, list[ScoredMemory]] = {}
+        for i, op in enumerate(checked):
+            if isinstance(op, SearchOp) and op.query:
+                hits: list[ScoredMemory] = []
+                for user_id in snaps:
+                    kwargs = self._recall_kwargs(op)
+                    hits.extend((yield core_call("recall", user_id, op.query, **kwargs)))
+                recalled[i] = sorted(hits, key=lambda h: h.score, reverse=True)
+        results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
+        expiry = self._refreshed(checked, results, snaps)
+        for user_id, core_key, text, ttl in self._puts(checked):
+            if text is None:
+                yield core_call("forget_key", user_id, core_key, system_context=self.system_context)
+                continue
+            record = yield core_call("remember", user_id, core_key, text, **self._remember_kwargs())
+            expiry = [r for r in expiry if r.key != record.key or r.user_id != user_id]
+            expiry.extend(r for r in [self._expiry(record, ttl)] if r is not None)
+        yield from self._write_expiry(expiry)
+        return results
+
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Execute get / search / put / list-namespaces operations.
 
@@ -483,35 +414,7 @@ class UserMemoryStore(BaseStore):
         Returns:
             One result per operation, in order.
         """
-        checked = self._check(ops)
-        users, everyone = self._needs(checked)
-        if everyone:
-            users |= set(call(self.memory, "users"))
-        snaps = {u: self._snapshot(u, self._records(u)) for u in users}
-        recalled: dict[int, list[ScoredMemory]] = {}
-        for i, op in enumerate(checked):
-            if isinstance(op, SearchOp) and op.query:
-                recalled[i] = [
-                    hit
-                    for user_id in snaps
-                    for hit in call(
-                        self.memory, "recall", user_id, op.query, **self._recall_kwargs(op)
-                    )
-                ]
-                recalled[i].sort(key=lambda h: h.score, reverse=True)
-        results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
-        expiry = self._refreshed(checked, results, snaps)
-        for user_id, core_key, text, ttl in self._puts(checked):
-            if text is None:
-                self._forget(user_id, core_key)
-                continue
-            record = call(
-                self.memory, "remember", user_id, core_key, text, **self._remember_kwargs()
-            )
-            expiry = [r for r in expiry if r.key != record.key or r.user_id != user_id]
-            expiry.extend(r for r in [self._expiry(record, ttl)] if r is not None)
-        self._write_expiry(expiry)
-        return results
+        return run_plan(self.memory, self._batch(ops))
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Async :meth:`batch` (awaits an ``AsyncUserMemory`` natively).
@@ -522,60 +425,17 @@ class UserMemoryStore(BaseStore):
         Returns:
             One result per operation, in order.
         """
-        checked = self._check(ops)
-        users, everyone = self._needs(checked)
-        if everyone:
-            users |= set(await acall(self.memory, "users"))
-        snaps = {u: self._snapshot(u, await self._arecords(u)) for u in users}
-        recalled: dict[int, list[ScoredMemory]] = {}
-        for i, op in enumerate(checked):
-            if isinstance(op, SearchOp) and op.query:
-                hits: list[ScoredMemory] = []
-                for user_id in snaps:
-                    hits.extend(
-                        await acall(
-                            self.memory, "recall", user_id, op.query, **self._recall_kwargs(op)
-                        )
-                    )
-                recalled[i] = sorted(hits, key=lambda h: h.score, reverse=True)
-        results = [self._answer(op, snaps, recalled, i) for i, op in enumerate(checked)]
-        expiry = self._refreshed(checked, results, snaps)
-        for user_id, core_key, text, ttl in self._puts(checked):
-            if text is None:
-                await self._aforget(user_id, core_key)
-                continue
-            record = await acall(
-                self.memory, "remember", user_id, core_key, text, **self._remember_kwargs()
-            )
-            expiry = [r for r in expiry if r.key != record.key or r.user_id != user_id]
-            expiry.extend(r for r in [self._expiry(record, ttl)] if r is not None)
-        await run_in_executor(None, self._write_expiry, expiry)
-        return results
+        return await arun_plan(self.memory, self._batch(ops))
 
-    # -- core access (listing and deleting) ----------------------------------------
 
-    def _memories_kwargs(self) -> dict[str, Any]:
-        # every version: item creation times and namespace order
-        return {
-            "system_context": self.system_context,
-            "kinds": [self.kind],
-            "key_prefix": self.key_prefix,
-            "all_versions": True,
-        }
-
-    def _records(self, user_id: str) -> list[MemoryRecord]:
-        return list(call(self.memory, "memories", user_id, **self._memories_kwargs()))
-
-    async def _arecords(self, user_id: str) -> list[MemoryRecord]:
-        return list(await acall(self.memory, "memories", user_id, **self._memories_kwargs()))
-
-    def _forget(self, user_id: str, core_key: str) -> None:
-        call(self.memory, "forget_key", user_id, core_key, system_context=self.system_context)
-
-    async def _aforget(self, user_id: str, core_key: str) -> None:
-        await acall(
-            self.memory, "forget_key", user_id, core_key, system_context=self.system_context
-        )
+@contextlib.contextmanager
+def _as_store_namespace_error() -> Iterator[None]:
+    try:
+        yield
+    except StoreNamespaceError:
+        raise
+    except InvalidNamespaceError as exc:
+        raise StoreNamespaceError(str(exc)) from exc
 
 
 def _typed_namespace_errors(name: str) -> None:
@@ -590,22 +450,14 @@ def _typed_namespace_errors(name: str) -> None:
     if inspect.iscoroutinefunction(base):
 
         async def wrapper(self: UserMemoryStore, *args: Any, **kwargs: Any) -> Any:
-            try:
+            with _as_store_namespace_error():
                 return await base(self, *args, **kwargs)
-            except StoreNamespaceError:
-                raise
-            except InvalidNamespaceError as exc:
-                raise StoreNamespaceError(str(exc)) from exc
 
     else:
 
         def wrapper(self: UserMemoryStore, *args: Any, **kwargs: Any) -> Any:
-            try:
+            with _as_store_namespace_error():
                 return base(self, *args, **kwargs)
-            except StoreNamespaceError:
-                raise
-            except InvalidNamespaceError as exc:
-                raise StoreNamespaceError(str(exc)) from exc
 
     setattr(UserMemoryStore, name, functools.wraps(base)(wrapper))
 
@@ -623,14 +475,3 @@ def _clock(memory: Any) -> Clock:
             f"{type(memory).__name__} is not a UserMemory / AsyncUserMemory / UserMemoryClient"
         )
     return clock  # type: ignore[no-any-return]
-
-
-def _search_item(item: Item, score: float | None) -> SearchItem:
-    return SearchItem(
-        namespace=item.namespace,
-        key=item.key,
-        value=item.value,
-        created_at=item.created_at,
-        updated_at=item.updated_at,
-        score=score,
-    )

@@ -72,6 +72,7 @@ from .memory_tools import (
     search_memory_outcome,
 )
 from .pipeline import UserMemory
+from .plan import CoreCall, Plan, arun_plan, core_call, run_plan
 from .readable import key_label, memory_line, value_text
 from .recall.fuse import RetrievalConfig
 from .recall.inject import ContextTemplates
@@ -124,6 +125,7 @@ __all__ = [
     "ConflictError",
     "ContextTemplates",
     "CoreBridge",
+    "CoreCall",
     "DecayPolicy",
     "Embedder",
     "ExtractionError",
@@ -142,6 +144,7 @@ __all__ = [
     "MissingDependencyError",
     "NotFoundError",
     "PiiMode",
+    "Plan",
     "Provenance",
     "RecordFilter",
     "RetrievalConfig",
@@ -161,11 +164,13 @@ __all__ = [
     "UserState",
     "WriteBatch",
     "__version__",
+    "arun_plan",
     "as_utc",
     "canonical_value",
     "check_count",
     "check_id",
     "check_text",
+    "core_call",
     "count_tokens",
     "extraction_inputs",
     "extraction_schema",
@@ -174,6 +179,7 @@ __all__ = [
     "manage_memory_outcome",
     "memory_line",
     "multilingual_flag",
+    "run_plan",
     "run_sync",
     "search_memory_call",
     "search_memory_outcome",
