@@ -27,7 +27,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, ValidationError
 from llama_index.core.memory.types import BaseMemory
 
-from shared_core import InvalidInputError, SessionTurn
+from shared_core import InvalidInputError, Plan, SessionTurn, arun_plan, core_call, run_plan
 
 from ._bridge import CoreBridge
 from ._bridge import check_ids as _check_ids
@@ -166,17 +166,56 @@ class UserChatMemory(BaseMemory):
             return None
         return role, text
 
+    def _observable_all(self, messages: Sequence[ChatMessage]) -> list[tuple[str, str]]:
+        return [p for p in (self._observable(m) for m in messages) if p is not None]
+
     def _new_messages(
         self, messages: Sequence[ChatMessage], turns: Sequence[SessionTurn]
     ) -> list[tuple[str, str]]:
         """The messages of ``messages`` that the session does not already end with."""
-        wanted = [p for p in (self._observable(m) for m in messages) if p is not None]
+        wanted = self._observable_all(messages)
         have = [(t.role, t.text) for t in turns]
         # The longest prefix of ``wanted`` that the stored session ends with is skipped.
         for size in range(min(len(wanted), len(have)), 0, -1):
             if have[-size:] == wanted[:size]:
                 return wanted[size:]
         return wanted
+
+    # -- plans (one body for each sync method and its async twin) -------------------------
+
+    def _get(self, input: str | None) -> Plan[list[ChatMessage]]:
+        turns = yield core_call("session_turns", self.user_id, self.session_id, limit=self.window)
+        query = self._query(input, turns)
+        context = ""
+        if query and self.include_context:
+            context = yield core_call("context", self.user_id, query, **self._context_kwargs())
+        return self._assemble(context, turns)
+
+    def _get_all(self) -> Plan[list[ChatMessage]]:
+        turns = yield core_call("session_turns", self.user_id, self.session_id, limit=None)
+        return [turn_to_message(t) for t in turns]
+
+    def _put(self, message: ChatMessage) -> Plan[None]:
+        pair = self._observable(message)
+        if pair is not None:
+            role, text = pair
+            yield core_call("observe", self.user_id, text, role=role, **self._observe_kwargs())
+
+    def _put_messages(self, messages: list[ChatMessage], *, only_new: bool) -> Plan[None]:
+        """Observe the messages in one ``observe_messages`` call (``only_new``: those the
+        session does not already end with)."""
+        if only_new:
+            stored = yield core_call("session_turns", self.user_id, self.session_id, limit=None)
+            pairs = self._new_messages(messages, stored)
+        else:
+            pairs = self._observable_all(messages)
+        turns = [{"role": role, "content": text} for role, text in pairs]
+        if turns:
+            yield core_call("observe_messages", self.user_id, turns, **self._observe_kwargs())
+
+    def _reset(self) -> Plan[None]:
+        yield core_call("end_session", self.user_id, self.session_id)
+        self.session_id = _new_session_id()
 
     # -- sync API --------------------------------------------------------------------------
 
@@ -190,67 +229,19 @@ class UserChatMemory(BaseMemory):
         Returns:
             ``[context system message?, *recent session turns]``.
         """
-        turns = self._get_bridge().call(
-            "session_turns", self.user_id, self.session_id, limit=self.window
-        )
-        query = self._query(input, turns)
-        context = (
-            self._get_bridge().call("context", self.user_id, query, **self._context_kwargs())
-            if query and self.include_context
-            else ""
-        )
-        return self._assemble(context, turns)
+        return run_plan(self._get_bridge(), self._get(input))
 
     def get_all(self) -> list[ChatMessage]:
         """Every turn of the current session, oldest first (no context block)."""
-        turns = self._get_bridge().call("session_turns", self.user_id, self.session_id, limit=None)
-        return [turn_to_message(t) for t in turns]
+        return run_plan(self._get_bridge(), self._get_all())
 
     def put(self, message: ChatMessage) -> None:
         """Observe one message now (system prompts and text-less tool calls are skipped)."""
-        pair = self._observable(message)
-        if pair is not None:
-            role, text = pair
-            self._get_bridge().call(
-                "observe", self.user_id, text, role=role, **self._observe_kwargs()
-            )
-
-    def _turns(self, pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
-        return [{"role": role, "content": text} for role, text in pairs]
-
-    def _observe_all(self, turns: list[dict[str, str]]) -> None:
-        """The turns in one ``observe_messages`` call (one ``observe`` each for a core
-        without it, such as the memory server's client)."""
-        if hasattr(self.memory, "observe_messages"):
-            self._get_bridge().call(
-                "observe_messages", self.user_id, turns, **self._observe_kwargs()
-            )
-            return
-        for t in turns:
-            self._get_bridge().call(
-                "observe", self.user_id, t["content"], role=t["role"], **self._observe_kwargs()
-            )
-
-    async def _aobserve_all(self, turns: list[dict[str, str]]) -> None:
-        """Async :meth:`_observe_all`."""
-        if hasattr(self.memory, "observe_messages"):
-            await self._get_bridge().acall(
-                "observe_messages", self.user_id, turns, **self._observe_kwargs()
-            )
-            return
-        for t in turns:
-            await self._get_bridge().acall(
-                "observe", self.user_id, t["content"], role=t["role"], **self._observe_kwargs()
-            )
-
-    def _observable_all(self, messages: list[ChatMessage]) -> list[tuple[str, str]]:
-        return [p for p in (self._observable(m) for m in messages) if p is not None]
+        run_plan(self._get_bridge(), self._put(message))
 
     def put_messages(self, messages: list[ChatMessage]) -> None:
         """Observe several messages at once, in order, in this session (``observe_messages``)."""
-        turns = self._turns(self._observable_all(messages))
-        if turns:
-            self._observe_all(turns)
+        run_plan(self._get_bridge(), self._put_messages(messages, only_new=False))
 
     def set(self, messages: list[ChatMessage]) -> None:
         """Make ``messages`` the session's history as far as long-term memory allows.
@@ -259,66 +250,37 @@ class UserChatMemory(BaseMemory):
         session does not already end with (a history that repeats the stored turns
         adds nothing; new turns are appended).
         """
-        turns = self._get_bridge().call("session_turns", self.user_id, self.session_id, limit=None)
-        new = self._turns(self._new_messages(messages, turns))
-        if new:
-            self._observe_all(new)
+        run_plan(self._get_bridge(), self._put_messages(messages, only_new=True))
 
     def reset(self) -> None:
         """End the current session (the core writes its episode) and start a new one.
 
         Long-term memories are kept; use the core's ``forget`` to erase them.
         """
-        self._get_bridge().call("end_session", self.user_id, self.session_id)
-        self.session_id = _new_session_id()
+        run_plan(self._get_bridge(), self._reset())
 
     # -- async API -------------------------------------------------------------------------
 
     async def aget(self, input: str | None = None, **kwargs: Any) -> list[ChatMessage]:
         """Async :meth:`get`."""
-        turns = await self._get_bridge().acall(
-            "session_turns", self.user_id, self.session_id, limit=self.window
-        )
-        query = self._query(input, turns)
-        context = (
-            await self._get_bridge().acall("context", self.user_id, query, **self._context_kwargs())
-            if query and self.include_context
-            else ""
-        )
-        return self._assemble(context, turns)
+        return await arun_plan(self._get_bridge(), self._get(input))
 
     async def aget_all(self) -> list[ChatMessage]:
         """Async :meth:`get_all`."""
-        turns = await self._get_bridge().acall(
-            "session_turns", self.user_id, self.session_id, limit=None
-        )
-        return [turn_to_message(t) for t in turns]
+        return await arun_plan(self._get_bridge(), self._get_all())
 
     async def aput(self, message: ChatMessage) -> None:
         """Async :meth:`put`."""
-        pair = self._observable(message)
-        if pair is not None:
-            role, text = pair
-            await self._get_bridge().acall(
-                "observe", self.user_id, text, role=role, **self._observe_kwargs()
-            )
+        await arun_plan(self._get_bridge(), self._put(message))
 
     async def aput_messages(self, messages: list[ChatMessage]) -> None:
         """Async :meth:`put_messages` (in order)."""
-        turns = self._turns(self._observable_all(messages))
-        if turns:
-            await self._aobserve_all(turns)
+        await arun_plan(self._get_bridge(), self._put_messages(messages, only_new=False))
 
     async def aset(self, messages: list[ChatMessage]) -> None:
         """Async :meth:`set`."""
-        turns = await self._get_bridge().acall(
-            "session_turns", self.user_id, self.session_id, limit=None
-        )
-        new = self._turns(self._new_messages(messages, turns))
-        if new:
-            await self._aobserve_all(new)
+        await arun_plan(self._get_bridge(), self._put_messages(messages, only_new=True))
 
     async def areset(self) -> None:
         """Async :meth:`reset`."""
-        await self._get_bridge().acall("end_session", self.user_id, self.session_id)
-        self.session_id = _new_session_id()
+        await arun_plan(self._get_bridge(), self._reset())
