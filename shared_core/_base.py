@@ -90,6 +90,10 @@ class MemoryBase:
         self._fallback_extractor = RuleExtractor()
         self.templates = templates or ContextTemplates()
         self.metrics = metrics or Metrics()
+        for part in (self.records, self.vectors):  # e.g. PostgreSQL's breaker: count outages
+            breaker = getattr(part, "breaker", None)
+            if breaker is not None and getattr(breaker, "metrics", False) is None:
+                breaker.metrics = self.metrics
         self._unindexed: set[str] = set()  # records whose vectors failed to write
         self.read_audit = persist.ReadAuditBuffer()
 

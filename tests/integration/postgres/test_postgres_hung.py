@@ -36,6 +36,7 @@ from psycopg import sql
 from shared_core import UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.errors import BackendError, BackendUnavailableError
+from shared_core.metrics import Metrics
 from shared_core.storage import StorageSpec
 from shared_core.storage.postgres import PostgresRecordStore
 
@@ -173,8 +174,11 @@ def test_frozen_postgres_raises_typed_error_and_opens_the_breaker(
 ) -> None:
     schema = f"hung_{uuid.uuid4().hex[:8]}"
     url = _schema_url(hung_pg.url, schema, read_timeout=READ_TIMEOUT, probe_interval=1)
+    metrics = Metrics()
     mem = UserMemory(
-        StorageSpec(records=url, vectors="sqlite:///:memory:"), embedder=HashingEmbedder()
+        StorageSpec(records=url, vectors="sqlite:///:memory:"),
+        embedder=HashingEmbedder(),
+        metrics=metrics,
     )
     try:
         mem.observe("u", "I live in Berlin.", session_id="s1")
@@ -195,6 +199,8 @@ def test_frozen_postgres_raises_typed_error_and_opens_the_breaker(
         assert not isinstance(result, BaseException), result
         assert mem.profile("u") == {"location.city": "Berlin", "diet": "vegan"}
         assert mem.records.breaker.healthy is True  # type: ignore[attr-defined]
+        assert metrics.value("backend_degraded_total", backend="postgresql") == 1
+        assert metrics.value("backend_recovered_total", backend="postgresql") == 1
     finally:
         mem.close()
 
