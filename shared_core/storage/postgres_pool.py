@@ -11,11 +11,13 @@ Shared by the record store and pgvector (:class:`PgPool`). Every wait on a serve
   kernel still acknowledges packets, so TCP keepalives and ``statement_timeout`` never
   fire) makes the wait give up; the connection is dropped, never returned to the pool.
 
-A call that lost its connection (no answer, connection refused or broken, no free pooled
-connection in time) opens a :class:`~shared_core.storage.resilient.Breaker`: until the next
-probe (``probe_interval`` seconds later), calls raise
-:class:`~shared_core.errors.BackendUnavailableError` at once instead of each waiting for
-a timeout. Statement errors (constraint violations, conflicts) do not trip it.
+A call whose server stopped answering, or that could not get a connection (refused,
+connect timeout, no free pooled connection in time), opens a
+:class:`~shared_core.storage.resilient.Breaker`: until the next probe (``probe_interval``
+seconds later), calls raise :class:`~shared_core.errors.BackendUnavailableError` at once
+instead of each waiting for a timeout. Statement errors (constraint violations,
+conflicts) and a connection that broke with a prompt error (a restart, a terminated
+backend: the pool replaces it) do not trip it.
 
 URL parameters (``postgresql://...?read_timeout=30&connect_timeout=5&probe_interval=5``)
 are ours and read by :func:`pool_options`. Migrations run on their own connection without
@@ -186,7 +188,10 @@ class PgPool:
                 finally:
                     self._pool.putconn(conn)
         except BackendUnavailableError as exc:
-            if conn is None or conn.closed or conn.broken:  # lost, not a statement error
+            # the server went mute, or no connection could be had: skip it for a while. A
+            # connection that broke with a prompt error (a restart, a terminated backend)
+            # does not trip it: the pool replaces that connection on the next call
+            if conn is None or getattr(conn, "mute", False):
                 self.breaker.failed(exc)
             raise
         self.breaker.succeeded()
