@@ -226,15 +226,7 @@ class UserMemoryMiddleware(AgentMiddleware[UserMemoryState, Any, Any]):
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelResult:
-        """Async :meth:`wrap_model_call`.
-
-        Args:
-            request: the model request.
-            handler: calls the model.
-
-        Returns:
-            The model response.
-        """
+        """Async :meth:`wrap_model_call` (awaits an ``AsyncUserMemory`` natively)."""
         return await handler(await arun_plan(self.memory, self._with_context(request)))
 
     # -- after the run -------------------------------------------------------------

@@ -23,7 +23,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -59,6 +59,14 @@ class _Step:
     def __init__(self, value: Any = None, error: BaseException | None = None) -> None:
         self.value, self.error = value, error
 
+    @classmethod
+    def of(cls, fn: Callable[..., Any], call: CoreCall) -> _Step:
+        """The outcome of ``fn(call.method, *call.args, **call.kwargs)``."""
+        try:
+            return cls(fn(call.method, *call.args, **call.kwargs))
+        except BaseException as exc:  # handed to the plan, which may handle it
+            return cls(error=exc)
+
     def advance(self, plan: Plan[Any]) -> CoreCall | None:
         """Resume ``plan`` with this outcome: its next call, or ``None`` when it returned
         (the return value is then in ``self.value``)."""
@@ -85,10 +93,7 @@ def run_plan(core: Any, plan: Plan[T]) -> T:
     """
     bridge, step = _bridge(core), _Step()
     while (call := step.advance(plan)) is not None:
-        try:
-            step = _Step(bridge.call(call.method, *call.args, **call.kwargs))
-        except BaseException as exc:  # handed to the plan, which may handle it
-            step = _Step(error=exc)
+        step = _Step.of(bridge.call, call)
     return step.value  # type: ignore[no-any-return]
 
 
