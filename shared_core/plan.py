@@ -98,16 +98,8 @@ def run_plan(core: Any, plan: Plan[T]) -> T:
 
 
 async def arun_plan(core: Any, plan: Plan[T]) -> T:
-    """Run ``plan`` from async code, each call through :meth:`CoreBridge.acall`
-    (an ``AsyncUserMemory`` is awaited natively, a sync core runs in a worker thread).
-
-    Args:
-        core: a ``UserMemory``, ``AsyncUserMemory``, server client or ``CoreBridge``.
-        plan: the generator (not yet started).
-
-    Returns:
-        What the plan returns; an exception the plan does not handle propagates.
-    """
+    """:func:`run_plan` from async code, each call through :meth:`CoreBridge.acall`
+    (an ``AsyncUserMemory`` is awaited natively, a sync core runs in a worker thread)."""
     bridge, step = _bridge(core), _Step()
     while (call := step.advance(plan)) is not None:
         try:
