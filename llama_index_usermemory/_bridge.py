@@ -8,12 +8,42 @@ one bridge both adapters use) makes every combination safe.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from llama_index.core.bridge.pydantic import ValidationError
 
 from shared_core import CoreBridge, InvalidInputError, check_id, run_sync
 
-__all__ = ["CoreBridge", "check_ids", "run_sync"]
+__all__ = ["CoreBridge", "bridge_of", "check_ids", "init_checked", "run_sync"]
+
+
+def init_checked(
+    model: Any, init: Callable[..., None], data: Mapping[str, Any], ids: tuple[str, ...]
+) -> None:
+    """Build a pydantic adapter model: :func:`check_ids` first, then ``init(**data)``
+    with a pydantic ``ValidationError`` raised as ``InvalidInputError`` (a ``ValueError``).
+
+    Args:
+        model: the model being built (its class names the error).
+        init: the pydantic ``__init__`` (``super().__init__``).
+        data: the keyword arguments.
+        ids: the id fields to check.
+    """
+    check_ids(data, ids)
+    try:
+        init(**data)
+    except ValidationError as exc:
+        raise InvalidInputError(f"invalid {type(model).__name__} arguments: {exc}") from exc
+
+
+def bridge_of(model: Any) -> CoreBridge:
+    """The model's :class:`CoreBridge` over ``model.memory``, built on first use (pydantic
+    copies such as ``model_copy`` skip ``__init__``, so it cannot be built there)."""
+    if model._bridge is None:
+        model._bridge = CoreBridge(model.memory)
+    bridge: CoreBridge = model._bridge
+    return bridge
 
 
 def check_ids(data: Mapping[str, Any], names: tuple[str, ...]) -> None:

@@ -29,14 +29,13 @@ import uuid
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage
-from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, ValidationError
+from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.memory import BaseMemoryBlock, Memory
 from llama_index.core.storage.chat_store.base_db import MessageStatus
 
 from shared_core import BackendError, InvalidInputError, MemoryDisabledError
 
-from ._bridge import CoreBridge, run_sync
-from ._bridge import check_ids as _check_ids
+from ._bridge import CoreBridge, bridge_of, init_checked, run_sync
 from ._messages import core_role, latest_user_text, message_text
 
 __all__ = ["UserMemoryBlock"]
@@ -82,18 +81,10 @@ class UserMemoryBlock(BaseMemoryBlock[str]):
 
     def __init__(self, **data: Any) -> None:
         """Build the block; bad arguments raise ``InvalidInputError`` (a ``ValueError``)."""
-        _check_ids(data, ("user_id",))
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise InvalidInputError(f"invalid UserMemoryBlock arguments: {exc}") from exc
-        self._bridge = CoreBridge(self.memory)
+        init_checked(self, super().__init__, data, ("user_id",))
 
     def _get_bridge(self) -> CoreBridge:
-        # Copies made by pydantic (model_copy) skip __init__: build the bridge lazily.
-        if self._bridge is None:
-            self._bridge = CoreBridge(self.memory)
-        return self._bridge
+        return bridge_of(self)
 
     @property
     def pending(self) -> int:

@@ -24,13 +24,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
-from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, ValidationError
+from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.memory.types import BaseMemory
 
 from shared_core import InvalidInputError, Plan, SessionTurn, arun_plan, core_call, run_plan
 
-from ._bridge import CoreBridge
-from ._bridge import check_ids as _check_ids
+from ._bridge import CoreBridge, bridge_of, init_checked
 from ._messages import core_role, message_text, turn_to_message
 
 __all__ = ["UserChatMemory"]
@@ -86,18 +85,10 @@ class UserChatMemory(BaseMemory):
 
     def __init__(self, **data: Any) -> None:
         """Build the memory; bad arguments raise ``InvalidInputError`` (a ``ValueError``)."""
-        _check_ids(data, ("user_id", "session_id"))
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise InvalidInputError(f"invalid UserChatMemory arguments: {exc}") from exc
-        self._bridge = CoreBridge(self.memory)
+        init_checked(self, super().__init__, data, ("user_id", "session_id"))
 
     def _get_bridge(self) -> CoreBridge:
-        # Copies made by pydantic (model_copy) skip __init__: build the bridge lazily.
-        if self._bridge is None:
-            self._bridge = CoreBridge(self.memory)
-        return self._bridge
+        return bridge_of(self)
 
     @classmethod
     def class_name(cls) -> str:
