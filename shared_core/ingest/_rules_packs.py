@@ -25,8 +25,9 @@ from collections.abc import Iterator, Mapping
 from .. import taxonomy
 from ..entities import Candidate, Kind
 from . import lexicon as L
+from ._rulebase import ANYMORE as _ANYMORE
 from ._rulebase import Clause, Hit, cand, neg_before, phrase, split_items
-from ._rules_facts import _ANYMORE, _negate
+from ._rulebase import negate as _negate
 from .lexicon import parse_number, slugify
 
 __all__ = ["ITEM_ROWS", "VALUE_ROWS", "h_birthday", "h_move", "h_rows"]

@@ -52,8 +52,10 @@ which replaces the base slot (an additive ``.<slug>`` sibling is not targeted by
 Layout: this module holds the driver and the forget handler; ``_rules_contact`` the
 contact/identity handlers (quiet hours, names, calls, channels, do-not-recommend);
 ``_rules_packs`` the per-language data rows and the move/birthday handlers;
-``_rulebase`` the markers, sentence/clause splitting and open-vocabulary handlers;
-``_rules_facts`` the fact/preference/event handlers; ``lexicon`` every word list;
+``_rulebase`` the markers, sentence/clause splitting and shared helpers; ``_rules_open``
+corrections, addresses and the open-vocabulary handlers (rules, notes, interests, tastes);
+``_rules_place`` budgets and locations; ``_rules_facts`` the other fact/preference/event
+handlers and their registry; ``lexicon`` every word list;
 ``dates`` relative-date resolution. The keys themselves are described in
 :mod:`shared_core.taxonomy`.
 """
@@ -86,10 +88,6 @@ from ._rulebase import (
     cand,
     clauses,
     first_person,
-    h_address,
-    h_correction,
-    h_note,
-    h_rule,
     has_explicit_marker,
     is_self_question,
     normalize_text,
@@ -99,6 +97,7 @@ from ._rulebase import (
     third_party,
 )
 from ._rules_contact import h_call, h_channel, h_name, h_quiet, h_recommend
+from ._rules_open import h_address, h_correction, h_note, h_rule
 from ._rules_packs import h_birthday, h_move, h_rows
 from .dates import parse_until
 

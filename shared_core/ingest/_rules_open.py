@@ -1,0 +1,358 @@
+"""Open-vocabulary and sentence-level rule handlers: corrections ("not X, Y"), addresses,
+standing instructions (``rule.<slug>``), free-form notes (``note.<slug>``), interests
+(``interest.<topic>``) and tastes (``taste.<item>``). Private to :mod:`shared_core.ingest`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from ..entities import Kind
+from ..errors import InvalidInputError
+from . import lexicon as L
+from ._rulebase import (
+    CJK,
+    CUT_ZH,
+    NOT_END,
+    Clause,
+    Hit,
+    cand,
+    classify,
+    ok_topic,
+    phrase,
+    split_items,
+)
+from .lexicon import canonical_value, slugify
+
+__all__ = [
+    "NOTE_CONFIDENCE",
+    "h_address",
+    "h_correction",
+    "h_interest",
+    "h_note",
+    "h_rule",
+    "h_taste",
+]
+
+_I = re.IGNORECASE
+
+
+# ---- sentence level: "not X, Y" corrections and addresses ----------------------------
+_CORR_EN = re.compile(
+    r"\b(?:not|isn't|is\s+not|wasn't|no)\s+(?:in\s+|the\s+|a\s+|an\s+)?(?P<old>[^,;:.!?]{1,40}?)\s*"
+    r"(?:[,;]|\bbut\b)\s*(?:but\s+|rather\s+|instead\s+)?(?:(?:i'm|i\s+am|it's|it\s+is|we're"
+    r"|we\s+are|i\s+mean)\s+)?(?:in\s+|a\s+|an\s+|the\s+)?(?P<new>[^,;:.!?]{1,40})",
+    _I,
+)
+_CORR_ZH = re.compile(
+    r"不是(?P<old>[^，,。！？!?；;]{1,20}?)\s*[，,]?\s*(?:而|我)?是(?P<new>[^，,。！？!?；;]{1,20})"
+)
+
+
+_CORR_ZH_BARE = re.compile(
+    r"(?:不对|错了|说错了|更正一下|纠正一下)[，,\s]*(?:应该|其实)?是(?P<new>[^，,。！？!?；;]{1,20})"
+)
+
+
+#: "Y, not X" / "I meant Y, not X" / "是Y，不是X": the new value first.
+#: "Y, not X" / "I meant Y, not X": found from each "not" (linear), X after it up to a
+#: clause end, Y the words before it (see :func:`_new_first`).
+_NOT_AT = re.compile(r"\bnot\s++", _I)
+_OLD_AFTER = re.compile(
+    r"(?:the\s+|a\s+|an\s+|in\s+)?"
+    r"(?P<old>[$€£¥]?[^\W_](?:[\w -]|(?<=\d),(?=\d{3})){0,40}?)\s*+"
+    r"(?=$|[;:!?]|,(?!\d{3})|\.(?!\d))",
+    _I,
+)
+_SEP_BEFORE = re.compile(r"\s*+[,;]?\s*+(?:(?:and|but)\s++)?\Z", _I)
+_NEW_BEFORE = re.compile(r"[$€£¥]?[^\W_](?:[\w' -]|(?<=\d),(?=\d{3})){0,60}+\Z", _I)
+
+
+def _new_first(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """(start of Y, end, Y, X) for each "Y, not X" in ``text``; linear in its length."""
+    after = 0
+    for m in _NOT_AT.finditer(text):
+        if m.start() < after:
+            continue
+        mo = _OLD_AFTER.match(text, m.end())
+        if mo is None:
+            continue
+        lo = max(after, m.start() - 72)
+        left = text[lo : m.start()]
+        sep = _SEP_BEFORE.search(left)
+        head = left[: sep.start()] if sep else left
+        mn = _NEW_BEFORE.search(head, max(0, len(head) - 62))
+        if mn is None:
+            continue
+        after = mo.end()
+        yield lo + mn.start(), mo.end(), mn.group(0), mo.group("old")
+
+
+_CORR_ZH_NEW_FIRST = re.compile(
+    r"是(?P<new>[^，,。！？!?；;是]{1,20}?)\s*[，,]?\s*(?:而)?不是(?P<old>[^，,。！？!?；;]{1,20})"
+)
+
+
+def _classified_tail(text: str) -> tuple[str, tuple[str, Kind, str]] | None:
+    """The longest vocabulary term (1-3 words) that ends ``text`` and its classification."""
+    words = phrase(text, 12).split()
+    for n in (3, 2, 1):
+        if len(words) >= n:
+            term = " ".join(words[-n:])
+            found = classify(term)
+            if found is not None:
+                return term, found
+    return None
+
+
+_ZH_WRAP = re.compile(r"^(?:我)?(?:也)?(?:对|吃|用|是)?|(?:也)?(?:过敏|的)$")
+_AMOUNT_TAIL = re.compile(r"(?P<n>[$€£¥]?\d{1,3}(?:,\d{3})+|[$€£¥]?\d+(?:\.\d+)?\s?[kK]?)\s*$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _zh_term(text: str) -> str:
+    """The bare term of a Chinese correction side ("对阿司匹林过敏" -> "阿司匹林")."""
+    return _ZH_WRAP.sub("", CUT_ZH.sub("", text).strip()).strip()
+
+
+def _corrected_amount(new: str, old: str) -> str | None:
+    """ "I meant 3,000, not 30000": both sides are amounts (not years) -> the new amount."""
+    mn, mo = _AMOUNT_TAIL.search(new), _AMOUNT_TAIL.match(old.strip())
+    if mn is None or mo is None:
+        return None
+    try:
+        a, b = L.parse_number(mn.group("n")), L.parse_number(mo.group("n"))
+    except InvalidInputError:
+        return None  # an amount out of range corrects nothing
+    if a is None or b is None or a == b or min(a, b) < 100:
+        return None
+    if _YEAR.match(mn.group("n")) and _YEAR.match(mo.group("n")):
+        return None
+    return str(a)
+
+
+def h_correction(cl: Clause) -> Iterator[Hit]:
+    """ "not X, Y" / "Y, not X" / "不是X，是Y" / "是Y，不是X" / "不对，是Y": Y replaces X.
+
+    The key comes from the vocabulary of Y (or of X); the candidate is a correction, so
+    the resolver supersedes the slot (version 2, version 1 kept).
+    """
+    for rx in (_CORR_EN, _CORR_ZH, _CORR_ZH_BARE):
+        for m in rx.finditer(cl.text):
+            new, old = phrase(m.group("new"), 3), phrase(m.groupdict().get("old") or "", 3)
+            found = classify(new) or classify(old)
+            if found is None or not new:
+                continue
+            key, kind, _canon = found
+            c = cand(kind, key, new)
+            was = _old_value(old, key)
+            yield m.start(), m.end(), dataclasses.replace(c, correction=True, replaces=was)
+    for start, end, new_text, old_text in _new_first(cl.text):
+        tail = _classified_tail(new_text)
+        if tail is None:
+            if (amount := _corrected_amount(new_text, old_text)) is not None:
+                c = cand(Kind.PREFERENCE, "budget.max", amount, normalized=amount)
+                yield start, end, dataclasses.replace(c, correction=True)
+            continue
+        term, (key, kind, _canon) = tail
+        old_term = classify(phrase(old_text, 3))
+        if old_term is not None and old_term[0] != key:
+            continue
+        c = cand(kind, key, term)
+        yield (
+            start + new_text.rfind(term),
+            end,
+            dataclasses.replace(c, correction=True, replaces=old_term[2] if old_term else ""),
+        )
+    for m in _CORR_ZH_NEW_FIRST.finditer(cl.text):
+        new = _zh_term(m.group("new"))
+        found = classify(new) or classify(_zh_term(m.group("old")))
+        if found is None or not new:
+            continue
+        key, kind, _canon = found
+        c = cand(kind, key, new)
+        was = _old_value(_zh_term(m.group("old")), key)
+        yield m.start(), m.end(), dataclasses.replace(c, correction=True, replaces=was)
+
+
+def _old_value(old: str, key: str) -> str:
+    """The canonical value a correction replaces, when it is a term of the same key."""
+    if not old:
+        return ""
+    found = classify(old) or classify(_zh_term(old))
+    if found is None and (tail := _classified_tail(old)) is not None:
+        found = tail[1]  # "allergic to aspirin" -> aspirin
+    return found[2] if found is not None and found[0] == key else ""
+
+
+_ADDR_EN = re.compile(
+    r"\bmy\s+(?:new\s+|home\s+|current\s+|shipping\s+|delivery\s+|mailing\s+)?address\s+"
+    r"(?:is|:)\s*(?P<a>[^;!?\n]{3,120})",
+    _I,
+)
+_ADDR_ZH = re.compile(
+    r"我的?(?:新|家庭|收货|送货|现在的)?(?:地址|住址)(?:是|为|:|：)\s*(?P<a>[^；;!?！？\n]{2,80})"
+)
+
+
+def h_address(cl: Clause) -> Iterator[Hit]:
+    """location.address: the rest of the sentence after "my address is" / "我的地址是"."""
+    for rx in (_ADDR_EN, _ADDR_ZH):
+        m = rx.search(cl.text)
+        if m:
+            addr = m.group("a").strip().rstrip("。.")
+            yield m.start(), m.end(), cand(Kind.FACT, "location.address", addr)
+
+
+# ---- other standing instructions ---------------------------------------------------------------
+_RULE_EN = re.compile(
+    r"^\W*(?:(?:please|and|also|but|so|remember\s+(?:to\s+)?)\s+)*(?P<m>always|never(?!\s*mind)"
+    r"|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|don't\s+ever|do\s+not\s+ever)\b,?\s+"
+    r"(?P<instr>[^.;!?]{2,100})",
+    _I,
+)
+_RULE_ZH = re.compile(
+    r"^\W*(?:请|记住|也)*(?P<m>以后都|以后|从现在开始都?|今后都?|每次都|永远|总是|一律)(?:请|要|都)?"
+    r"(?P<instr>[^。.!?！？；;]{2,40})"
+)
+
+
+def h_rule(cl: Clause) -> Iterator[Hit]:
+    """rule.<slug> for always/never/from-now-on instructions that no other handler claimed."""
+    for rx in (_RULE_EN, _RULE_ZH):
+        m = rx.match(cl.text)
+        if m is None:
+            continue
+        instr = m.group("instr").strip()
+        slug = slugify(instr, max_words=4)[:40]
+        if not slug:
+            continue
+        value = f"{m.group('m')} {instr}" if rx is _RULE_EN else m.group("m") + instr
+        c = cand(
+            Kind.CONSTRAINT,
+            f"rule.{slug}",
+            value,
+            normalized=canonical_value("rule", value),
+            hard=True,
+        )
+        yield m.start(), m.end(), c
+
+
+# ---- free-form notes: nothing a user declares about themselves is silently lost ---------
+#: The confidence a note starts with (above the default recall threshold of 0.7, below a
+#: matched key's 0.95): the rules did not understand it, they only kept the user's words.
+NOTE_CONFIDENCE = 0.75
+_NOTE_EN = re.compile(
+    r"^\W*(?:(?:also|and|but|so|well|actually|btw|oh)\W+)*"
+    r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"
+    r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|drive|wear"
+    r"|sleep|was\s+born|grew\s+up|only|rarely|mostly)\b.{2,100})$",
+    _I,
+)
+_NOTE_ZH = re.compile(
+    r"^\W*(?P<body>我(?:不会|不能|从来不|从不|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
+    r"[^?？吗呢]{2,40})$"
+)
+#: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
+_NOT_DURABLE = re.compile(
+    r"\b(?:today|tonight|now|right\s+now|tomorrow|yesterday|this\s+(?:morning|afternoon|evening"
+    r"|week|weekend|month)|later|soon|going\s+to|gonna|will|would|could|should|might|think"
+    r"|guess|hope|wonder|want|wanted|need|needed|trying|looking|feel|feeling|tired|hungry|busy"
+    r"|bored|fine|good|great|ok|okay|sorry|glad|happy|sure|here|back|done|ready|thanks?|just"
+    r"|kidding|joking|wondering|asking|curious|confused|not\s+sure|no\s+idea|a\s+question"
+    r"|if|what|how|why|when|where|who|you|your|it|that|this|basically|totally|literally"
+    r"|anymore|any\s+more|no\s+longer"
+    r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
+    r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
+    r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
+    r"|哈哈|呵呵|嘿嘿|不再|已经不",
+    _I,
+)
+
+
+def h_note(cl: Clause) -> Iterator[Hit]:
+    """note.<slug> = the user's words, for a durable first-person statement no rule read
+    ("I'm left-handed", "I work night shifts", "我不会开车"), with a lower confidence."""
+    m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text)
+    if m is None or _NOT_DURABLE.search(m.group("body")) or _NOT_DURABLE.search(cl.sentence.text):
+        return
+    body = m.group("body").strip().rstrip(".!。！")
+    slug = slugify(re.sub(r"^(?:i(?:'m|\s+am)?|我)\s*", "", body, flags=_I), max_words=4)[:40]
+    if not slug:
+        return
+    c = cand(Kind.FACT, f"note.{slug}", body, normalized=body.lower())
+    yield m.start("body"), m.end("body"), dataclasses.replace(c, confidence_hint=NOTE_CONFIDENCE)
+
+
+# ---- interests, tastes ------------------------------------------------------------------------
+_INTEREST_RX = (
+    re.compile(
+        r"\bi(?:'ve|\s+have)?\s+been\s+(?:looking\s+(?:at|into)|researching|reading\s+about|thinking\s+about"
+        r"|considering|checking\s+out|eyeing|comparing)\s+(?P<t>" + NOT_END + r"{2,60})"
+        r"|\bi(?:'m|\s+am)\s+(?:interested\s+in|looking\s+(?:at|into|for)|considering|shopping\s+for"
+        r"|curious\s+about)\s+(?P<t2>" + NOT_END + r"{2,60})"
+        r"|\b(?:tell|show|teach)\s+me\s+(?:more\s+)?(?:about\s+)?(?P<t3>" + NOT_END + r"{2,60})"
+        r"|\bwhat\s+(?:kinds?\s+of\s+|sorts?\s+of\s+|types?\s+of\s+)?"
+        r"(?P<t4>[\w\- ]{2,40}?)\s+(?:do|does|can"
+        r"|could|would)\s+you\s+(?:have|offer|sell|recommend|suggest|carry)\b"
+        r"|\b(?:do|does)\s+you\s+(?:have|offer|sell|carry)\s+(?:any\s+)?(?P<t5>"
+        + NOT_END
+        + r"{2,40})",
+        _I,
+    ),
+    re.compile(
+        r"我(?:最近|一直|这段时间)(?:在)?(?:看|研究|了解|关注|考虑|琢磨)(?P<t>[^，,。.!?！？；;]{1,12})"
+        r"|我(?:在|正在)(?:看|研究|了解|关注|考虑)(?P<t2>[^，,。.!?！？；;]{1,12})"
+        r"|(?:介绍一下|介绍下|讲讲|说说|聊聊)(?P<t3>[^，,。.!?！？；;]{1,12})"
+        r"|(?:你们)?有(?:什么|哪些|啥)(?P<t4>["
+        + CJK
+        + r"A-Za-z]{1,10}?)(?:吗|呢|推荐|可以|？|\?|$)"
+        r"|我(?:想|想要|打算)(?:了解|买|办|看看|申请)(?:一下)?(?P<t5>[^，,。.!?！？；;]{1,12})"
+        r"|我对(?P<t6>[^，,。.!?！？；;]{1,12}?)(?:很|挺|比较|非常)?感兴趣"
+    ),
+)
+
+
+def h_interest(cl: Clause) -> Iterator[Hit]:
+    """interest.<topic> (always implicit)."""
+    for rx in _INTEREST_RX:
+        for m in rx.finditer(cl.text):
+            raw = next(v for v in m.groupdict().values() if v)
+            topic = phrase(raw.removeprefix("一下"), 4)
+            if ok_topic(topic):
+                key = "interest." + slugify(topic)
+                yield m.start(), m.end(), cand(Kind.PREFERENCE, key, "interested", explicit=False)
+
+
+_TASTE_EN = re.compile(
+    r"\bi(?:\s+|(?='))(?:really\s+|absolutely\s+|truly\s+|just\s+|kind\s+of\s+|kinda\s+|totally\s+|also\s+|do\s+"
+    r"|still\s+|genuinely\s+)*(?P<pol>love|like|enjoy|adore|hate|dislike|detest|loathe|despise"
+    r"|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+like|do\s+not\s+like|don't\s+enjoy|don't\s+love"
+    r"|am\s+into|'m\s+into|am\s+a\s+(?:big\s+|huge\s+)?fan\s+of|'m\s+a\s+(?:big\s+|huge\s+)?fan\s+of"
+    r"|prefer)\s+(?P<item>" + NOT_END + r"{1,60})",
+    _I,
+)
+_TASTE_ZH = re.compile(
+    r"我(?:很|非常|特别|真的|超|挺|最|也|还|比较|一直|从小就)*(?P<pol>不太喜欢|不喜欢|不爱吃|不爱|喜欢吃|喜欢|热爱|爱吃"
+    r"|爱|讨厌吃|讨厌|受不了|不吃)(?P<item>[^，,。.!?！？；;]{1,12})"
+)
+_DISLIKE = re.compile(
+    r"hate|dislike|detest|loathe|despise|can't|cannot|don't|do\s+not|不|讨厌|受不了", _I
+)
+
+
+def h_taste(cl: Clause) -> Iterator[Hit]:
+    """taste.<item> = like / dislike."""
+    for rx in (_TASTE_EN, _TASTE_ZH):
+        for m in rx.finditer(cl.text):
+            item = phrase(re.sub(r"^(?:to\s+|去|玩)", "", m.group("item").strip(), flags=_I), 4)
+            if not ok_topic(item):
+                continue
+            for part in split_items(item)[:3]:
+                if not ok_topic(part):
+                    continue
+                value = "dislike" if _DISLIKE.search(m.group("pol")) else "like"
+                c = cand(Kind.PREFERENCE, "taste." + slugify(part), value, normalized=value)
+                yield m.start(), m.end(), c

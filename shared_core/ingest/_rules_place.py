@@ -1,0 +1,266 @@
+"""Rule handlers for amounts and places: budgets (bounds, ranges, currencies, Chinese
+numerals) and where the user lives (city, country, address words). Private to
+:mod:`shared_core.ingest`; registered by :mod:`shared_core.ingest._rules_facts`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from ..entities import Candidate, Kind
+from ..errors import InvalidInputError
+from . import lexicon as L
+from ._rulebase import ANYMORE as _ANYMORE
+from ._rulebase import CJK, CUT_ZH, NOT_END, Clause, Hit, cand
+from ._rulebase import negate as _negate
+from .lexicon import parse_number
+
+__all__ = ["h_budget", "h_location"]
+
+_I = re.IGNORECASE
+
+
+# ---- budget ----------------------------------------------------------------------------
+_NOT_UNIT = (
+    r"(?!\s{0,3}(?:hours?|hrs?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|km|kilometers?|miles?"
+    r"|kg|lbs?|pounds?\s+of|people|persons?|guests?|times|percent|%|pm|am|o'clock|:\d|x\b"
+    r"|天|个|次|小时|分钟|年|岁|人|公里|斤|点|%|周|月|号))"
+)
+
+
+def _amt(name: str) -> str:
+    # An amount starts only where a digit run starts ((?<![\d.,])) and its runs are
+    # possessive, so a wall of digits is scanned once per pattern, not once per position.
+    number = (
+        r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
+        r"\s?(?:k|K|w|万|千|thousand|grand|million)?"
+        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|元|块钱?|美元))?"
+        r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
+    )
+    return f"(?P<{name}>{number}){_NOT_UNIT}"
+
+
+_AMT = _amt("amt")
+_RANGE = re.compile(
+    r"(?:between\s+|from\s+|在)?"
+    + _amt("lo")
+    + r"\s*(?:-|–|~|to|and|到|至)\s*"
+    + _amt("hi")
+    + r"(?:\s*(?:之间|左右))?",
+    _I,
+)
+_BUDGET_RX = (
+    re.compile(
+        r"\b(?:my\s+|the\s+|our\s+)?budget\s+(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
+        r"(?P<q>around\s+|about\s+|roughly\s+|approximately\s+|up\s+to\s+|max\s+|maximum\s+|under\s+"
+        r"|at\s+most\s+|at\s+least\s+)?" + _AMT,
+        _I,
+    ),
+    re.compile(
+        r"预算(?:是|为|大概|大约|在|有|:|：|改成|改为|调到|调整为|换成|变成)?\s*(?P<q>大概|大约|差不多|不超过|最多|控制在|至少)?\s*"
+        + _AMT
+    ),
+    re.compile(
+        r"\b(?P<q>at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum(?:\s+of)?"
+        r"|max|under|below|less\s+than|not\s+over|nothing\s+(?:over|above|more\s+than)|tops"
+        r"|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
+        r"|minimum(?:\s+of)?|min)\s+" + _AMT,
+        _I,
+    ),
+    re.compile(
+        r"(?P<q>最多|最高|不超过|不要超过|别超过|至多|顶多|上限|至少|最少|不低于|起码)\s*"
+        r"(?:能|可以|只能)?(?:花|用|出|付|掏)?\s*" + _AMT
+    ),
+    re.compile(_AMT + r"\s*(?P<q>以内|以下|之内)"),
+    re.compile(
+        r"\b(?:spend|pay|afford)\s+(?P<q>up\s+to\s+|at\s+most\s+|about\s+|around\s+|at\s+least\s+)?"
+        + _AMT,
+        _I,
+    ),
+)
+_MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)
+_MONEY = re.compile(
+    r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|元|块", _I
+)
+
+
+_DIGITS_GO_ON = re.compile(r"\s*[-–.]\s*\d")
+#: A currency named in the words: "between 500 and 800 dollars" is a budget range.
+_CURRENCY = re.compile(
+    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp)\b|元|块|美元|欧元", _I
+)
+#: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").
+_WANT = re.compile(
+    r"\b(?:i|i'd|i'm|i'll|me|my|ideal|ideally|would\s+be|somewhere|keep\s+it|looking)\b|我", _I
+)
+_GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
+
+
+_HAS_BUDGET = re.compile(r"budget|预算|spend|afford|price|花|价", _I)
+
+
+@functools.lru_cache(maxsize=64)
+def _mentions_budget(sentence: str) -> bool:
+    """Once per sentence, not once per clause (a sentence may have hundreds)."""
+    return _HAS_BUDGET.search(sentence) is not None
+
+
+def _amount(text: str) -> int | str | None:
+    """The amount in ``text``; the reason as a string when it is out of range."""
+    try:
+        return parse_number(_GROUPED_SPACE.sub("", text))
+    except InvalidInputError as exc:
+        return str(exc)
+
+
+def _invalid(key: str, raw: str, why: str) -> Candidate:
+    """A candidate the gate rejects ("invalid value"): a bad value skips itself, not the
+    turn. Its value shows the start of the raw text and ``why``."""
+    shown = raw.strip() if len(raw.strip()) <= 40 else raw.strip()[:40] + "…"
+    return cand(Kind.PREFERENCE, key, f"{shown} ({why})", normalized="", signals=("invalid_value",))
+
+
+def h_budget(cl: Clause) -> Iterator[Hit]:
+    """budget.max / budget.min (normalized = plain integer)."""
+    has_budget = _mentions_budget(cl.sentence.text)
+    ranged: list[tuple[int, int]] = []
+    if has_budget or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text)):
+        for r in _RANGE.finditer(cl.text):
+            if _DIGITS_GO_ON.match(cl.text, r.end()):
+                continue  # "415-555-0199" is a phone number, not a range
+            lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
+            if isinstance(lo, str) or isinstance(hi, str):
+                ranged.append(r.span())
+                why = lo if isinstance(lo, str) else str(hi)
+                yield r.start(), r.end(), _invalid("budget.max", r.group(0), why)
+            elif lo is not None and hi is not None and lo < hi:
+                ranged.append(r.span())
+                value = r.group(0).strip()
+                yield (
+                    r.start(),
+                    r.end(),
+                    cand(Kind.PREFERENCE, "budget.min", value, normalized=str(lo)),
+                )
+                yield (
+                    r.start(),
+                    r.end(),
+                    cand(Kind.PREFERENCE, "budget.max", value, normalized=str(hi)),
+                )
+    for i, rx in enumerate(_BUDGET_RX):
+        for m in rx.finditer(cl.text):
+            if any(m.start() < e and s < m.end() for s, e in ranged):
+                continue
+            q = m.group("q") or ""
+            key = "budget.min" if _MIN_WORDS.search(q) else "budget.max"
+            amount = _amount(m.group("amt"))
+            if isinstance(amount, str):
+                yield m.start(), m.end(), _invalid(key, q + m.group("amt"), amount)
+                continue
+            if amount is None:
+                continue
+            if not (i in (0, 1) or has_budget or _MONEY.search(m.group("amt")) or amount >= 100):
+                continue
+            value = m.group(0).strip() if i in (2, 3, 4) else (q + m.group("amt")).strip()
+            yield m.start(), m.end(), cand(Kind.PREFERENCE, key, value, normalized=str(amount))
+
+
+# ---- location ----------------------------------------------------------------------------
+_LOC_EN = re.compile(
+    r"\bi\s+(?P<neg>no\s+longer\s+|don't\s+|do\s+not\s+|used\s+to\s+)?(?:currently\s+|now\s+|still\s+)?"
+    r"(?:live|stay|reside)s?\s+in\s+(?P<p>" + NOT_END + r"{2,60})"
+    r"|\bi(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
+    r"(?P<p2>" + NOT_END + r"{2,60})|\bi(?:'m|\s+am)\s+(?:now\s+)?(?:based|located|living)\s+in\s+"
+    r"(?P<p3>"
+    + NOT_END
+    + r"{2,60})|\bmy\s+(?:home\s*town|city)\s+is\s+(?P<p4>"
+    + NOT_END
+    + r"{2,60})"
+    r"|\bwhat\s+if\s+i\s+moved\s+to\s+(?P<p5>" + NOT_END + r"{2,60})"
+    r"|\bi\s+(?:now\s+|currently\s+)?live\s+at\s+(?P<p6>[^;!?]{3,80})"
+    r"|\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+|right\s+now\s+)?in\s+(?P<p7>"
+    + NOT_END
+    + r"{2,60})",
+    _I,
+)
+
+
+def _bare_in_place(place: str) -> bool:
+    """ "I'm in X": only a known city/country or a capitalised name (not an industry,
+    month, timezone or "a meeting")."""
+    low = place.lower()
+    if low in L.CITIES or low in L.COUNTRIES:
+        return True
+    words = place.split()
+    return (
+        0 < len(words) <= 3
+        and all(w[0].isupper() for w in words)
+        and low not in L.INDUSTRIES
+        and low not in L.LANGUAGES
+        and words[0].lower() not in L.NOT_PLACE
+        and not any(ch.isdigit() or ch in "/+" for ch in place)
+    )
+
+
+_LOC_ZH = re.compile(
+    r"我(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还)?(?:住在|居住在|生活在|住)(?!过)(?P<p>[^，,。.!?！？；;]{1,20})"
+    r"|我(?:已经|刚|最近|刚刚)?(?:搬到|搬去|搬家到|移居到?)了?(?P<p2>[^，,。.!?！？；;]{1,20})"
+    r"|我(?P<neg3>已经不|不再|不)?(?:现在|目前)?在(?P<p3>[" + CJK + r"]{2,6}?)(?:住|生活|定居)"
+    r"|我家在(?P<p4>[^，,。.!?！？；;]{1,20})"
+)
+_PLACE_CUT_EN = re.compile(
+    r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"
+    r"|recently|already|too|anymore|any\s+more|with|near|where|which|when|right\s+now|today)\b.*$",
+    _I,
+)
+_ADDRESS_HINT = re.compile(
+    r"\d|\b(?:street|st|road|rd|avenue|ave|lane|ln|blvd|boulevard|drive|dr|apt|suite)\b|路|街|号|巷|弄|小区|室|栋|楼",
+    _I,
+)
+
+
+def _place_key(place: str) -> str:
+    low = place.lower()
+    if low in L.COUNTRIES:
+        return "location.country"
+    if _ADDRESS_HINT.search(place):
+        return "location.address"
+    return "location.city"
+
+
+def h_location(cl: Clause) -> Iterator[Hit]:
+    """location.city / location.country / location.address."""
+    for m in _LOC_EN.finditer(cl.text):
+        g = m.groupdict()
+        neg = (g.get("neg") or "").lower()
+        if neg.startswith("used"):
+            continue
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7") if g.get(k))
+        place = _PLACE_CUT_EN.sub("", raw.strip()).strip()
+        if g.get("p7") and not _bare_in_place(place):
+            continue
+        place = (
+            re.sub(r"^the\s+(?=[a-z]+$)", "", place, flags=_I)
+            if place.lower() not in L.COUNTRIES
+            else place
+        )
+        if not place or not (
+            place[0].isupper()
+            or place[0].isdigit()
+            or place.lower() in L.COUNTRIES
+            or place.lower() in L.CITIES
+        ):
+            continue
+        c = cand(Kind.FACT, _place_key(place), place)
+        yield m.start(), m.end(), _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
+    for m in _LOC_ZH.finditer(cl.text):
+        g = m.groupdict()
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4") if g.get(k))
+        place = CUT_ZH.sub("", raw).strip().removeprefix("在")
+        place = re.sub(r"(?:这边|那边|这里|那里|市区)$", "", place)
+        if not place or place in ("这", "那", "这里", "那里", "哪里", "哪"):
+            continue
+        neg = g.get("neg") or g.get("neg3")
+        c = cand(Kind.FACT, _place_key(place), place)
+        yield m.start(), m.end(), _negate(c) if neg else c
