@@ -15,10 +15,10 @@ recall returns hits and writes its read audit like in real use) or random unit v
   ONNX Runtime (1 thread) and through sentence-transformers/torch (1 thread);
   "cold" is the first recall for a user in the process (their vectors and lexical
   corpus are not cached yet), "warm" a second recall right after;
-- where recall time goes: every store/embedder call timed per stage (key lookup,
-  lexical, embed, vector search, record loads, hard-constraint lookup, the "read"
-  audit write; the rest is rewrite/fuse/score/validation), plus a cProfile of warm
-  recalls;
+- where recall time goes: every store/embedder call timed per stage (lexical search,
+  embed, vector search, the one records read, the hard-constraint read when an inference
+  is a candidate, the "read" audit write; the rest is rewrite/fuse/score/validation),
+  plus a cProfile of warm recalls;
 - ``UserMemory.observe`` p50/p95 and single-thread throughput with the rule extractor
   (episode and memory vectors from the hashing embedder, ONNX MiniLM or torch MiniLM).
 
@@ -472,10 +472,10 @@ class StageSink:
 
 
 def _find_label(flt: Any) -> str:
-    if getattr(flt, "key_prefixes", None):
-        return "records.find (key lookup)"
+    if getattr(flt, "also_ids", None) or getattr(flt, "statuses", None) == ():
+        return "records.find (the one read: hits + structured records)"
     if getattr(flt, "kinds", None) == (Kind.CONSTRAINT,):
-        return "records.find (hard constraints)"
+        return "records.find (hard constraints, when an inference is a candidate)"
     return "records.find (other)"
 
 
