@@ -9,14 +9,24 @@ core's sync twin) directly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from pydantic import ValidationError
 
 from shared_core import CoreBridge, InvalidIdError, InvalidInputError, check_id
 
-__all__ = ["acall", "call", "first_given", "input_text", "lookup", "message_text", "require_id"]
+__all__ = [
+    "acall",
+    "call",
+    "first_given",
+    "init_checked",
+    "input_text",
+    "lookup",
+    "message_text",
+    "require_id",
+]
 
 
 def call(memory: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
@@ -99,6 +109,21 @@ def require_id(value: Any, what: str) -> str:
             f"{what} is required; set it on the adapter or pass it in the run config / context"
         )
     return check_id(value, what)
+
+
+def init_checked(model: Any, init: Callable[..., None], data: Mapping[str, Any]) -> None:
+    """Build a pydantic adapter model: ``init(**data)``, with a pydantic
+    ``ValidationError`` raised as ``InvalidInputError`` (a ``ValueError``).
+
+    Args:
+        model: the model being built (its class names the error).
+        init: the pydantic ``__init__`` (``super().__init__``).
+        data: the keyword arguments.
+    """
+    try:
+        init(**data)
+    except ValidationError as exc:
+        raise InvalidInputError(f"invalid {type(model).__name__} arguments: {exc}") from exc
 
 
 def message_text(message: BaseMessage) -> str:

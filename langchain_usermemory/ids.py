@@ -19,19 +19,30 @@ is found the same way under ``session_id``, with the graph's ``thread_id`` after
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from langchain_core.runnables.config import RunnableConfig, var_child_runnable_config
+from langchain_core.runnables.config import RunnableConfig, ensure_config, var_child_runnable_config
 from langgraph.runtime import Runtime
 
 from ._compat import first_given, lookup, require_id
 
-__all__ = ["resolve_session_id", "resolve_user_id", "run_config"]
+__all__ = ["resolve_session_id", "resolve_user_id", "run_config", "using_config"]
 
 # the config of the current retriever / tool call (set by the adapters' invoke wrappers)
 run_config: ContextVar[RunnableConfig | None] = ContextVar("usermemory_run_config", default=None)
+
+
+@contextmanager
+def using_config(config: RunnableConfig | None) -> Iterator[None]:
+    """Make ``config`` (completed by ``ensure_config``) the current call's config."""
+    token = run_config.set(ensure_config(config))
+    try:
+        yield
+    finally:
+        run_config.reset(token)
 
 
 def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:

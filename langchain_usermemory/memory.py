@@ -18,7 +18,7 @@ from typing import Any
 
 from langchain_classic.base_memory import BaseMemory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field
 
 from shared_core import (
     InvalidInputError,
@@ -31,7 +31,7 @@ from shared_core import (
     truncate_to_tokens,
 )
 
-from ._compat import input_text, require_id
+from ._compat import init_checked, input_text, require_id
 
 __all__ = ["UserMemoryBuffer"]
 
@@ -94,10 +94,7 @@ class UserMemoryBuffer(BaseMemory):
 
     def __init__(self, **data: Any) -> None:
         """Build the memory; bad arguments raise ``InvalidInputError`` (a ``ValueError``)."""
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise InvalidInputError(f"invalid UserMemoryBuffer arguments: {exc}") from exc
+        init_checked(self, super().__init__, data)
 
     @property
     def memory_variables(self) -> list[str]:

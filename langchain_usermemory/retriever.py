@@ -11,13 +11,22 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables.config import RunnableConfig, ensure_config
-from pydantic import ConfigDict, Field, ValidationError
+from langchain_core.runnables.config import RunnableConfig
+from pydantic import ConfigDict, Field
 
-from shared_core import InvalidInputError, ScoredMemory, check_count, memory_line
+from shared_core import (
+    InvalidInputError,
+    Plan,
+    ScoredMemory,
+    arun_plan,
+    check_count,
+    core_call,
+    memory_line,
+    run_plan,
+)
 
-from ._compat import acall, call
-from .ids import resolve_session_id, resolve_user_id, run_config
+from ._compat import init_checked
+from .ids import resolve_session_id, resolve_user_id, using_config
 
 __all__ = ["UserMemoryRetriever", "scored_to_document"]
 
@@ -75,30 +84,21 @@ class UserMemoryRetriever(BaseRetriever):
 
     def __init__(self, **data: Any) -> None:
         """Build the retriever; bad arguments raise ``InvalidInputError`` (a ``ValueError``)."""
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise InvalidInputError(f"invalid UserMemoryRetriever arguments: {exc}") from exc
+        init_checked(self, super().__init__, data)
 
     def invoke(
         self, input: str, config: RunnableConfig | None = None, **kwargs: Any
     ) -> list[Document]:
         """Retrieve the memories for ``input`` (the user from the call or its config)."""
-        token = run_config.set(ensure_config(config))
-        try:
+        with using_config(config):
             return super().invoke(input, config, **kwargs)
-        finally:
-            run_config.reset(token)
 
     async def ainvoke(
         self, input: str, config: RunnableConfig | None = None, **kwargs: Any
     ) -> list[Document]:
         """Async :meth:`invoke`."""
-        token = run_config.set(ensure_config(config))
-        try:
+        with using_config(config):
             return await super().ainvoke(input, config, **kwargs)
-        finally:
-            run_config.reset(token)
 
     def _user_id(self, kwargs: dict[str, Any]) -> str:
         # an explicit (even empty) id wins: never fall back to another user's default
@@ -122,18 +122,19 @@ class UserMemoryRetriever(BaseRetriever):
             raise InvalidInputError(f"unexpected retriever arguments: {sorted(kwargs)}")
         return out
 
+    def _recall(
+        self, query: str, metadata: dict[str, Any], kwargs: dict[str, Any]
+    ) -> Plan[list[Document]]:
+        user_id = self._user_id(kwargs)
+        hits = yield core_call("recall", user_id, query, **self._recall_kwargs(metadata, kwargs))
+        return [scored_to_document(hit) for hit in hits]
+
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        user_id = self._user_id(kwargs)
-        recall_kwargs = self._recall_kwargs(run_manager.metadata, kwargs)
-        hits = call(self.memory, "recall", user_id, query, **recall_kwargs)
-        return [scored_to_document(hit) for hit in hits]
+        return run_plan(self.memory, self._recall(query, run_manager.metadata, kwargs))
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        user_id = self._user_id(kwargs)
-        recall_kwargs = self._recall_kwargs(run_manager.metadata, kwargs)
-        hits = await acall(self.memory, "recall", user_id, query, **recall_kwargs)
-        return [scored_to_document(hit) for hit in hits]
+        return await arun_plan(self.memory, self._recall(query, run_manager.metadata, kwargs))
