@@ -106,7 +106,7 @@ class LangChainExtractor:
     def extract(self, turn: Turn) -> list[Candidate]:
         """Extract candidates from one turn; falls back to the rules on bad output."""
         if not self.policy.wanted(turn):
-            return []
+            return self.policy.not_sent(turn)
         try:
             output = self.chain.invoke(extraction_inputs(turn))
         except Exception as exc:  # a model/network failure must not break observe()
@@ -116,7 +116,7 @@ class LangChainExtractor:
     async def aextract(self, turn: Turn) -> list[Candidate]:
         """Async :meth:`extract` (uses the model's native ``ainvoke``)."""
         if not self.policy.wanted(turn):
-            return []
+            return self.policy.not_sent(turn)
         try:
             output = await self.chain.ainvoke(extraction_inputs(turn))
         except Exception as exc:

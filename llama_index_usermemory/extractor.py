@@ -82,8 +82,8 @@ class LlamaIndexExtractor:
 
     def extract(self, turn: Turn) -> list[Candidate]:
         """Extract candidates from one turn with the LLM (rules on malformed output)."""
-        if turn.role != "user":
-            return self.fallback.extract(turn)
+        if not self.policy.wanted(turn):
+            return self.policy.not_sent(turn)
         try:
             result = self.llm.structured_predict(_Answer, self.prompt, **extraction_inputs(turn))
         except Exception as exc:  # malformed output or a failed call: rules take over
@@ -92,8 +92,8 @@ class LlamaIndexExtractor:
 
     async def aextract(self, turn: Turn) -> list[Candidate]:
         """Async :meth:`extract` (uses ``astructured_predict``)."""
-        if turn.role != "user":
-            return self.fallback.extract(turn)
+        if not self.policy.wanted(turn):
+            return self.policy.not_sent(turn)
         try:
             result = await self.llm.astructured_predict(
                 _Answer, self.prompt, **extraction_inputs(turn)

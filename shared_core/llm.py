@@ -310,6 +310,14 @@ class LlmExtraction:
         """Whether the turn goes to the model at all (user turns with text)."""
         return turn.role == "user" and bool(turn.text.strip())
 
+    def not_sent(self, turn: Turn) -> list[Candidate]:
+        """A turn the model is not asked about: the fallback's rules decide (never raises).
+
+        The rules read tool output (a CRM lookup, a form) and ignore assistant text, so an
+        LLM-backed extractor keeps what the rules alone would keep from non-user turns.
+        """
+        return self._fallback(turn)
+
     def failed(self, turn: Turn, why: BaseException) -> list[Candidate]:
         """The model call failed or its answer is unusable: the fallback's candidates."""
         self.fallbacks += 1

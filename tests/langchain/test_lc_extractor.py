@@ -238,3 +238,15 @@ def test_a_new_taxonomy_key_reaches_the_model_with_no_adapter_change(
     (tool,) = bound
     keys = {k["key"] for k in tool["x-keys"]}
     assert "pet.species" in keys  # the structured-output schema
+
+
+async def test_tool_turns_get_the_rules_candidates_without_the_model() -> None:
+    """Non-user turns follow one policy in both adapters: the rules decide, no model call."""
+    model = model_with(tool_reply(GOOD))
+    extractor = LangChainExtractor(model)
+    tool_turn = turn("Customer record: I'm allergic to penicillin.", role="tool")
+    expected = [(c.key, c.value) for c in RuleExtractor().extract(tool_turn)]
+    assert expected  # the rules do read tool output
+    assert [(c.key, c.value) for c in extractor.extract(tool_turn)] == expected
+    assert [(c.key, c.value) for c in await extractor.aextract(tool_turn)] == expected
+    assert model.calls == []

@@ -217,3 +217,17 @@ def test_core_with_a_llamaindex_embedding_model() -> None:
     hits = core.recall(USER, "SMS notifications", k=3)
     assert hits and "SMS" in hits[0].record.value
     core.close()
+
+
+async def test_tool_turns_get_the_rules_candidates_without_the_llm() -> None:
+    """Non-user turns follow one policy in both adapters: the rules decide, no LLM call."""
+    from shared_core.ingest.extract import RuleExtractor
+
+    llm = ScriptedLLM(reply=json.dumps(GOOD))
+    extractor = LlamaIndexExtractor(llm)
+    tool_turn = turn("Customer record: I'm allergic to penicillin.", role="tool")
+    expected = [(c.key, c.value) for c in RuleExtractor().extract(tool_turn)]
+    assert expected  # the rules do read tool output
+    assert [(c.key, c.value) for c in extractor.extract(tool_turn)] == expected
+    assert [(c.key, c.value) for c in await extractor.aextract(tool_turn)] == expected
+    assert llm.calls == 0
