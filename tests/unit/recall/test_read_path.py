@@ -152,6 +152,31 @@ def test_context_and_recall_read_the_users_records_once(query: str, cached_rows:
         mem.close()
 
 
+def test_context_reads_a_postgres_users_records_once() -> None:
+    """The same one read on PostgreSQL (the round trips the one read saves)."""
+    store, done = _pg_store()
+    records = Counting(store)
+    mem = UserMemory(
+        Backends(
+            records=records,
+            vectors=SqliteVectorIndex(":memory:"),
+            sessions=InMemorySessionStore(),
+        ),
+        embedder=HashingEmbedder(),
+        clock=FakeClock(T0),
+    )
+    try:
+        _seed(mem)
+        for query in QUERIES:
+            records.calls.clear()
+            block = mem.context("ada", query, at=T0 + timedelta(days=9))
+            assert records.reads() == 1, (query, records.calls)
+            assert "penicillin" in block
+    finally:
+        mem.close()
+        done()
+
+
 def test_the_query_is_parsed_once_per_context(seeded: Any, monkeypatch: Any) -> None:
     mem = seeded[0]
     counts: Counter[str] = Counter()
