@@ -13,6 +13,11 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
 
     python benchmarks/phrasing_bench.py --split test
     python benchmarks/phrasing_bench.py --split all --json /tmp/phrasing.json
+    python benchmarks/phrasing_bench.py --split dev2
+
+``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
+``dev2``), written after the dev half was exhausted by tuning and before the extractor was
+tuned on it; it is reported on its own and is not part of ``all`` (= dev + test).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 
 __all__ = [
     "DATA_DIR",
+    "DEV2",
     "SEED",
     "assign_splits",
     "load_data",
@@ -46,6 +52,7 @@ DATA_DIR = Path(__file__).resolve().parent / "phrasing"
 SEED = "phrasing-v1"
 LANGS = ("en", "zh")
 SPLITS = ("dev", "test")
+DEV2 = "dev2"  # second development set, own files, never part of "all"
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -68,7 +75,13 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "types": vocab["types"],
         "statements": _read_jsonl(data_dir / "statements.jsonl"),
         "negatives": _read_jsonl(data_dir / "negatives.jsonl"),
+        "dev2_statements": _read_optional(data_dir / "dev2_statements.jsonl"),
+        "dev2_negatives": _read_optional(data_dir / "dev2_negatives.jsonl"),
     }
+
+
+def _read_optional(path: Path) -> list[dict[str, Any]]:
+    return _read_jsonl(path) if path.exists() else []
 
 
 def assign_splits(rows: Iterable[dict[str, Any]], seed: str = SEED) -> dict[str, str]:
@@ -319,6 +332,35 @@ def validate(data: dict[str, Any]) -> list[str]:
     zh = sum(r["lang"] == "zh" for r in stmts)
     if zh < MIN_ZH:
         problems.append(f"statements: {zh} Chinese rows, at least {MIN_ZH}")
+    problems += _expected_problems(stmts, keys)
+    for row in negs:
+        if row.get("role", "user") not in ("user", "assistant"):
+            problems.append(f"{row['id']}: role must be user or assistant")
+    problems += _dev2_problems(data, set(ids))
+    return problems
+
+
+def _dev2_problems(data: dict[str, Any], taken: set[str]) -> list[str]:
+    """The second development set: own ids, split ``dev2``, the same row rules."""
+    stmts, negs = data.get("dev2_statements", []), data.get("dev2_negatives", [])
+    problems: list[str] = []
+    ids = [r["id"] for r in (*stmts, *negs)]
+    problems += [f"duplicate id {i}" for i, n in Counter(ids).items() if n > 1]
+    problems += [f"{i}: dev2 id also used by dev/test" for i in set(ids) & taken]
+    for row in (*stmts, *negs):
+        if row.get("split") != DEV2:
+            problems.append(f"{row['id']}: dev2 rows have split 'dev2'")
+        if row.get("lang") not in LANGS:
+            problems.append(f"{row['id']}: lang must be one of {LANGS}")
+        if not isinstance(row.get("text"), str) or not row["text"].strip():
+            problems.append(f"{row['id']}: empty text")
+        if row.get("role", "user") not in ("user", "assistant"):
+            problems.append(f"{row['id']}: role must be user or assistant")
+    return problems + _expected_problems(stmts, data["keys"])
+
+
+def _expected_problems(stmts: Sequence[dict[str, Any]], keys: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
     for row in stmts:
         expected = row.get("expected")
         if not isinstance(expected, list) or not expected:
@@ -333,9 +375,6 @@ def validate(data: dict[str, Any]) -> list[str]:
                 problems.append(f"{row['id']}: key {exp.get('key')!r} is not in keys.json")
                 continue
             problems += [f"{row['id']}: {p}" for p in _value_problems(spec, exp.get("value"))]
-    for row in negs:
-        if row.get("role", "user") not in ("user", "assistant"):
-            problems.append(f"{row['id']}: role must be user or assistant")
     return problems
 
 
@@ -401,17 +440,22 @@ def run(
     limit: int | None = None,
     details: bool = False,
 ) -> dict[str, Any]:
-    """Run the rows of ``split`` ("dev", "test" or "all") and return the report.
+    """Run the rows of ``split`` ("dev", "test", "all" = dev + test, or "dev2") and return
+    the report.
 
     ``details`` adds every row's outcome and stored records (use it on dev only:
     the test half is for reporting, not for tuning).
     """
-    if split not in (*SPLITS, "all"):
-        raise ValueError(f"split must be dev, test or all, not {split!r}")
+    if split not in (*SPLITS, "all", DEV2):
+        raise ValueError(f"split must be dev, test, all or dev2, not {split!r}")
     keys = data["keys"]
-    chosen = [s for s in SPLITS if split in (s, "all")]
-    stmts = [r for r in data["statements"] if r["split"] in chosen][:limit]
-    negs = [r for r in data["negatives"] if r["split"] in chosen][:limit]
+    if split == DEV2:
+        chosen = [DEV2]
+        stmts, negs = data["dev2_statements"][:limit], data["dev2_negatives"][:limit]
+    else:
+        chosen = [s for s in SPLITS if split in (s, "all")]
+        stmts = [r for r in data["statements"] if r["split"] in chosen][:limit]
+        negs = [r for r in data["negatives"] if r["split"] in chosen][:limit]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     for row in stmts:
@@ -499,16 +543,23 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=(*SPLITS, "all"), default="test")
+    ap.add_argument(
+        "--split",
+        choices=(*SPLITS, "all", DEV2),
+        default="test",
+        help="all = dev + test; dev2 (second development set) is reported on its own",
+    )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
     ap.add_argument(
-        "--details", action="store_true", help="per-row outcomes in the JSON (dev split only)"
+        "--details",
+        action="store_true",
+        help="per-row outcomes in the JSON (dev and dev2 only)",
     )
     ap.add_argument("--data", type=Path, default=DATA_DIR)
     args = ap.parse_args(argv)
-    if args.details and args.split != "dev":
-        ap.error("--details is for the dev split: tune on dev, report test")
+    if args.details and args.split not in ("dev", DEV2):
+        ap.error("--details is for the dev and dev2 splits: tune on them, report test")
     data = load_data(args.data)
     problems = validate(data)
     if problems:

@@ -135,3 +135,26 @@ def test_run_on_a_handful_of_rows(data: dict[str, Any], tmp_path: Path) -> None:
     assert pb.render_markdown(saved).count("\n| test |") == 3
     with pytest.raises(SystemExit):
         pb.main(["--split", "test", "--details"])
+
+
+def test_dev2_is_a_separate_valid_development_set(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev2_statements"], data["dev2_negatives"]
+    assert len(stmts) >= 240 and len(negs) >= 100
+    per_lang = Counter(r["lang"] for r in stmts)
+    assert abs(per_lang["en"] - per_lang["zh"]) <= 10
+    assert {r["category"] for r in stmts} == {r["category"] for r in data["statements"]}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev2"}
+    # its rows are not dealt into dev/test and "all" stays dev + test
+    report = pb.run(data, split="all", limit=1)
+    assert set(report["table"]) == {"dev", "test"}
+    broken = {**data, "dev2_statements": [*stmts, {**stmts[0], "split": "test"}]}
+    problems = "\n".join(pb.validate(broken))
+    assert "duplicate id" in problems and "dev2 rows have split 'dev2'" in problems
+
+
+def test_run_on_dev2(data: dict[str, Any]) -> None:
+    report = pb.run(data, split="dev2", limit=2, details=True)
+    assert set(report["table"]) == {"dev2"}
+    total = report["table"]["dev2"]["all"]
+    assert total["statements"] == 2 and total["negatives"] == 2
+    assert {s["id"] for s in report["statements"]} <= {r["id"] for r in data["dev2_statements"]}
