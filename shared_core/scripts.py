@@ -72,6 +72,8 @@ _HASHES = re.compile(r"#{2,}")
 def one_line(text: str) -> str:
     """``text`` as one line: invisible characters (:data:`INVISIBLE_CATEGORIES`) become
     spaces, whitespace runs one space, ends stripped."""
+    if text.isprintable():  # every invisible category is non-printable: nothing to replace
+        return _WS.sub(" ", text).strip()
     s = "".join(" " if unicodedata.category(c) in INVISIBLE_CATEGORIES else c for c in text)
     return _WS.sub(" ", s).strip()
 

@@ -91,7 +91,8 @@ def render_field(value: Any) -> str:
     if isinstance(value, _Rendered):
         return value
     s = "" if value is None else str(value)
-    if any(unicodedata.category(c) in INVISIBLE_CATEGORIES for c in s):
+    # str.isprintable() is False for every invisible category: a C-speed fast path
+    if not s.isprintable() and any(unicodedata.category(c) in INVISIBLE_CATEGORIES for c in s):
         s = "".join(
             f"\\u{ord(c):04x}" if unicodedata.category(c) in INVISIBLE_CATEGORIES else c for c in s
         )
@@ -250,10 +251,38 @@ def render_context(
     # past conversations go first: a faded inference the query asks about answers it more
     # directly than a quoted turn
     for bucket in (parts.episodes, parts.reconfirm, parts.soft, parts.confirm, parts.hard):
-        while bucket and count_tokens(text) > token_budget:
-            bucket.pop()
-            text = _render(parts, tpl)
+        if bucket and count_tokens(text) > token_budget:
+            text = _fit(parts, tpl, bucket, token_budget, count_tokens)
     return text
+
+
+def _fit(
+    parts: _Parts,
+    tpl: ContextTemplates,
+    bucket: list[dict[str, Any]],
+    token_budget: int,
+    count_tokens: Callable[[str], int],
+) -> str:
+    """Keep the longest prefix of ``bucket`` with which the block fits; the block's text.
+
+    The same prefix as dropping the last item until the block fits (fewer items never
+    make the block longer), found by bisection: a few renders instead of one per dropped
+    item (forty open confirmation questions used to cost forty renders per context()).
+    When no prefix fits, the bucket is left empty and the next one is cut.
+    """
+    full = list(bucket)
+    lo, hi = 0, len(full) - 1  # all of them do not fit
+    kept, text = 0, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        bucket[:] = full[:mid]
+        rendered = _render(parts, tpl)
+        if count_tokens(rendered) <= token_budget:
+            kept, text, lo = mid, rendered, mid + 1
+        else:
+            hi = mid - 1
+    bucket[:] = full[:kept]
+    return text if text is not None else _render(parts, tpl)
 
 
 def _hard_items(hard: Sequence[MemoryRecord]) -> list[dict[str, Any]]:
