@@ -26,6 +26,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -130,6 +131,23 @@ class ContextTemplates:
     episodes: str = field(default_factory=lambda: _read_template("episodes.j2"))
 
 
+#: quote_data results of the render_context call in progress: cutting the block to its
+#: budget renders the same values several times. Scoped to one call (no stored text is
+#: kept in the process after it, e.g. after the user is erased).
+_QUOTED: ContextVar[dict[tuple[str, int], str] | None] = ContextVar("_QUOTED", default=None)
+
+
+def _quote_filter(text: Any, limit: int = _MAX_VALUE_CHARS) -> str:
+    memo = _QUOTED.get()
+    if memo is None:
+        return quote_data(text, limit=limit)
+    key = (str(text), limit)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = quote_data(key[0], limit=limit)
+    return hit
+
+
 @cache
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -140,7 +158,7 @@ def _env() -> jinja2.Environment:
         keep_trailing_newline=False,
         finalize=render_field,  # every {{ }} output, whatever the template
     )
-    env.filters["q"] = quote_data
+    env.filters["q"] = _quote_filter
     return env
 
 
@@ -246,13 +264,17 @@ def render_context(
         soft=soft,
         episodes=episodes,
     )
-    text = _render(parts, tpl)
-    # drop the lowest-priority items until the block fits
-    # past conversations go first: a faded inference the query asks about answers it more
-    # directly than a quoted turn
-    for bucket in (parts.episodes, parts.reconfirm, parts.soft, parts.confirm, parts.hard):
-        if bucket and count_tokens(text) > token_budget:
-            text = _fit(parts, tpl, bucket, token_budget, count_tokens)
+    memo = _QUOTED.set({})
+    try:
+        text = _render(parts, tpl)
+        # drop the lowest-priority items until the block fits
+        # past conversations go first: a faded inference the query asks about answers it
+        # more directly than a quoted turn
+        for bucket in (parts.episodes, parts.reconfirm, parts.soft, parts.confirm, parts.hard):
+            if bucket and count_tokens(text) > token_budget:
+                text = _fit(parts, tpl, bucket, token_budget, count_tokens)
+    finally:
+        _QUOTED.reset(memo)
     return text
 
 
@@ -266,21 +288,38 @@ def _fit(
     """Keep the longest prefix of ``bucket`` with which the block fits; the block's text.
 
     The same prefix as dropping the last item until the block fits (fewer items never
-    make the block longer), found by bisection: a few renders instead of one per dropped
-    item (forty open confirmation questions used to cost forty renders per context()).
-    When no prefix fits, the bucket is left empty and the next one is cut.
+    make the block longer), found by a galloping search (prefixes of 0, 1, 2, 4, ... items
+    until one does not fit, then bisection in between): a few renders of about as many
+    items as are kept, instead of one full render per dropped item (forty open
+    confirmation questions used to cost forty renders per context()). When no prefix fits,
+    the bucket is left empty and the next one is cut.
     """
     full = list(bucket)
-    lo, hi = 0, len(full) - 1  # all of them do not fit
-    kept, text = 0, None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        bucket[:] = full[:mid]
+
+    def fits(n: int) -> str | None:
+        bucket[:] = full[:n]
         rendered = _render(parts, tpl)
-        if count_tokens(rendered) <= token_budget:
-            kept, text, lo = mid, rendered, mid + 1
-        else:
-            hi = mid - 1
+        return rendered if count_tokens(rendered) <= token_budget else None
+
+    kept, text = 0, fits(0)
+    if text is not None:
+        hi = len(full)  # the whole bucket does not fit (the caller checked)
+        n = 1
+        while n < hi:
+            got = fits(n)
+            if got is None:
+                hi = n
+                break
+            kept, text = n, got
+            n *= 2
+        lo = kept + 1  # kept fits, hi does not: bisect what lies between
+        while lo < hi:
+            mid = (lo + hi) // 2
+            got = fits(mid)
+            if got is None:
+                hi = mid
+            else:
+                kept, text, lo = mid, got, mid + 1
     bucket[:] = full[:kept]
     return text if text is not None else _render(parts, tpl)
 

@@ -85,3 +85,25 @@ def test_one_line_fast_path_still_neutralises_invisible_characters() -> None:
     assert one_line("  plain  text ") == "plain text"
     assert inject.render_field("x\u2029y") == "x\\u2029y"
     assert inject.render_field("plain.key") == "plain.key"
+
+
+def test_quoted_values_are_memoised_only_during_one_call(
+    crowded: UserMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = 0
+    real = inject.quote_data
+
+    def counting(text: Any, *, limit: int = 300) -> str:
+        nonlocal calls
+        calls += 1
+        return real(text, limit=limit)
+
+    monkeypatch.setattr(inject, "quote_data", counting)
+    crowded.context("u1", "Where do I live?", token_budget=400)
+    # each distinct value once, although the cut renders the block several times
+    assert 0 < calls <= len(crowded.records.conflicts("u1")) + 10
+    assert inject._QUOTED.get() is None  # nothing kept once the call returned
+    assert inject.quote_data is counting
+    first = calls
+    crowded.context("u1", "Where do I live?", token_budget=400)
+    assert calls == 2 * first  # a new call quotes again: no cache across calls
