@@ -66,14 +66,20 @@ def bearer(request: Request) -> str:
 async def principal(request: Request) -> Principal:
     """The caller of an API request (a FastAPI dependency); rate-limited per key."""
     store: KeyStore = request.app.state.keys
-    p = await run_in_threadpool(store.authenticate, bearer(request))
+    credential = bearer(request)
+    # a key read within the last second is checked on the loop; else a worker thread reads it
+    p = store.authenticate_cached(credential)
+    if p is None:
+        p = await run_in_threadpool(store.authenticate, credential)
     request.state.key_id = p.key_id
     request.state.tenant = p.tenant
     request.app.state.limiter.check(p.key_id)
     return p
 
 
-def service(request: Request) -> MemoryService:
+async def service(request: Request) -> MemoryService:
+    # async on purpose: FastAPI runs a sync dependency in a worker thread (a thread hop
+    # per request for an attribute read)
     svc: MemoryService = request.app.state.service
     return svc
 

@@ -183,6 +183,15 @@ def default_keys_url() -> str:
     return f"sqlite:///{path}"
 
 
+#: queued request-log lines written at once by the request that queues the last one (the
+#: server's flusher normally writes them every second, off the event loop)
+_LOG_QUEUE_MAX = 5000
+
+
+class _NotCached(Exception):
+    """``cached_only``: the answer needs a database read."""
+
+
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -204,9 +213,13 @@ class KeyStore:
 
     def __init__(self, url: str | None = None, *, cache_seconds: float = 1.0) -> None:
         self.url = url or default_keys_url()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the database connection
+        # the key cache and the queued log lines have their own locks: the event loop
+        # touches them on every request and must never wait for a database write
+        self._cache_lock = threading.Lock()
         self._cache: dict[str, tuple[float, ApiKey | None, str]] = {}
         self._cache_seconds = cache_seconds
+        self._log_lock = threading.Lock()
         self._log: list[tuple[Any, ...]] = []
         self._secret: bytes | None = None
         self._conn: Any
@@ -280,7 +293,7 @@ class KeyStore:
             "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
             (datetime.now(UTC).isoformat(), key_id),
         )
-        with self._lock:
+        with self._cache_lock:
             self._cache.clear()
         key = self.get(key_id)
         assert key is not None
@@ -308,12 +321,17 @@ class KeyStore:
         )
         return [self._row_key(r) for r in rows]
 
-    def _active_key(self, key_id: str) -> tuple[ApiKey | None, str]:
+    def _active_key(self, key_id: str, *, cached_only: bool = False) -> tuple[ApiKey | None, str]:
+        """The live key and its stored digest (``None``: unknown or revoked), from the
+        cache when it was read less than ``cache_seconds`` ago; with ``cached_only``,
+        :class:`_NotCached` instead of a database read."""
         now = time.monotonic()
-        with self._lock:
+        with self._cache_lock:
             hit = self._cache.get(key_id)
         if hit is not None and now - hit[0] < self._cache_seconds:
             return hit[1], hit[2]
+        if cached_only:
+            raise _NotCached
         rows = self._exec(
             "SELECT id, tenant, name, contexts, created_at, revoked_at, secret_hash"
             " FROM api_keys WHERE id = ?",
@@ -323,25 +341,27 @@ class KeyStore:
         digest = str(rows[0][6]) if rows else ""
         if key is not None and key.revoked_at is not None:
             key = None
-        with self._lock:
+        with self._cache_lock:
             if len(self._cache) > 10_000:
                 self._cache.clear()
             self._cache[key_id] = (now, key, digest)
         return key, digest
 
-    def verify_key(self, plain: str) -> ApiKey:
+    def verify_key(self, plain: str, *, cached_only: bool = False) -> ApiKey:
         """The live key for a plain key; raises :class:`AuthError` (401) otherwise."""
         m = _KEY_RE.fullmatch(plain)
         if m is None:
             raise AuthError("malformed API key")
-        key, digest = self._active_key(m.group(1))
+        key, digest = self._active_key(m.group(1), cached_only=cached_only)
         if key is None or not hmac.compare_digest(digest, _hash(m.group(2))):
             raise AuthError("unknown or revoked API key")
         return key
 
     # -- end-user tokens -------------------------------------------------------------------------
-    def _signing_secret(self) -> bytes:
+    def _signing_secret(self, *, cached_only: bool = False) -> bytes:
         if self._secret is None:
+            if cached_only:
+                raise _NotCached
             rows = self._exec("SELECT secret FROM server_secret WHERE id = 1")
             if not rows:
                 env = os.environ.get("USERMEMORY_TOKEN_SECRET")
@@ -383,14 +403,15 @@ class KeyStore:
         }
         return jwt.encode(claims, self._signing_secret(), algorithm="HS256"), exp
 
-    def verify_token(self, token: str) -> Principal:
+    def verify_token(self, token: str, *, cached_only: bool = False) -> Principal:
         """The end user a token stands for; :class:`AuthError` if bad, expired or revoked."""
         import jwt
 
+        secret = self._signing_secret(cached_only=cached_only)
         try:
             claims = jwt.decode(
                 token,
-                self._signing_secret(),
+                secret,
                 algorithms=["HS256"],
                 options={"require": ["exp", "sub", "ten", "kid", "typ"]},
             )
@@ -400,7 +421,7 @@ class KeyStore:
             raise AuthError(f"invalid end-user token: {exc}") from exc
         if claims.get("typ") != TOKEN_TYPE or not isinstance(claims.get("sub"), str):
             raise AuthError("not a UserMemory end-user token")
-        key, _ = self._active_key(str(claims["kid"]))
+        key, _ = self._active_key(str(claims["kid"]), cached_only=cached_only)
         if key is None or key.tenant != claims["ten"]:
             raise AuthError("the key that issued this token was revoked")
         return Principal(
@@ -409,10 +430,23 @@ class KeyStore:
 
     def authenticate(self, credential: str) -> Principal:
         """A principal from an ``Authorization: Bearer`` value: an API key or a user token."""
+        return self._authenticate(credential, cached_only=False)
+
+    def authenticate_cached(self, credential: str) -> Principal | None:
+        """:meth:`authenticate` when it needs no database read (the key was read less than
+        ``cache_seconds`` ago), else ``None``: the caller then runs :meth:`authenticate` in
+        a worker thread. The server's event loop calls this on every request (a dict look-up
+        and a SHA-256), so most requests skip a thread hop. Same checks, same errors."""
+        try:
+            return self._authenticate(credential, cached_only=True)
+        except _NotCached:
+            return None
+
+    def _authenticate(self, credential: str, *, cached_only: bool) -> Principal:
         if credential.startswith("umk_"):
-            key = self.verify_key(credential)
+            key = self.verify_key(credential, cached_only=cached_only)
             return Principal(tenant=key.tenant, key_id=key.id, contexts=key.contexts)
-        return self.verify_token(credential)
+        return self.verify_token(credential, cached_only=cached_only)
 
     # -- request log -----------------------------------------------------------------------------
     def log_request(
@@ -437,15 +471,17 @@ class KeyStore:
             status,
             ms,
         )
-        with self._lock:
+        with self._log_lock:
             self._log.append(row)
-            full = len(self._log) >= 200
-        if full:
+            full = len(self._log) >= _LOG_QUEUE_MAX
+        if full:  # the server's flusher writes every second; this bounds the queue without it
             self.flush_log()
 
     def flush_log(self) -> int:
-        with self._lock:
-            rows, self._log = self._log, []
+        """Write the queued request lines; returns how many."""
+        with self._lock:  # held while writing: a flush that returned has written its rows
+            with self._log_lock:  # held only for the swap: log_request never waits on a write
+                rows, self._log = self._log, []
             if not rows:
                 return 0
             sql = self._q(

@@ -219,7 +219,10 @@ def mount_mcp(
         try:
             if scheme.lower() != "bearer" or not cred.strip():
                 raise AuthError("MCP over HTTP needs 'Authorization: Bearer <end-user token>'")
-            p = await run_in_threadpool(keys.authenticate, cred.strip())
+            cred = cred.strip()
+            p = keys.authenticate_cached(cred)
+            if p is None:
+                p = await run_in_threadpool(keys.authenticate, cred)
             state = scope.setdefault("state", {})
             state["key_id"], state["tenant"], state["user_id"] = p.key_id, p.tenant, p.user_id
             if p.user_id is None:
