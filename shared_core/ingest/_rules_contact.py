@@ -291,6 +291,17 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
         True,
     ),
     (re.compile(r"\bonly\s+(?:by|via|through)\s+(?P<ch>" + _CH_EN + r")\b", _I), True),
+    # "just text me" / "only whatsapp me" is how to reach the user; "text me the address" is
+    # a task, and a bare "text me" is one signal (see _CONTRAST for "text me, don't call")
+    (
+        re.compile(
+            r"\b(?:just|only|pls|please|always|best\s+to)\s+(?P<ch>text|sms|email|e-mail|whatsapp|wechat"
+            r"|telegram|signal)\s+me\b(?!\s*(?:the|a|an|this|that"
+            r"|it|my|your|at|when|if|back|later|tomorrow|tonight|once|after|before|in|on|\w+ing)\b)",
+            _I,
+        ),
+        True,
+    ),
     (re.compile(r"\b(?P<ch>text|sms|email|e-mail|whatsapp|wechat|telegram)\s+me\b", _I), False),
     (
         re.compile(
@@ -304,6 +315,13 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"(?:喜欢|偏好|习惯|倾向于?|首选)(?:用|通过)?(?P<ch>" + _CH_ZH + r")"), True),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:最好|就行|就好|比较好|优先)"), True),
     (re.compile(r"(?:请)?(?:用|通过)(?P<ch>" + _CH_ZH + r")(?:通知|联系)我"), True),
+    (
+        re.compile(
+            r"(?:用|通过|发)(?P<ch>" + _CH_ZH + r")(?:通知|联系|告诉|发给|给)我"
+            r"(?:吧|就行|就好)?(?=$|[，,。.!！])"
+        ),
+        True,
+    ),
     (re.compile(r"(?:用|通过|发)(?P<ch>" + _CH_ZH + r")(?:通知|联系|告诉|发给|给)我"), False),
     (re.compile(r"给我发(?P<ch>" + _CH_ZH + r")"), False),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我(?=就行|就好|最好|吧)"), True),
@@ -311,8 +329,24 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
 )
 
 
+#: A channel set against another in the same sentence ("text me, don't call", "whatsapp me,
+#: I don't do emails", "发短信给我，邮件我不看") is a standing preference, not a one-off request.
+_CONTRAST = re.compile(
+    r"\b(?:don't|do\s+not|dont|never|no)\s+(?:\w+\s+)?(?:call|ring|phone|email|e-mail|text|calls|emails)"
+    r"|\brather\s+than\b|\binstead\b|\bi\s+(?:don't|dont|never)\s+(?:do|check|read|use)\b"
+    r"|(?:别|不要|不用)(?:给我)?打电话|(?:邮件|电话|短信|微信)我?(?:基本|从来|一般)?不(?:看|接|回|用)",
+    _I,
+)
+_ME_TAIL = re.compile(
+    r"\s*(?:the|a|an|this|that|it|my|your|at|when|if|back|later|tomorrow|tonight|once|after"
+    r"|before|in|on|\w+ing)\b",
+    _I,
+)
+
+
 def h_channel(cl: Clause) -> Iterator[Hit]:
     t = cl.text
+    contrast = _CONTRAST.search(cl.sentence.text) is not None
     for rx, explicit in _CHANNEL_RX:
         for m in rx.finditer(t):
             if neg_before(t, m.start()):
@@ -320,7 +354,8 @@ def h_channel(cl: Clause) -> Iterator[Hit]:
             canon = L.CHANNELS.get(m.group("ch").lower())
             if canon is None:
                 continue
-            exp = explicit and not cl.sentence.implicit_cue
+            standing = explicit or (contrast and not _ME_TAIL.match(t, m.end()))
+            exp = standing and not cl.sentence.implicit_cue
             c = cand(
                 Kind.PREFERENCE, "contact.channel", m.group("ch"), normalized=canon, explicit=exp
             )
@@ -334,7 +369,7 @@ _RECO_EN = re.compile(
 )
 _RECO_ZH = re.compile(
     r"(?:不要|别|不用|别再|不要再|不准|请勿|勿)(?:再)?(?:给我|向我|跟我|对我|和我)?(?:推荐|推销|推|介绍)"
-    r"(?:任何)?(?P<t>[^，,。.!?！？；;]{1,16})"
+    r"(?:任何)?(?P<t>(?![荐销])[^，,。.!?！？；;]{1,16})"
 )
 
 

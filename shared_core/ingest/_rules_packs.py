@@ -130,7 +130,7 @@ quiet: quiet | 安静
 king_bed: king bed | king-size bed | king size bed | 大床
 twin_beds: twin beds | two beds | 双床
 accessible: accessible | wheelchair accessible | 无障碍
-away_from_elevator: away from the elevator | away from the lift | 远离电梯
+away_from_elevator: away from the elevator | away from the lift | 远离电梯 | 离电梯远 | 不要靠近电梯
 """
 )
 CITY_ZH = r"[\u4e00-\u9fff]{2,4}?"
@@ -708,14 +708,14 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:会员|常旅客)",
+        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡|高级)?(?:会员|常旅客)",
     ),
     (
         "hotel.chain",
         None,
         r"^\W*(?P<v>"
         + NAME_EN
-        + r")\s+is\s+my\s+go-to(?:\s+hotel)?|\bi\s+(?:prefer|usually\s+stay\s+(?:at|with)|always\s+stay\s+(?:at|with))\s+(?P<v2>Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham)s?\b",
+        + r")\s+is\s+my\s+go-to(?!\s+(?:airline|carrier))(?:\s+hotel)?|\bi\s+(?:prefer|usually\s+stay\s+(?:at|with)|always\s+stay\s+(?:at|with))\s+(?P<v2>Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham)s?\b",
     ),
     (
         "hotel.chain",
@@ -902,6 +902,551 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
 )
 
 
+# ---- round 3: general forms (issue 12: phrasings the dev half never had) --------------
+# written against the schema's categories, not single sentences: subject-less clauses
+# ("been vegan for years", "on levothyroxine"), synonyms per category, either word order
+DIET_CODES = _codes(
+    """
+vegetarian: vegetarian | vegitarian | vegeterian | vegetarain | veggie | veg
+vegan: vegan | plant-based | plant based
+pescatarian: pescatarian | pescetarian
+keto: keto | ketogenic
+paleo: paleo
+"""
+)
+TONE_CODES = _codes(
+    """
+formal: formal | professional-sounding
+casual: casual | informal | relaxed | chill | laid-back | laid back
+friendly: friendly | warm
+professional: professional
+direct: direct | blunt | no-nonsense
+"""
+)
+PETS_EN = _alt(PETS, ascii_only=True)
+PETS_ZH = _alt(PETS, ascii_only=False)
+PAY_EN = _alt(PAYMENTS, ascii_only=True)
+PAY_ZH = _alt(PAYMENTS, ascii_only=False)
+CHAN_EN = _alt(CHANNELS, ascii_only=True)
+CHAN_ALL = _alt(CHANNELS)
+JOB_HEAD = "|".join(sorted(L.JOB_HEADS, key=len, reverse=True))
+JOB_ZH = "|".join(sorted(L.ZH_JOB_SUFFIXES, key=len, reverse=True))
+ZH_NAME = r"[\u4e00-\u9fff]{2,3}"
+MED_WORD = r"[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab|xine|xin)"
+#: a free item said before a cut: ", ", "since ...", "for ... years", "last year"
+ITEM_CUT = r"(?=\s*(?:[,.;!?，。；！？]|$)|\s+(?:since|for|last|this|when|as|at|every|a\s+few|years?|now|lol|btw|tbh)\b)"
+
+VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
+    # calls: "No calls please", "phone calls are a no-go", "don't call" (clause alone)
+    (
+        "contact.call",
+        "never",
+        r"\bno\s+(?:phone\s+)?calls\b(?!\s+(?:after|before|between|from|during|on|at|past|until|till|in)\b)"
+        r"|\b(?:phone\s+)?calls\s+are\s+(?:a\s+)?(?:no[\s-]go|no[\s-]no|out|off[\s-]limits|not\s+(?:ok|okay|welcome))"
+        r"|^\W*(?:pls\s+|please\s+|just\s+)?(?:don't|do\s+not|dont|never)\s+(?:ever\s+)?(?:call|ring|phone)(?:\s+me)?\W*$",
+    ),
+    (
+        "contact.call",
+        "allowed",
+        r"\b(?:calling\s+me|phone\s+calls|a\s+(?:phone\s+)?call)\s+(?:is|are)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok|okay|welcome|alright)"
+        r"|打(?:个)?电话(?:给我)?(?:也)?(?:没问题|没关系|可以的?|也行|都行)",
+    ),
+    (
+        "contact.call.emergency",
+        "allowed",
+        r"\bunless\s+(?:it's\s+|its\s+|it\s+is\s+)?(?:an?\s+|really\s+|truly\s+)?(?:emergency|urgent)"
+        r"|\b(?:emergenc(?:y|ies)|urgent\s+(?:stuff|things|matters))\s+(?:only|are\s+(?:fine|ok|okay|the\s+exception))"
+        r"|(?:急事|紧急(?:情况|的事|事情)?)(?:的话)?(?:可以|才|再|就)(?:打|给我打)",
+    ),
+    # pronouns next to Chinese ("我的代词是she/her": no \b between 是 and s)
+    ("pronouns", "he/him", r"(?<![a-z])he\s*/\s*him(?![a-z])"),
+    ("pronouns", "she/her", r"(?<![a-z])she\s*/\s*her(?![a-z])"),
+    ("pronouns", "they/them", r"(?<![a-z])they\s*/\s*them(?![a-z])"),
+    # diet
+    (
+        "diet",
+        "pescatarian",
+        r"\bno\s+meat\b.{0,30}\bfish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b|\bfish\s+but\s+no\s+(?:other\s+)?meat\b|除了鱼(?:以外|之外)?(?:都)?不吃肉|吃鱼(?:但|但是)?不吃(?:别的|其他)?肉",
+    ),
+    (
+        "diet",
+        "vegan",
+        r"纯素|蛋奶都不(?:碰|吃)|\bplant[\s-]based\b(?!\s+(?:milk|burger|options?|restaurants?))",
+    ),
+    # status
+    (
+        "relationship.status",
+        "married",
+        r"^\W*(?:happily\s+)?married\b(?!\s+(?:people|couples?|life)\b)|\bi(?:'ve|\s+have)\s+been\s+married\b",
+    ),
+    (
+        "relationship.status",
+        "single",
+        r"^\W*(?:still\s+|currently\s+)?single(?=\s*(?:[,.;!]|$|and\b))|我(?:现在|目前|还是|还|仍然|依然|一直)(?:是)?单身",
+    ),
+    # travel
+    (
+        "seat",
+        "window",
+        r"\b(?:sit|sitting|seat|seats)\s+(?:by|at|near|next\s+to)\s+the\s+window\b|^\W*(?:a\s+)?window\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))",
+    ),
+    (
+        "seat",
+        "aisle",
+        r"\b(?:sit|sitting)\s+(?:on|by|at|in)\s+the\s+aisle\b|^\W*(?:an?\s+)?aisle\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))|靠走廊|过道(?:的)?(?:座位|位子|位置)",
+    ),
+    ("seat", "exit_row", r"\bexit[\s-]rows?\b(?!\s+(?:is|are|was)\b)|安全出口(?:那排|的座位)"),
+    (
+        "travel.class",
+        "business",
+        r"\bbusiness\s+class\b(?=.{0,20}\b(?:only|always|please|pls)\b)|^\W*(?:i\s+)?only\s+(?:fly|book)\s+business\b",
+    ),
+    # answers
+    (
+        "response.length",
+        "short",
+        r"\b(?:keep|make)\s+(?:it|them|things|answers|replies|responses|your\s+answers)\s+(?:short|brief|concise|snappy|tight)\b"
+        r"|\b(?:don't|do\s+not|no)\s+(?:write\s+)?(?:essays|novels|walls?\s+of\s+text|rambling)\b|\bjust\s+the\s+(?:answer|gist|short\s+version)\b|\btldr\b"
+        r"|别啰嗦|不要啰嗦|少啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
+        r"|(?:控制在|不超过|别超过|不要超过)\s*(?:\d+|[一二两三四五])\s*(?:句|行|段)(?:话)?(?:以内|之内)?|太长了",
+    ),
+    (
+        "response.length",
+        "long",
+        r"\b(?:give\s+me|i\s+(?:like|prefer|want))\s+(?:the\s+)?(?:long|detailed|thorough|in-depth|comprehensive)\b|写详细|详细一?点|长一?点的回答|喜欢长的",
+    ),
+    (
+        "response.format",
+        "table",
+        r"(?:做成|整理成|列成|弄成|画成|用)(?:一个|个|一张)?表格|\btables?\s+(?:please|pls|for\s+comparisons)\b",
+    ),
+    (
+        "response.format",
+        "bullets",
+        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|\bbullet[\s-]?points?\b|用列表|列表的形式|列出来|分条",
+    ),
+    (
+        "response.format",
+        "summary_first",
+        r"\bsummary\s+first\b|\bsummar(?:y|ize)\s+(?:at\s+the\s+)?(?:top|start)\b|先(?:给|说|讲)(?:出)?(?:结论|总结|要点)",
+    ),
+    (
+        "response.tone",
+        "casual",
+        r"\bless\s+formal\b|\btalk\s+(?:normally|like\s+a\s+(?:normal\s+)?(?:person|human))\b|\bsound\s+like\s+a\s+robot\b|^\W*(?:chill|relax)\W*$|别这么(?:官方|正式|客气)|不用(?:那么)?客气|太正式了|说人话",
+    ),
+    ("response.tone", "formal", r"\bless\s+casual\b|\bmore\s+formal\b"),
+    (
+        "response.style",
+        "simple",
+        r"\blike\s+i'm\s+(?:five|5|a\s+(?:kid|child|beginner|five[\s-]year[\s-]old))\b|\beli5\b|\bno\s+jargon\b|\bin\s+plain\s+(?:english|terms|language)\b|\bdumb\s+it\s+down\b|大白话|别用术语|不要术语",
+    ),
+    (
+        "response.emoji",
+        "false",
+        r"\bemojis?\s+(?:are\s+)?(?:annoying|not\s+(?:needed|welcome))|\bhate\s+emojis?\b|(?:不要|别|不用)(?:加|放|用)?(?:任何)?表情",
+    ),
+    # units (either order: "celsius please", "prices in euros")
+    (
+        "units.system",
+        "metric",
+        r"\b(?:kg|km|cm|kilos|kilometers|kilometres|meters|metres)\s+(?:please|pls|not)\b|公斤|千米|公里",
+    ),
+    ("units.system", "imperial", r"\b(?:lbs|miles|feet|inches|pounds)\s+(?:please|pls)\b"),
+    # accessibility
+    (
+        "accessibility",
+        "large_text",
+        r"\b(?:my\s+)?(?:eyesight|vision)\s+is\s+(?:bad|poor|not\s+great)\b|\blow\s+vision\b|字(?:体)?(?:再)?大(?:一)?点|放大字体",
+    ),
+    (
+        "accessibility",
+        "screen_reader",
+        r"\b(?:i'm|i\s+am)\s+(?:blind|visually\s+impaired)\b|读屏|屏幕阅读",
+    ),
+)
+
+#: (key, codes or None, pattern), as ITEM_ROWS.
+ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # ---- contact: "whatsapp me", "text me", "send updates by text message", "X联系我"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:^|\b(?:just|only|pls|please|always|best\s+to)\s+)\W*(?P<v>whatsapp|telegram|signal|text|sms|email|e-mail|wechat|imessage|dm)\s+me\b(?!\s+(?:the|a|an|this|that|it|my|your|at|when|if|back|later|tomorrow|tonight)\b)",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\b(?:send|give|get|keep)\s+(?:me\s+)?(?:\w+\s+){0,2}?(?:by|via|over|through|on|as)\s+(?:an?\s+)?(?P<v>text\s+messages?|texts?|sms|e-?mail|whatsapp|telegram|signal|wechat|imessage)\b(?!\s+(?:to|about)\s+(?!me)\w)",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"^\W*(?P<v>"
+        + CHAN_EN
+        + r")\s+(?:is|'s)\s+(?:the\s+)?(?:only|best|easiest|one|app|way)\b|\b(?:contact|reach|message|ping)\s+me\s+(?:on|via|through|over)\s+(?P<v2>"
+        + CHAN_EN
+        + r")\b",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:发|用)\s*(?P<v>短信|邮件|微信|"
+        + CHAN_EN
+        + r")\s*(?:给我|联系我|找我|通知我)|^\W*(?:用\s*)?(?P<v2>"
+        + CHAN_ALL
+        + r")\s*(?:上)?(?:联系|联络|找我|通知我)",
+    ),
+    # ---- name / age / birthday
+    (
+        "name",
+        None,
+        r"^\W*(?:hey|hi|hello|yo)?\W*(?:it's|its|this\s+is)\s+(?P<v>(?-i:[A-Z])[\w'-]+)\s+(?:here|speaking)\b",
+    ),
+    (
+        "name",
+        None,
+        r"(?:本人|^\W*我)(?:的名字)?(?:名字)?叫(?!我)(?P<v>" + ZH_NAME + r")(?=$|[，。,.!！])",
+    ),
+    (
+        "name.preferred",
+        None,
+        r"\b(?:friends|everyone|people|they)\s+call\s+me\s+(?P<v>(?-i:[A-Z])[\w'-]+)|^\W*call\s+me\s+(?P<v2>(?-i:[A-Z])[\w'-]+)\W*$|(?:大家|朋友们?|别人)(?:都)?叫我(?P<v3>"
+        + ZH_NAME
+        + r")",
+    ),
+    (
+        "age",
+        None,
+        r"\bi(?:'m|\s+am|m)\s+(?P<v>(?:twenty|thirty|forty|fifty|sixty|seventy|eighty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|eighteen|nineteen)(?:\s+years?\s+old)?(?=\s*(?:[,.;!]|$|and\b|now\b))"
+        r"|^\W*(?:i'm\s+|i\s+am\s+)?(?P<v2>\d{2})\s+(?:years?\s+old|y/?o)\b|\bi\s+(?:just\s+)?turned\s+(?P<v3>\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy)(?:[\s-]\w+)?)\b",
+    ),
+    (
+        "age",
+        None,
+        r"^\W*我(?:今年)?(?P<v>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)(?:岁)?了\W*$",
+    ),
+    # ---- languages
+    (
+        "language.spoken",
+        LANGS,
+        r"(?:\bi(?:\s+can)?\s+speak|\b(?:i(?:'m|\s+am)\s+)?fluent\s+in|^\W*(?:i\s+)?speak)\s+(?P<v>(?:"
+        + _alt(LANGS, ascii_only=True)
+        + r")(?:\s*(?:,|and|&|plus)\s*(?:a\s+(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+)?(?:"
+        + _alt(LANGS, ascii_only=True)
+        + r"))*)\b",
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"^\W*(?P<v>"
+        + _alt(LANGS, ascii_only=False)
+        + r")也(?:还行|可以|会|会一点|不错|凑合|还可以|能说)",
+    ),
+    (
+        "language",
+        LANGS,
+        r"(?:请|回复|回答)?(?:请)?用(?P<v>繁体中文|繁体字|繁体|中文|英文|日文|日语|韩语|法语|德语|西班牙语)(?:回复|回答|写|跟我说|就行|就好|吧|说)",
+    ),
+    # ---- diet
+    (
+        "diet",
+        DIET_CODES,
+        r"(?:\bi(?:'ve|\s+have)\s+been\s+|\bi(?:'m|\s+am)\s+|^\W*(?:been\s+)?)(?:an?\s+)?(?:strict(?:ly)?\s+|full[\s-]time\s+|fully\s+|totally\s+|mostly\s+|proudly\s+)?(?P<v>vegan|vegetarian|vegitarian|vegeterian|vegetarain|veggie|pesc[ae]tarian|paleo|plant[\s-]based)\b(?!\s+(?:food|restaurants?|options?|recipes?|meals?|dishes|places?|friends?|burgers?|milk|cheese)\b)",
+    ),
+    (
+        "diet.avoid",
+        None,
+        r"\bi\s+(?:don't|do\s+not|dont|never|can't|cannot|won't)\s+(?:ever\s+)?(?:drink|touch|consume)\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    # ---- tastes: "obsessed with X", "what I love is X", "X is my favourite", "not a fan of X"
+    (
+        "taste.like",
+        None,
+        r"\bi(?:'m|\s+am)?\s*(?:so\s+|totally\s+|kinda\s+|a\s+bit\s+|completely\s+)?(?:obsessed\s+with|addicted\s+to|crazy\s+about|mad\s+about|hooked\s+on|passionate\s+about|a\s+sucker\s+for)\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*what\s+i\s+(?:really\s+|absolutely\s+|truly\s+)?(?:love|like|enjoy|adore)\s+(?:most\s+)?is\s+(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+)?(?:favou?rites?|faves?|favs?|weakness|guilty\s+pleasure)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?=\s*(?:[,.;!]|$))"
+        + r"|^\W*(?:a\s+)?(?:big|huge|massive)\s+fan\s+of\s+(?P<v4>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?:i'm\s+|i\s+am\s+)?not\s+(?:a\s+|really\s+a\s+|much\s+of\s+a\s+|the\s+biggest\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*(?P<v2>[a-z][a-z ]{1,25}?)\s+tastes?\s+(?:like\s+soap|awful|terrible|horrible|disgusting|gross|bad|weird)\b"
+        + r"|^\W*what\s+i\s+(?:really\s+)?(?:hate|can't\s+stand|dislike)\s+(?:most\s+)?is\s+(?P<v3>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "taste.like",
+        None,
+        r"无(?P<v>辣)不欢|(?:我|本人)(?:是个?|是一个)?(?P<v2>[\u4e00-\u9fff]{1,4}?)控(?=$|[，。,.!！])",
+    ),
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:真的|实在|完全|特别|最|一点都|一直)?(?:受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃)",
+    ),
+    (
+        "taste.like",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:真的|超|最|特别|超级)(?:爱吃|喜欢|爱)",
+    ),
+    # ---- interests
+    (
+        "taste.like",
+        None,
+        r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空)(?:我)?(?:最)?(?:喜欢|爱|会去|常)(?P<v>[^，。,；;！!？?]{1,20})"
+        r"|我是(?:个|一个|一名|一位)?(?P<v2>[\u4e00-\u9fff]{2,5}?)(?:爱好者|发烧友|迷)(?=$|[，。,.!！])"
+        r"|(?:最近|近来|这几年)?(?:迷上了?|爱上了|喜欢上了?)(?P<v3>[\u4e00-\u9fff]{1,8})",
+    ),
+    (
+        "taste.like",
+        None,
+        r"\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+(?P<v>[^.;!?]{2,80}?)(?=\s*(?:[.;!?]|$))",
+    ),
+    # ---- allergies said without "allergic": reactions, "X allergy here", "X过敏"
+    (
+        "allergy",
+        None,
+        r"\bi\s+(?:react|reacted)\s+(?:badly\s+|poorly\s+|terribly\s+|horribly\s+|really\s+badly\s+)?to\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*(?P<v2>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+makes?\s+(?:me|my\s+\w+)\s+(?:sneeze|itch|wheeze|break\s+out|swell|puff\s+up|come\s+out\s+in)"
+        + r"|^\W*(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+)?(?P<v3>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)\s+(?:here|over\s+here|fyi)\b"
+        + r"|^\W*(?P<v4>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:are|is)\s+(?:dangerous|deadly|life[\s-]threatening)\s+(?:for|to)\s+me\b",
+    ),
+    (
+        "allergy",
+        None,
+        r"^\W*(?:我)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
+        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>[\u4e00-\u9fff]{2,6}?)(?:就|会|后)?(?:会)?(?:起疹子|起红疹|长疹子|呼吸困难|休克|浑身痒|过敏)"
+        r"|^\W*(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)对我(?:有|会有)?(?:不良反应|副作用|过敏反应)",
+    ),
+    # ---- health / medication
+    (
+        "health.condition",
+        None,
+        r"^\W*(?:been\s+)?(?:living\s+with|lived\s+with|had|struggling\s+with|dealing\s+with)\s+(?:chronic\s+)?(?P<v>[a-z][\w' -]{1,30}?)"
+        + ITEM_CUT
+        + r"|^\W*(?:i\s+)?(?:got\s+|was\s+|been\s+)?diagnosed\s+with\s+(?:an?\s+)?(?P<v2>[a-z][\w' -]{1,30}?)"
+        + ITEM_CUT,
+    ),
+    (
+        "health.condition",
+        None,
+        r"我是(?:一[名个位])?(?P<v>[\u4e00-\u9fff]{2,6}?)(?:患者|病人)|(?:查出来?|查出了|检查出|诊断出|被诊断为|确诊(?:为|了)?)(?:有|了|是)?(?P<v2>[\u4e00-\u9fff]{2,6}?)(?=$|[，。,.!！]|了)",
+    ),
+    (
+        "medication",
+        None,
+        r"^\W*(?:currently\s+|still\s+)?on\s+(?P<v>"
+        + MED_WORD
+        + r")\b|\bmy\s+(?:daily\s+|regular\s+|current\s+|usual\s+)?(?:meds|medications?|medicines?|pills|prescriptions?)\s+(?:are|is|include)\s+(?P<v2>[a-z][a-z ,]{2,60}?)(?=\s*(?:[.!;]|$))",
+    ),
+    # ---- budget phrasing is read by h_budget; payment
+    (
+        "payment.avoid",
+        PAYMENTS,
+        r"^\W*(?P<v>"
+        + PAY_EN
+        + r")\s*[,?!.]*\s*(?:never|no\s+way|not\s+for\s+me|nope|no\s+thanks)\b",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"^\W*(?P<v>"
+        + PAY_ZH
+        + r")(?:最方便|最好用|就行|就好|比较方便|方便)|(?:刷|用)(?P<v2>"
+        + PAY_ZH
+        + r")(?:卡)?(?:就行|就好|付|支付|结账)?",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"^\W*(?P<v>"
+        + PAY_EN
+        + r")\s+(?:works\s+best|is\s+best|is\s+easiest|please|pls|for\s+me)\b",
+    ),
+    # ---- location
+    (
+        "location.city",
+        None,
+        r"^\W*(?:my\s+)?home\s+(?:is|=|base\s+is)\s+(?:in\s+)?(?P<v>" + NAME_EN + r")",
+    ),
+    (
+        "location.city",
+        None,
+        r"坐标(?:是|在)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:市)?(?=$|[，。,.!！])|(?:我)?住(?:在)?(?P<v2>[\u4e00-\u9fff]{2,3}?)(?:市)?(?=$|[，。,.!！])",
+    ),
+    (
+        "location.city",
+        None,
+        r"(?:^\W*|\bi\s+|\bi'm\s+|\bi\s+am\s+)(?:currently\s+|now\s+)?(?:live|living|based|located)\s+in\s+(?P<v>"
+        + _alt({k: k for k in L.CITIES if k.isascii()})
+        + r")\b",
+    ),
+    (
+        "location.city",
+        None,
+        r"\bi(?:'m|\s+am)\s+an?\s+[a-z][a-z ]{1,30}?\s+(?:in|based\s+in|from)\s+(?P<v>"
+        + NAME_EN
+        + r")(?=\s*(?:[,.;!]|$))",
+    ),
+    # ---- occupation
+    (
+        "job.title",
+        None,
+        r"^\W*(?:an?\s+)?(?P<v>(?:[a-z][a-z -]{0,30}?\s)?(?:"
+        + JOB_HEAD
+        + r"))\s+(?:at|@|here|by\s+trade)\b",
+    ),
+    (
+        "job.employer",
+        None,
+        r"^\W*(?:an?\s+)?(?:[a-z][a-z -]{0,30}?\s)?(?:"
+        + JOB_HEAD
+        + r")\s+(?:at|@)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "job.title",
+        None,
+        r"我是(?:一[名个位])?\s*(?P<v>(?:[a-z][a-z ]{0,30}?\s)?(?:"
+        + JOB_HEAD
+        + r"))\s*$|^\W*(?:我)?(?:是|当)(?:个|一个|一名|一位)(?P<v2>[\u4e00-\u9fff]{0,4}?(?:"
+        + JOB_ZH
+        + r"))(?=$|[，。,.!！])",
+    ),
+    # ---- family
+    (
+        "family.partner.name",
+        None,
+        r"\bmarried\s+to\s+(?P<v>"
+        + NAME_EN
+        + r")|^\W*(?:老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象)(?:的名字)?(?:叫|是)(?P<v2>"
+        + ZH_NAME
+        + r")(?=$|[，。,.!！])",
+    ),
+    (
+        "family.children",
+        None,
+        r"\bmarried\s+with\s+(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children)\b|\b(?:mom|mum|dad|mother|father|parent)\s+of\s+(?P<v2>\d|one|two|three|four|five|six)\b|(?:^|我)(?:家)?有(?P<v3>[一两二三四五六\d])个(?:孩子|小孩|娃)",
+    ),
+    (
+        "family.child.names",
+        None,
+        r"\bmy\s+(?:kids|children|daughters|sons|boys|girls|twins)(?:'\s+names|\s+names)?\s+(?:are|:)\s+(?P<v>(?-i:[A-Z])\w+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])\w+){1,5})",
+    ),
+    # ---- pets
+    (
+        "pet.species",
+        PETS,
+        r"\bmy\s+(?:little\s+|old\s+|sweet\s+|new\s+)?(?P<v>"
+        + PETS_EN
+        + r")\b(?!\s+(?:food|allergy|hair))|\b(?P<v2>"
+        + PETS_EN
+        + r")\s+at\s+home\b|\b(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v3>"
+        + PETS_EN
+        + r")\s+(?:named|called)\b",
+    ),
+    (
+        "pet.species",
+        PETS,
+        r"(?:我)?家(?:里)?(?:有|养了?)(?:一|两|三|几|\d)?[只条个匹]?(?P<v>"
+        + PETS_ZH
+        + r")|我家(?:的)?(?P<v2>"
+        + PETS_ZH
+        + r")",
+    ),
+    ("pet.names", None, r"\bmy\s+(?:" + PETS_EN + r")\s+(?P<v>(?-i:[A-Z])[a-z]+)\b"),
+    # ---- travel
+    (
+        "travel.airline.avoid",
+        None,
+        r"\bnever\s+(?:booking|flying|fly(?:ing)?\s+with|taking|using)\s+(?P<v>"
+        + NAME_EN
+        + r")|(?:再也不坐|再也不|不坐|别订|不要订|不想坐|别给我订|拒绝坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)",
+    ),
+    (
+        "travel.airline",
+        None,
+        r"^\W*(?P<v>"
+        + NAME_EN
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)",
+    ),
+    (
+        "hotel.chain",
+        None,
+        r"^\W*(?P<v>"
+        + NAME_EN
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+hotels?(?:\s+chain)?|(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯|首选)?(?:选|住|订)(?P<v2>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|酒店)",
+    ),
+    (
+        "travel.loyalty",
+        None,
+        r"\bfrequent\s+flyer\s+(?:with|on|in|member\s+of)\s+(?P<v>" + NAME_EN + r")",
+    ),
+    ("hotel.room", HOTEL_ROOM, r"(?P<v>离电梯远|远离电梯|不要靠近电梯)"),
+    (
+        "response.tone",
+        TONE_CODES,
+        r"\b(?:keep|use|with|in|prefer|like|want)\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:more\s+|very\s+)?(?P<v>formal|casual|informal|friendly|professional|relaxed|warm|direct)\s+(?:tone|style|voice|register)\b",
+    ),
+    (
+        "diet.avoid",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:从来|一直|从|向来)?(?:都)?不(?:吃|喝|碰)(?:的)?\W*$",
+    ),
+    ("pet.species", PETS, r"^\W*(?:还)?养了?(?:一|两|三|几|\d)?[只条个匹]?(?P<v>" + PETS_ZH + r")"),
+    # ---- time zone
+    (
+        "timezone",
+        None,
+        r"(?P<v>(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Za-z_]+(?:/[A-Za-z_]+)?)",
+    ),
+    ("timezone", TIMEZONES, r"(?:在|是|用|按|属于)?(?P<v>东八区)"),
+    # ---- do not recommend
+    (
+        "recommend",
+        None,
+        r"^\W*not\s+(?:really\s+|at\s+all\s+)?interested\s+in\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|\b(?:stop|quit)\s+(?:suggesting|recommending|pushing|showing\s+me|sending\s+me)\s+(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "recommend",
+        None,
+        r"^\W*(?:我)?对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)|^\W*(?P<v2>[\u4e00-\u9fff]{1,6}?)(?:就|也|都)?(?:不要|别|不用)(?:再)?(?:推|推荐|推送|介绍)(?:了|给我)?",
+    ),
+)
+VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3
+ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3
+
+
 #: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
 #: its key's hint substrings, so a turn pays for the few rows it could match.
 _HINTS: Mapping[str, tuple[str, ...]] = {
@@ -959,6 +1504,53 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
     }.items()
 }
 
+#: Hint words of the round-3 rows, merged into :data:`_HINTS`.
+_HINTS_3: Mapping[str, str] = {
+    "contact.call": "calls|打",
+    "contact.call.emergency": "unless|emergenc|urgent|急",
+    "diet": "meat|fish|纯素|蛋奶|plant|veg|paleo|pesc",
+    "relationship.status": "married|single|wife|husband|spouse|单身",
+    "seat": "sit|exit|过道|走廊|安全出口",
+    "response.length": "keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
+    "response.format": "表格|table|bullet|列表|列出|分条|summar|总结|要点",
+    "response.tone": "tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
+    "response.style": "like i'm|eli5|jargon|plain|dumb|大白话|术语",
+    "units.system": "kg|km|cm|kilo|meter|metre|公斤|千米|公里",
+    "accessibility": "eyesight|vision|放大|blind|impaired|屏幕",
+    "contact.channel": "me|发|用|联系|联络",
+    "name": "it's|its|this is|叫",
+    "name.preferred": "call me|叫我",
+    "age": "im|years|y/o|了",
+    "language.spoken": "也",
+    "diet.avoid": "drink|touch|consume|不吃|不喝|不碰",
+    "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|发烧友|hobb|超|最|特别",
+    "taste.dislike": "fan of|taste|what i|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
+    "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用",
+    "health.condition": "living with|lived with|struggling|dealing|diagnos|患者|病人|查出|检查出|诊断",
+    "medication": "meds|medication|medicine|pills|prescription",
+    "payment.method": "works|best|easiest|please|pls|for me|刷",
+    "location.city": "home|坐标|i'm|i am",
+    "job.title": " at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
+    "job.employer": "@",
+    "family.partner.name": "married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
+    "family.children": "married with|mom of|mum of|dad of|mother of|father of|parent of|有",
+    "family.child.names": "kids|children|daughters|sons|boys|girls|twins",
+    "pet.species": "my |at home|named|called|家|养",
+    "pet.names": "my ",
+    "travel.airline.avoid": "never|再也不|不坐",
+    "travel.airline": "airline|carrier|首选",
+    "hotel.chain": "hotel|酒店",
+    "travel.loyalty": "frequent flyer|我是|我有",
+    "hotel.room": "电梯",
+    "timezone": "/|东八区",
+    "recommend": "interested|stop|quit|兴趣|不感冒|推|介绍",
+}
+_HINTS = {
+    key: tuple(dict.fromkeys((*_HINTS.get(key, ()), *_HINTS_3.get(key, "").split("|"))))
+    for key in {*_HINTS, *_HINTS_3}
+}
+
+
 #: Every hint word, found in one pass ("(?=(...))" matches at every position); a word
 #: stands for the keys of every hint word it starts with ("living" -> "liv" as well).
 _HINT_WORDS = sorted({w for words in _HINTS.values() for w in words}, key=len, reverse=True)
@@ -981,7 +1573,12 @@ _VALUE_RX = tuple(
     (key, value, re.compile(rx, _I), _HINTS.get(key)) for key, value, rx in VALUE_ROWS
 )
 _ITEM_RX = tuple((key, codes, re.compile(rx, _I), _HINTS.get(key)) for key, codes, rx in ITEM_ROWS)
-_TRIM_ZH = re.compile(r"^(?:去|玩|看|做|的)|(?:的)$")
+_TRIM_ZH = re.compile(r"^(?:去|玩|做|的)(?=[\u4e00-\u9fff]{2})|^看(?=[\u4e00-\u9fff]{2})|(?:的)$")
+#: Qualifiers around a list item: "a bit of Italian", "头孢类的药", "some Spanish".
+_ITEM_QUALIFIER = re.compile(
+    r"^(?:a\s+(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+|fluent\s+|conversational\s+)|(?<=[\u4e00-\u9fff])(?:类的|的|类)(?:药物?|药品)$",
+    _I,
+)
 
 
 def _kind(key: str) -> Kind:
@@ -1058,6 +1655,7 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
     for part in parts:
         part = part.strip().rstrip(".,;:!?。，；！？")
         part = _TRIM_ZH.sub("", part) if not part.isascii() else part
+        part = _ITEM_QUALIFIER.sub("", part).strip()
         part = re.sub(
             r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly)$",
             "",
@@ -1076,6 +1674,44 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
     return out
 
 
+#: A possibility or a plan, not a fact: "I might try keto", "maybe I'll get a dog", "可能明年".
+_MAYBE = re.compile(
+    r"\b(?:might|maybe|perhaps|someday|some\s+day|one\s+day|thinking\s+(?:about|of)|considering"
+    r"|not\s+sure|wondering)\b|也许|可能|说不定|考虑|还没定|不一定",
+    _I,
+)
+#: One booking, not a standing preference: "a window seat on the 9am flight", "这趟".
+_ONE_TRIP = re.compile(
+    r"\b(?:the|this|my|tomorrow's|tonight's|next|that)\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+|\w+\s+)?(?:flight|train)\b(?!s)"
+    r"|这趟|这次|明天的|今晚的",
+    _I,
+)
+_TRIP_KEYS = ("seat", "travel.", "hotel.")
+#: A Chinese negative imperative right before a match: "别给我订头等舱" is not a preference for it.
+_ZH_DONT = re.compile(r"(?:别|不要|不用|勿)(?:再)?(?:给我)?(?:订|选|用|坐|要|安排)?$")
+#: Keys whose rows already say "no": their Chinese "不…了" is the statement, not a retraction.
+_NEGATIVE_KEYS = frozenset(
+    [
+        "contact.call",
+        "recommend",
+        "travel.airline.avoid",
+        "payment.avoid",
+        "diet.avoid",
+        "taste.dislike",
+        "response.emoji",
+    ]
+)
+
+
+def _skip(key: str, text: str, start: int) -> bool:
+    """Whether a row's match is a possibility, a one-off booking or a negative imperative."""
+    if _MAYBE.search(text):
+        return True
+    return key.startswith(_TRIP_KEYS) and bool(
+        _ONE_TRIP.search(text) or _ZH_DONT.search(text[max(0, start - 8) : start])
+    )
+
+
 def h_rows(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`VALUE_ROWS` and :data:`ITEM_ROWS` on one clause."""
     text = cl.text
@@ -1084,17 +1720,17 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
         if hint is not None and key not in active:
             continue
         m = rx.search(text)
-        if m is None:
+        if m is None or _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
             continue
         exp = not cl.sentence.implicit_cue and not (
             key.startswith("response.")
             and not _STANDING.search(cl.sentence.text)
-            and _BEHAVIOUR.search(m.group(0))
+            and (_BEHAVIOUR.search(m.group(0)) or _BEHAVIOUR_ZH.search(cl.sentence.text))
         )
         slot = _slot(key, value, 0)
         # the value is the code ("halal", not "eat halal"); the words stay in the span
         c = cand(_kind(key), slot, value, normalized=value, explicit=exp, hard=_hard(key))
-        yield m.start(), m.end(), _negate(c) if _negated(text, m.start()) else c
+        yield m.start(), m.end(), _negate(c) if _negated(text, m.start(), key) else c
     for key, codes, rx, hint in _ITEM_RX:
         if hint is not None and key not in active:
             continue
@@ -1106,7 +1742,9 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             start, end = m.span(group)
             if key == "payment.method" and neg_before(text, m.start()):
                 continue
-            negated = _negated(text, m.start())
+            if _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
+                continue
+            negated = _negated(text, m.start(), key)
             for said, norm in _items(key, codes, m.group(group)):
                 for s_, e_, c in _row_hits(key, said, norm, start, end, n_found):
                     if cl.sentence.implicit_cue:
@@ -1123,8 +1761,16 @@ _NOT_BEFORE = re.compile(
 )
 
 
-def _negated(text: str, start: int) -> bool:
-    """ "I'm not lactose intolerant (anymore)", "I don't keep halal anymore": forget."""
+_ANYMORE_EN = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", _I)
+
+
+def _negated(text: str, start: int, key: str = "") -> bool:
+    """ "I'm not lactose intolerant (anymore)", "I don't keep halal anymore": forget.
+
+    A key whose rows already say "no" (``recommend``, ``*.avoid``, ``contact.call`` ...)
+    reads a Chinese "不…了" ("再也不坐春秋航空了") as the statement itself."""
+    if key.split(".")[0] in _NEGATIVE_KEYS or key in _NEGATIVE_KEYS:
+        return _ANYMORE_EN.search(text) is not None
     return (
         _ANYMORE.search(text) is not None
         or _NOT_BEFORE.search(text[max(0, start - 24) : start]) is not None
@@ -1132,6 +1778,7 @@ def _negated(text: str, start: int) -> bool:
 
 
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
+_BEHAVIOUR_ZH = re.compile(r"太长|再短|再简|还是太")
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
 
 
@@ -1196,7 +1843,7 @@ def _lang_name(said: str) -> str:
 _PLACE_EN = r"[A-Z][\w'-]+(?:\s+(?!(?:and|now|in|to|from|next|this|last|with|for|but|so|then)\b)[A-Z][\w'-]+)?"
 _MOVE_EN = (
     re.compile(
-        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:here\s+)?to\s+(?P<cur>"
+        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+)?to\s+(?P<cur>"
         + _PLACE_EN
         + r")\s+from\s+(?P<prev>"
         + _PLACE_EN
@@ -1204,9 +1851,17 @@ _MOVE_EN = (
         _I,
     ),
     re.compile(
-        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+from\s+(?P<prev>"
+        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+from\s+(?P<prev>"
         + _PLACE_EN
         + r")\s+to\s+(?P<cur>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
+    re.compile(
+        r"(?:\b(?:i|we)\s+|^\W*(?:just\s+)?)left\s+(?P<prev>"
+        + _PLACE_EN
+        + r")\s+for\s+(?P<cur>"
         + _PLACE_EN
         + r")",
         _I,
@@ -1224,7 +1879,7 @@ _MOVE_ZH = (
     re.compile(
         r"从(?P<prev>"
         + CITY_ZH
-        + r")搬(?:家)?(?:到|去)了?(?P<cur>"
+        + r")搬(?:家)?(?:到|去|来)了?(?P<cur>"
         + CITY_ZH
         + r")(?=了|$|[，,。.！!；;])"
     ),
@@ -1237,9 +1892,9 @@ _MOVE_ZH = (
     ),
 )
 _MOVING_TO = re.compile(
-    r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:moving|relocating)\s+to\s+(?P<cur>"
+    r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+|^\W*)(?:moving|relocating)\s+to\s+(?P<cur>"
     + _PLACE_EN
-    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|我(?:们)?(?:下个月|明年|今年|马上|准备|打算|要)(?:要)?搬(?:到|去)(?P<cur2>"
+    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|(?:^\W*|我(?:们)?)(?:下个月|下周|明年|今年|年底|月底|马上|准备|打算|要|快要|即将|就要)+(?:要)?搬(?:家)?(?:到|去)(?P<cur2>"
     + CITY_ZH
     + r")(?=$|[，,。.！!；;]|了)",
     _I,
@@ -1299,7 +1954,7 @@ _MONTHS = {
     for m in names
 }
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_BDAY_CUE = r"(?:\bborn\s+(?:on\s+)?|\bbirthday\s+(?:is\s+)?(?:on\s+)?|\bb-?day\s+(?:is\s+)?)"
+_BDAY_CUE = r"(?:\bborn\s+(?:on\s+)?|\bbirthday(?:'s|\s+is)?\s+(?:is\s+)?(?:on\s+)?|\bb-?day(?:'s)?\s+(?:is\s+)?(?:on\s+)?)"
 _BIRTHDAY_RX = (
     re.compile(
         _BDAY_CUE
@@ -1323,12 +1978,23 @@ _BIRTHDAY_RX = (
         _I,
     ),
     re.compile(
-        r"生日(?:是|在)?\s*(?:(?P<y>(?:19|20)\d\d)年)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+        r"生日(?:是|在)?\s*(?:(?P<y>(?:19|20)\d\d|[一二]九[〇零一二三四五六七八九]{2}|二〇[〇零一二三四五六七八九]{2})年)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
     ),
     re.compile(
         r"(?P<y>(?:19|20)\d\d)年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号](?:出生|生)"
     ),
+    re.compile(
+        r"(?:生于|出生于|出生在)\s*(?P<y>(?:19|20)\d\d|[一二]九[〇零一二三四五六七八九]{2}|二〇[〇零一二三四五六七八九]{2})年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]?"
+    ),
 )
+
+
+_ZH_DIGIT = {c: str(i) for i, c in enumerate("〇一二三四五六七八九")} | {"零": "0"}
+
+
+def _year(y: str) -> str:
+    """ "1985" / "一九八五" -> "1985" (a year is read digit by digit)."""
+    return "".join(_ZH_DIGIT.get(ch, ch) for ch in y)
 
 
 def h_birthday(cl: Clause) -> Iterator[Hit]:
@@ -1342,7 +2008,7 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
                 continue
             norm = f"{month:02d}-{day:02d}"
             if g.get("y"):
-                norm = f"{g['y']}-{norm}"
+                norm = f"{_year(g['y'])}-{norm}"
             yield (
                 m.start(),
                 m.end(),

@@ -35,9 +35,11 @@ def _amt(name: str) -> str:
     # possessive, so a wall of digits is scanned once per pattern, not once per position.
     number = (
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
-        r"\s?(?:k|K|w|万|千|thousand|grand|million)?"
+        r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|元|块钱?|美元))?"
         r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
+        r"|\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
+        r"(?:\s?(?:dollars|usd|euros|bucks|pounds))?"
     )
     return f"(?P<{name}>{number}){_NOT_UNIT}"
 
@@ -54,7 +56,7 @@ _RANGE = re.compile(
 _BUDGET_RX = (
     re.compile(
         r"\b(?:my\s+|the\s+|our\s+)?budget\s+(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
-        r"(?P<q>around\s+|about\s+|roughly\s+|approximately\s+|up\s+to\s+|max\s+|maximum\s+|under\s+"
+        r"(?P<q>around\s+|about\s+|roughly\s+|approximately\s+|like\s+|up\s+to\s+|max\s+|maximum\s+|under\s+"
         r"|at\s+most\s+|at\s+least\s+)?" + _AMT,
         _I,
     ),
@@ -75,7 +77,7 @@ _BUDGET_RX = (
     ),
     re.compile(_AMT + r"\s*(?P<q>以内|以下|之内)"),
     re.compile(
-        r"\b(?:spend|pay|afford)\s+(?P<q>up\s+to\s+|at\s+most\s+|about\s+|around\s+|at\s+least\s+)?"
+        r"\b(?:spend|pay|afford)\s+(?P<q>up\s+to\s+|at\s+most\s+|about\s+|around\s+|at\s+least\s+|more\s+than\s+|over\s+)?"
         + _AMT,
         _I,
     ),

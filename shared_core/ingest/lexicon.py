@@ -400,6 +400,9 @@ def parse_number(text: str) -> int | None:
         return None
     if t in _EN_NUMBERS:
         return _EN_NUMBERS[t]
+    words = _parse_en_words(t)
+    if words is not None:
+        return _in_range(words)
     m = _ARABIC_RE.match(t)
     if m:
         whole, _, frac = m.group(1).replace(",", "").partition(".")
@@ -416,6 +419,49 @@ def parse_number(text: str) -> int | None:
         return None  # no Chinese amount in range is written with this many characters
     value = _parse_cn_integer(t)
     return None if value is None else _in_range(value)
+
+
+_EN_UNITS: Mapping[str, int] = {
+    w: n
+    for n, w in enumerate(
+        (
+            *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
+            *("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"),
+            *("seventeen", "eighteen", "nineteen"),
+        )
+    )
+}
+_EN_TENS: Mapping[str, int] = {
+    w: 10 * n
+    for n, w in enumerate(
+        ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), start=2
+    )
+}
+_EN_SCALES: Mapping[str, int] = {"hundred": 100, "thousand": 1000, "grand": 1000, "million": 10**6}
+
+
+def _parse_en_words(text: str) -> int | None:
+    """ "twenty-nine" -> 29, "twelve hundred" -> 1200, "two thousand five hundred" -> 2500;
+    ``None`` unless every word is a number word (at most 8 words)."""
+    words = [w for w in re.split(r"[\s-]+", text) if w and w != "and"]
+    if not words or len(words) > 8 or words[0] in _EN_SCALES:
+        return None
+    total = current = 0
+    for w in words:
+        if w in _EN_UNITS:
+            current += _EN_UNITS[w]
+        elif w in _EN_TENS:
+            current += _EN_TENS[w]
+        elif w in _EN_SCALES:
+            scale = _EN_SCALES[w]
+            if scale == 100:
+                current = max(current, 1) * 100
+            else:
+                total += max(current, 1) * scale
+                current = 0
+        else:
+            return None
+    return total + current
 
 
 def _in_range(value: int) -> int:
