@@ -404,6 +404,9 @@ _FOOD_WORDS = (
     r"|cake|ice\s+cream|bbq|barbecue|ramen|dumplings?|tacos?|thai|vietnamese|mexican|indian"
     r"|italian|korean|sichuan|cantonese\s+food)\b"
     r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|(?<!钓)鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
+    r"|榴莲|芒果|苹果|香蕉|西瓜|草莓|葡萄|橙子|荔枝|榴梿|蒜|葱|姜|辣椒|鸡蛋|牛奶|奶酪|蛋糕|巧克力"
+    r"|\b(?:durian|mango|apples?|bananas?|grapes?|strawberr(?:y|ies)|peppers?|avocados?|lamb"
+    r"|shrimp|prawns?|bacon|ham|sausages?|fries|chips|popcorn|peanut\s+butter|oysters?)\b"
 )
 
 

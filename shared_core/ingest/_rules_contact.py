@@ -7,6 +7,8 @@ Each handler takes a :class:`Clause` and yields ``(start, end, candidate)``; the
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from collections.abc import Iterator
 
@@ -67,11 +69,14 @@ _QUIET_RANGE_EN = re.compile(
     + r"(?![\d%])",
     _I,
 )
-_ZH_H = r"(?P<h{n}>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*(?:点|:00|：00)(?P<half{n}>半)?"
+_ZH_H = (
+    r"(?P<h{n}>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*"
+    r"(?:点|[:：](?P<min{n}>[0-5]\d))(?P<half{n}>半)?"
+)
 _QUIET_RANGE_ZH = re.compile(
     r"(?P<pre1>晚上|夜里|夜间|下午|傍晚|中午|早上|上午|凌晨)?\s*"
     + _ZH_H.format(n=1)
-    + r"\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
+    + r"\s*(?:以后|之后)?\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
     + r"(?P<pre2>早上|上午|凌晨|早晨|中午|下午|晚上)?\s*"
     + _ZH_H.format(n=2)
 )
@@ -120,13 +125,62 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         pm1 = pre1 in ("晚上", "夜里", "夜间", "下午", "傍晚") or (not pre1 and z1 > z2 and z1 < 12)
         pm2 = (m.group("pre2") or "") in ("下午", "晚上")
         s1 = (z1 + 12 if pm1 and z1 < 12 else z1) % 24
+        if pre1 in ("夜里", "夜间", "凌晨", "半夜") and z1 == 12:
+            s1 = 0  # "夜里12点" is midnight
         s2 = (z2 + 12 if pm2 and z2 < 12 else z2) % 24
-        mi1, mi2 = (30 if m.group(h) else 0 for h in ("half1", "half2"))
+        mi1, mi2 = (30 if m.group(f"half{n}") else int(m.group(f"min{n}") or 0) for n in (1, 2))
         value = f"{s1:02d}:{mi1:02d}-{s2:02d}:{mi2:02d}"
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
 
 
+#: "11 at night" / "8 in the morning": the day part said in words.
+_DAYPART_EN = re.compile(
+    r"\b(\d{1,2}(?::\d{2})?)\s*(?:o'clock\s+)?(?:(?P<pm>at\s+night|in\s+the\s+evening|tonight)"
+    r"|(?P<am>in\s+the\s+morning))\b",
+    _I,
+)
+#: "nothing after 9pm, and nothing before 8am": both ends in one sentence, in any clauses.
+_QUIET_PAIR_EN = re.compile(
+    r"\b(?:after|past)\s+(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>[ap]\.?m\.?)?\b.{0,60}?"
+    r"\b(?:before|until|till)\s+(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>[ap]\.?m\.?)?",
+    _I,
+)
+_QUIET_PAIR_CUE = re.compile(
+    r"\b(?:nothing|no\s+(?:messages|texts|calls|emails|notifications|pings)|don't|do\s+not|dont"
+    r"|never)\b",
+    _I,
+)
+
+
+def _daypart(text: str) -> str:
+    return _DAYPART_EN.sub(lambda m: m.group(1) + ("pm" if m.group("pm") else "am"), text)
+
+
+@functools.lru_cache(maxsize=64)
+def _quiet_pair(sentence: str) -> str | None:
+    """ "nothing after 9pm please, and nothing before 8 in the morning" -> "21:00-08:00"."""
+    if not _QUIET_PAIR_CUE.search(sentence):
+        return None
+    m = _QUIET_PAIR_EN.search(_daypart(sentence))
+    if m is None:
+        return None
+    h1, h2 = int(m.group("h1")), int(m.group("h2"))
+    if h1 > 24 or h2 > 24:
+        return None
+    a1 = m.group("a1") or ("pm" if h1 < 12 else None)
+    t1 = _ampm(h1, int(m.group("m1") or 0), a1)
+    t2 = _ampm(h2, int(m.group("m2") or 0), m.group("a2") or ("am" if h2 < 12 else None))
+    return f"{t1[0]:02d}:{t1[1]:02d}-{t2[0]:02d}:{t2[1]:02d}"
+
+
 def h_quiet(cl: Clause) -> Iterator[Hit]:
+    pair = _quiet_pair(cl.sentence.text)
+    if pair is not None:
+        if cl.start == 0:
+            yield 0, len(cl.text), cand(Kind.CONSTRAINT, "contact.quiet_hours", pair, hard=True)
+        return
+    if _DAYPART_EN.search(cl.text):
+        cl = dataclasses.replace(cl, text=_daypart(cl.text))
     ranged = list(_h_quiet_range(cl))
     yield from ranged
     if ranged:

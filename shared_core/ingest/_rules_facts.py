@@ -586,7 +586,10 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         h_diet,
         _hint("veg pescatarian halal kosher gluten keto paleo lactose meat 素 清真 麸质 生酮 肉"),
     ),
-    (h_budget, _hint(_DIGITS + "预算 零 一 二 两 三 四 五 六 七 八 九 十 百 千 万")),
+    (
+        h_budget,
+        _hint(_DIGITS + "预算 零 一 二 两 三 四 五 六 七 八 九 十 百 千 万 hundred thousand grand"),
+    ),
     (
         h_location,
         _hint(

@@ -145,6 +145,8 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
             found = classify(new) or classify(old)
             if found is None or not new:
                 continue
+            if rx is _CORR_EN and m.group(0)[:2].lower() == "no" and classify(new) is None:
+                continue  # "No calls please - unless ..., then fine" corrects nothing
             key, kind, _canon = found
             c = cand(kind, key, new)
             was = _old_value(old, key)
@@ -247,12 +249,13 @@ NOTE_CONFIDENCE = 0.75
 _NOTE_EN = re.compile(
     r"^\W*(?:(?:also|and|but|so|well|actually|btw|oh)\W+)*"
     r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"
+    r"|i(?:'ve|\s+have)\s+(?:never|always)\s+\S.{1,100}"
     r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|drive|wear"
     r"|sleep|was\s+born|grew\s+up|only|rarely|mostly)\b.{2,100})$",
     _I,
 )
 _NOTE_ZH = re.compile(
-    r"^\W*(?P<body>我(?:不会|不能|从来不|从不|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
+    r"^\W*(?P<body>我(?:不会|不能|从来不|从不|从来没有?|从没|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
     r"[^?？吗呢]{2,40})$"
 )
 #: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
@@ -263,11 +266,11 @@ _NOT_DURABLE = re.compile(
     r"|bored|fine|good|great|ok|okay|sorry|glad|happy|sure|here|back|done|ready|thanks?|just"
     r"|kidding|joking|wondering|asking|curious|confused|not\s+sure|no\s+idea|a\s+question"
     r"|if|what|how|why|when|where|who|you|your|it|that|this|basically|totally|literally"
-    r"|anymore|any\s+more|no\s+longer"
+    r"|anymore|any\s+more|no\s+longer|at\s+the\s+moment|atm|currently"
     r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
     r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
-    r"|哈哈|呵呵|嘿嘿|不再|已经不",
+    r"|哈哈|呵呵|嘿嘿|不再|已经不|才怪|开玩笑|逗你",
     _I,
 )
 

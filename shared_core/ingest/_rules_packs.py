@@ -30,7 +30,7 @@ from ._rulebase import Clause, Hit, cand, neg_before, phrase, split_items
 from ._rulebase import negate as _negate
 from .lexicon import parse_number, slugify
 
-__all__ = ["ITEM_ROWS", "VALUE_ROWS", "h_birthday", "h_move", "h_rows"]
+__all__ = ["ITEM_ROWS", "VALUE_ROWS", "h_birthday", "h_move", "h_rows", "h_sentence_rows"]
 
 _I = re.IGNORECASE
 
@@ -1304,6 +1304,14 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + r")\b",
     ),
     (
+        "job.title",
+        None,
+        r"\bi(?:'m|\s+am)\s+an?\s+(?P<v>(?:[a-z][a-z -]{0,30}?\s)?(?:"
+        + JOB_HEAD
+        + r"))\s+(?:in|based\s+in)\s+"
+        + NAME_EN,
+    ),
+    (
         "location.city",
         None,
         r"\bi(?:'m|\s+am)\s+an?\s+[a-z][a-z ]{1,30}?\s+(?:in|based\s+in|from)\s+(?P<v>"
@@ -1576,7 +1584,7 @@ _ITEM_RX = tuple((key, codes, re.compile(rx, _I), _HINTS.get(key)) for key, code
 _TRIM_ZH = re.compile(r"^(?:去|玩|做|的)(?=[\u4e00-\u9fff]{2})|^看(?=[\u4e00-\u9fff]{2})|(?:的)$")
 #: Qualifiers around a list item: "a bit of Italian", "头孢类的药", "some Spanish".
 _ITEM_QUALIFIER = re.compile(
-    r"^(?:a\s+(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+|fluent\s+|conversational\s+)|(?<=[\u4e00-\u9fff])(?:类的|的|类)(?:药物?|药品)$",
+    r"^(?:(?:a\s+)?(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+|fluent\s+|conversational\s+)|(?<=[\u4e00-\u9fff])(?:类的|的|类)(?:药物?|药品)$",
     _I,
 )
 
@@ -1675,7 +1683,7 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
 
 
 #: A possibility or a plan, not a fact: "I might try keto", "maybe I'll get a dog", "可能明年".
-_MAYBE = re.compile(
+MAYBE = re.compile(
     r"\b(?:might|maybe|perhaps|someday|some\s+day|one\s+day|thinking\s+(?:about|of)|considering"
     r"|not\s+sure|wondering)\b|也许|可能|说不定|考虑|还没定|不一定",
     _I,
@@ -1705,7 +1713,7 @@ _NEGATIVE_KEYS = frozenset(
 
 def _skip(key: str, text: str, start: int) -> bool:
     """Whether a row's match is a possibility, a one-off booking or a negative imperative."""
-    if _MAYBE.search(text):
+    if MAYBE.search(text):
         return True
     return key.startswith(_TRIP_KEYS) and bool(
         _ONE_TRIP.search(text) or _ZH_DONT.search(text[max(0, start - 8) : start])
@@ -1919,6 +1927,8 @@ def _city(key: str, place: str) -> Candidate:
 def h_move(cl: Clause) -> Iterator[Hit]:
     """ "moved to X from Y" / "从Y搬到X" -> location.city = X, location.city.previous = Y;
     "I'm moving to X in March" -> location.moving_to = X."""
+    if MAYBE.search(cl.text):
+        return  # "thinking about maybe moving to Lisbon" is no move
     for rx in (*_MOVE_EN, *_MOVE_ZH):
         for m in rx.finditer(cl.text):
             cur, prev = m.group("cur").strip(), m.group("prev").strip()
@@ -2014,3 +2024,94 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
                 m.end(),
                 cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm),
             )
+
+
+# ---- whole-sentence rows: an object fronted before the comma ("Pork, I don't eat.") ------
+#: (key, value, pattern) rows matched on the whole sentence, as :data:`VALUE_ROWS`.
+SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
+    (
+        "diet",
+        "pescatarian",
+        r"\bno\s+meat\b.{0,30}\bfish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b",
+    ),
+)
+#: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
+SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    (
+        "diet.avoid",
+        None,
+        r"^\W*(?P<v>[a-z][a-z ]{1,25}?)\s*[,:—–-]+\s*i\s+(?:don't|do\s+not|dont|never|won't|can't)"
+        r"\s+(?:eat|drink|touch)(?:\s+(?:it|them|that|those))?\W*$",
+    ),
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s*[,:—–-]+\s*i(?:'m|\s+am|m)\s+(?:very\s+|severely\s+"
+        r"|really\s+|deathly\s+|super\s+)?allergic(?:\s+to\s+(?:it|them|that|those))?\W*$",
+    ),
+    (
+        "payment.avoid",
+        PAYMENTS,
+        r"^\W*(?P<v>" + PAY_EN + r")\s*[,:—–-]+\s*(?:never|no\s+way|not\s+for\s+me|nope)\b",
+    ),
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>[a-z][a-z ]{1,25}?)\s*[,:—–-]+\s*(?:i\s+)?(?:hate|can't\s+stand|loathe|despise"
+        r"|detest)\s+(?:it|them|that)\W*$",
+    ),
+    (
+        "name",
+        None,
+        r"(?:本人|我)姓[\u4e00-\u9fff][，,]\s*(?:名)?叫(?P<v>" + ZH_NAME + r")(?=$|[，。,.!！])",
+    ),
+    (
+        "pet.names",
+        None,
+        r"(?:养了?|有)(?:一|两|\d)?[只条个匹]?(?:"
+        + PETS_ZH
+        + r")[，,]\s*(?:它|名字)?叫(?P<v>[\u4e00-\u9fff]{1,4})"
+        r"(?=$|[，。,.!！])",
+    ),
+)
+_SENT_VALUE_RX = tuple((k, v, re.compile(rx, _I)) for k, v, rx in SENTENCE_VALUE_ROWS)
+_SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_ROWS)
+#: Hint substrings for :func:`h_sentence_rows` (a comma and one of these words).
+SENTENCE_HINTS: tuple[str, ...] = (
+    "fish",
+    "eat",
+    "drink",
+    "touch",
+    "allergic",
+    "never",
+    "no way",
+    "not for me",
+    "nope",
+    "hate",
+    "stand",
+    "loathe",
+    "despise",
+    "detest",
+    "姓",
+    "叫",
+)
+
+
+def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
+    """:data:`SENTENCE_VALUE_ROWS` and :data:`SENTENCE_ITEM_ROWS` on a whole sentence."""
+    text = cl.text
+    if "," not in text and "，" not in text and ":" not in text and "—" not in text:
+        return
+    for key, value, rx in _SENT_VALUE_RX:
+        m = rx.search(text)
+        if m is None or _skip(key, text, m.start()):
+            continue
+        c = cand(_kind(key), key, value, normalized=value, hard=_hard(key))
+        yield m.start(), m.end(), _negate(c) if _negated(text, m.start(), key) else c
+    for key, codes, rx in _SENT_ITEM_RX:
+        for m in rx.finditer(text):
+            start, end = m.span("v")
+            if _skip(key, text, m.start()):
+                continue
+            for n, (said, norm) in enumerate(_items(key, codes, m.group("v"))):
+                yield from _row_hits(key, said, norm, start, end, n)

@@ -15,6 +15,7 @@ from . import lexicon as L
 from ._rulebase import ANYMORE as _ANYMORE
 from ._rulebase import CJK, CUT_ZH, NOT_END, Clause, Hit, cand
 from ._rulebase import negate as _negate
+from ._rules_packs import MAYBE
 from .lexicon import parse_number
 
 __all__ = ["h_budget", "h_location"]
@@ -233,6 +234,8 @@ def _place_key(place: str) -> str:
 
 def h_location(cl: Clause) -> Iterator[Hit]:
     """location.city / location.country / location.address."""
+    if MAYBE.search(cl.sentence.text):
+        return  # "thinking about maybe moving to Lisbon" is no place of residence
     for m in _LOC_EN.finditer(cl.text):
         g = m.groupdict()
         neg = (g.get("neg") or "").lower()

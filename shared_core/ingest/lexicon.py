@@ -262,6 +262,58 @@ tianjin: tianjin | 天津
 suzhou: suzhou | 苏州
 hong kong: hong kong | 香港
 taipei: taipei | 台北
+xiamen: xiamen | 厦门
+qingdao: qingdao | 青岛
+dalian: dalian | 大连
+kunming: kunming | 昆明
+changsha: changsha | 长沙
+zhengzhou: zhengzhou | 郑州
+shenyang: shenyang | 沈阳
+harbin: harbin | 哈尔滨
+jinan: jinan | 济南
+fuzhou: fuzhou | 福州
+hefei: hefei | 合肥
+ningbo: ningbo | 宁波
+wuxi: wuxi | 无锡
+singapore: singapore | 新加坡
+seoul: seoul | 首尔
+sydney: sydney | 悉尼
+melbourne: melbourne | 墨尔本
+toronto: toronto | 多伦多
+vancouver: vancouver | 温哥华
+los angeles: los angeles | 洛杉矶
+san francisco: san francisco | 旧金山
+chicago: chicago | 芝加哥
+boston: boston | 波士顿
+seattle: seattle | 西雅图
+austin: austin
+denver: denver
+miami: miami
+madrid: madrid | 马德里
+barcelona: barcelona | 巴塞罗那
+rome: rome | 罗马
+milan: milan | 米兰
+amsterdam: amsterdam | 阿姆斯特丹
+vienna: vienna | 维也纳
+munich: munich | 慕尼黑
+hamburg: hamburg | 汉堡
+zurich: zurich | 苏黎世
+dublin: dublin | 都柏林
+lisbon: lisbon | 里斯本
+porto: porto
+prague: prague | 布拉格
+stockholm: stockholm | 斯德哥尔摩
+copenhagen: copenhagen | 哥本哈根
+oslo: oslo | 奥斯陆
+manchester: manchester | 曼彻斯特
+edinburgh: edinburgh | 爱丁堡
+glasgow: glasgow | 格拉斯哥
+leeds: leeds
+bristol: bristol
+dubai: dubai | 迪拜
+mumbai: mumbai | 孟买
+bangkok: bangkok | 曼谷
+osaka: osaka | 大阪
 paris: paris | 巴黎
 london: london | 伦敦
 new york: new york | 纽约
@@ -269,6 +321,8 @@ tokyo: tokyo | 东京
 berlin: berlin | 柏林
 """
 )
+
+_ZH_CITIES = sorted((c for c in CITIES if not c.isascii()), key=len, reverse=True)
 
 #: Family relations: surface -> key suffix (``family.<suffix>``).
 FAMILY: Mapping[str, str] = _table(
@@ -560,6 +614,11 @@ def canonical_value(key: str, value: str) -> str:
                 return ",".join(sorted({vocab[p] for p in parts}))
     if key.startswith("location.") and low.endswith("市") and low[:-1] in CITIES:
         return CITIES[low[:-1]]
+    if key.startswith("location.") and not low.isascii():
+        # "上海浦东" / "杭州西湖区": the city, not the district
+        city = next((c for c in _ZH_CITIES if low.startswith(c) and len(low) - len(c) <= 4), None)
+        if city is not None:
+            return CITIES[city]
     return low
 
 
