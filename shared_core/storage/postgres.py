@@ -220,6 +220,14 @@ class PostgresRecordStore(PostgresUserTables):
         with self._pool.connection() as conn:
             yield conn
 
+    @contextmanager
+    def read(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection for ONE read statement: no transaction block (autocommit),
+        so no ``BEGIN``/``COMMIT`` round trips; a single statement sees one snapshot
+        either way. Reads of several statements that must agree use :meth:`transaction`."""
+        with self._pool.connection(autocommit=True) as conn:
+            yield conn
+
     def migrate(self) -> list[str]:
         """Apply pending :data:`POSTGRES_MIGRATIONS`, each in its own transaction.
 
@@ -315,7 +323,7 @@ class PostgresRecordStore(PostgresUserTables):
     # -- reads ----------------------------------------------------------------------------
 
     def _records(self, sql_text: str, params: dict[str, Any]) -> list[MemoryRecord]:
-        with self.transaction() as conn:
+        with self.read() as conn:
             return [row_to_record(r) for r in conn.execute(sql_text.encode(), params)]
 
     def get(
@@ -347,7 +355,7 @@ class PostgresRecordStore(PostgresUserTables):
         ids = [enc(i) for i in dict.fromkeys(record_ids)]
         if not ids:
             return set()
-        with self.transaction() as conn:
+        with self.read() as conn:
             rows = conn.execute("SELECT id FROM records_archive WHERE id = ANY(%s)", (ids,))
             return {dec(r[0]) for r in rows}
 
@@ -406,7 +414,7 @@ class PostgresRecordStore(PostgresUserTables):
         sql_text += " ORDER BY score DESC, updated_at DESC, id LIMIT %(lim)s"
         p = {"q": tsq, "u": enc(user_id), "ctx": enc(system_context), "lim": int(limit),
              "st": [Status(s).value for s in statuses]}  # fmt: skip
-        with self.transaction() as conn:
+        with self.read() as conn:
             return [LexicalHit(dec(r[0]), float(r[1])) for r in conn.execute(sql_text.encode(), p)]
 
     def conflicts(
@@ -419,7 +427,7 @@ class PostgresRecordStore(PostgresUserTables):
         if open_only:
             sql_text += " AND resolved_at IS NULL"
         sql_text += " ORDER BY detected_at, id"
-        with self.transaction() as conn:
+        with self.read() as conn:
             ctx = None if system_context is None else enc(system_context)
             rows = conn.execute(sql_text.encode(), {"u": enc(user_id), "ctx": ctx}).fetchall()
         return [q.row_to_conflict(r) for r in rows]
@@ -431,13 +439,13 @@ class PostgresRecordStore(PostgresUserTables):
         )
         if limit is not None:
             sql_text += " LIMIT %(lim)s"
-        with self.transaction() as conn:
+        with self.read() as conn:
             rows = conn.execute(sql_text.encode(), {"u": enc(user_id), "lim": limit}).fetchall()
         return [q.row_to_audit(r) for r in reversed(rows)]
 
     def user_state(self, user_id: str) -> UserState | None:
         """The user's bookkeeping row (memory switch, counters), or ``None``."""
-        with self.transaction() as conn:
+        with self.read() as conn:
             r = conn.execute(
                 f"SELECT {q.USER_COLS} FROM users WHERE user_id = %s".encode(), (enc(user_id),)
             ).fetchone()
@@ -445,7 +453,7 @@ class PostgresRecordStore(PostgresUserTables):
 
     def users(self) -> list[str]:
         """Every user id with anything stored, sorted."""
-        with self.transaction() as conn:
+        with self.read() as conn:
             return [dec(r[0]) for r in conn.execute(q.USERS)]
 
     # -- archive, erase, export -----------------------------------------------------------

@@ -26,6 +26,7 @@ the read bound (building an index may legitimately take long).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
@@ -166,8 +167,13 @@ class PgPool:
             raise
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+    def connection(self, *, autocommit: bool = False) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection inside one transaction (committed on success).
+
+        With ``autocommit`` there is no transaction block: each statement commits on its
+        own. For a read that is ONE statement this is the same snapshot, without the
+        ``BEGIN`` and ``COMMIT`` round trips (a statement's round trip is most of a small
+        read's time: 4 round trips become 2, the connection check included).
 
         Raises:
             BackendUnavailableError: the server did not answer (now, or recently: the
@@ -178,13 +184,22 @@ class PgPool:
                 f"{self.name} is unavailable: it did not answer recently; next attempt within"
                 f" {self.breaker.probe_interval:g} s"
             )
+        pg, _ = driver()
         conn: psycopg.Connection[Any] | None = None
         try:
             with pg_errors(self.name):
                 conn = self._checked()
                 try:
-                    with conn:
-                        yield conn
+                    if autocommit:
+                        conn.autocommit = True
+                        try:
+                            yield conn
+                        finally:
+                            with contextlib.suppress(pg.Error):  # a broken one is discarded
+                                conn.autocommit = False
+                    else:
+                        with conn:
+                            yield conn
                 finally:
                     self._pool.putconn(conn)
         except BackendUnavailableError as exc:

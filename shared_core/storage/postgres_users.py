@@ -31,6 +31,9 @@ class PostgresUserTables:
     def transaction(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         raise NotImplementedError
 
+    def read(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        raise NotImplementedError
+
     @staticmethod
     def _move_fences(
         conn: psycopg.Connection[Any], users: set[str], expected: Mapping[str, Fence]
@@ -49,7 +52,7 @@ class PostgresUserTables:
 
     def fence(self, user_id: str) -> Fence:
         """The user's write fence (erasure epoch, write generation)."""
-        with self.transaction() as conn:
+        with self.read() as conn:
             row = conn.execute(
                 "SELECT epoch, gen FROM user_fence WHERE user_hash = %s", (user_hash(user_id),)
             ).fetchone()
@@ -68,7 +71,7 @@ class PostgresUserTables:
 
     def pending_erasures(self, *, limit: int = 100) -> list[tuple[str, str]]:
         """Queued ``(user_id, store)`` erasures, oldest first."""
-        with self.transaction() as conn:
+        with self.read() as conn:
             rows = conn.execute(
                 "SELECT subject, store FROM erase_queue ORDER BY queued_at, store LIMIT %s",
                 (max(0, int(limit)),),
@@ -122,7 +125,7 @@ class PostgresUserTables:
 
     def erased_at(self, user_id: str) -> datetime | None:
         """When the user was erased (from the tombstone), or ``None``."""
-        with self.transaction() as conn:
+        with self.read() as conn:
             r = conn.execute(
                 "SELECT erased_at FROM tombstones WHERE user_hash = %s", (user_hash(user_id),)
             ).fetchone()
