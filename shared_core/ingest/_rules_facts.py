@@ -29,6 +29,7 @@ from ._rulebase import (
     negate as _negate,
 )
 from ._rules_open import h_interest, h_taste
+from ._rules_packs import ONE_TRIP
 from ._rules_place import h_budget, h_location
 from .dates import DATE_HINTS, resolve_dates
 from .lexicon import slugify
@@ -371,8 +372,8 @@ _SEAT_ME = re.compile(r"\b(?:i|i'll|i'd|me|my)\b|我", _I)
 
 def h_seat(cl: Clause) -> Iterator[Hit]:
     """seat (implicit unless stated as a preference)."""
-    if not _SEAT_ME.search(cl.text):
-        return
+    if not _SEAT_ME.search(cl.text) or ONE_TRIP.search(cl.sentence.text):
+        return  # "book me an aisle seat on the 7am flight" is one booking
     explicit = _SEAT_PREFER.search(cl.text) is not None and not cl.sentence.implicit_cue
     for m in _SEAT_EN.finditer(cl.text):
         seat = m.group("s").lower().replace(" ", "-")

@@ -1689,7 +1689,7 @@ MAYBE = re.compile(
     _I,
 )
 #: One booking, not a standing preference: "a window seat on the 9am flight", "这趟".
-_ONE_TRIP = re.compile(
+ONE_TRIP = re.compile(
     r"\b(?:the|this|my|tomorrow's|tonight's|next|that)\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+|\w+\s+)?(?:flight|train)\b(?!s)"
     r"|这趟|这次|明天的|今晚的",
     _I,
@@ -1716,7 +1716,7 @@ def _skip(key: str, text: str, start: int) -> bool:
     if MAYBE.search(text):
         return True
     return key.startswith(_TRIP_KEYS) and bool(
-        _ONE_TRIP.search(text) or _ZH_DONT.search(text[max(0, start - 8) : start])
+        ONE_TRIP.search(text) or _ZH_DONT.search(text[max(0, start - 8) : start])
     )
 
 

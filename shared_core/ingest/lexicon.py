@@ -824,3 +824,50 @@ NAME_STOP: frozenset[str] = _words(
     vegan vegetarian pregnant allergic diabetic single married retired divorced hungry sick well
     alive from in at on with the a an afraid aware confused curious excited fed"""
 )
+
+
+#: Traditional -> simplified characters that user statements use (one character each, so
+#: the text keeps its length): "我對蝦過敏", "請用繁體中文回覆", "十二月二十四號".
+_T2S_PAIRS = (
+    "對对過过蝦虾號号請请體体覆复歡欢喜喜們们這这個个來来為为會会說说話话時时間间點点電电"
+    "聯联繫系絡络郵邮發发訊讯復复麼么還还於于幾几歲岁愛爱車车飛飞機机場场開开關关讓让給给"
+    "從从後后頭头買买賣卖錢钱貴贵萬万塊块書书習习語语門门問问題题氣气戶户務务價价過过歷历"
+    "媽妈爺爷奶奶兒儿孫孙貓猫狗狗養养隻只條条魚鱼雞鸡鴨鸭豬猪牛牛羊羊蝦虾蟹蟹麵面飯饭菜菜"
+    "藥药醫医療疗糖糖尿尿壓压證证病病敏敏癥症腎肾臟脏腦脑嚴严職职業业師师員员計计師师經经"
+    "劃划導导總总長长齊齐試试搬搬遷迁灣湾臺台東东廣广瀋沈蘇苏錫锡漢汉門门寧宁鄉乡區区窗窗"
+    "靠靠邊边艙舱級级館馆廳厅層层樓楼樂乐視视頻频戲戏運运動动讀读寫写畫画遊游釣钓攝摄影影"
+    "簡简單单詳详細细長长短短適适應应變变稱称號号碼码帳账單单銀银轉转現现貨货費费預预算算"
+    "晚晚間间擾扰醒醒睡睡覺觉別别擔担煩烦謝谢禮礼貌貌錄录記记憶忆刪删除除確确認认總总"
+)
+T2S: Mapping[int, str] = {
+    ord(_T2S_PAIRS[i]): _T2S_PAIRS[i + 1]
+    for i in range(0, len(_T2S_PAIRS) - 1, 2)
+    if _T2S_PAIRS[i] != _T2S_PAIRS[i + 1]
+}
+
+#: Misspellings users type, as ``right: wrong | wrong`` rows (whole words, any case).
+TYPOS: Mapping[str, str] = _table(
+    """
+allergic: alergic | allergik | alergik | allegic
+allergy: alergy | allergie
+allergies: alergies
+budget: budjet | buget | bugdet
+vegetarian: vegitarian | vegeterian | vegetarain | vegatarian
+vegan: vegen
+prefer: perfer | prefere
+definitely: definately
+tldr: tl;dr | tl:dr | tl dr
+intolerant: intollerant | intolerent
+"""
+)
+_TYPO_RE = re.compile(
+    r"(?<![\w;:])("
+    + "|".join(re.escape(w) for w in sorted(TYPOS, key=len, reverse=True))
+    + r")(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def fix_typos(text: str) -> str:
+    """Common misspellings corrected word by word (``TYPOS``): "im alergic" -> "im allergic"."""
+    return _TYPO_RE.sub(lambda m: TYPOS.get(m.group(1).lower(), m.group(1)), text)
