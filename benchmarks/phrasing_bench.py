@@ -14,6 +14,7 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split test
     python benchmarks/phrasing_bench.py --split all --json /tmp/phrasing.json
     python benchmarks/phrasing_bench.py --split dev2
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -549,6 +550,11 @@ def main(argv: list[str] | None = None) -> int:
         default="test",
         help="all = dev + test; dev2 (second development set) is reported on its own",
     )
+    ap.add_argument(
+        "--with-dev2",
+        action="store_true",
+        help="also run dev2 and add its rows to the same table (the README's one command)",
+    )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
     ap.add_argument(
@@ -566,6 +572,12 @@ def main(argv: list[str] | None = None) -> int:
         print("invalid benchmark data:\n  " + "\n  ".join(problems[:30]), file=sys.stderr)
         return 2
     report = run(data, split=args.split, limit=args.limit, details=args.details)
+    if args.with_dev2 and args.split != DEV2:
+        extra = run(data, split=DEV2, limit=args.limit)
+        report["table"].update(extra["table"])
+        report["seconds"] = round(report["seconds"] + extra["seconds"], 1)
+        report["errors"] += extra["errors"]
+        report["dev2_categories"] = extra["categories"]
     print(render_markdown(report))
     print(f"\n{report['seconds']} s, {report['errors']} rows raised an error")
     if args.json:

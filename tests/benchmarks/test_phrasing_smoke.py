@@ -158,3 +158,11 @@ def test_run_on_dev2(data: dict[str, Any]) -> None:
     total = report["table"]["dev2"]["all"]
     assert total["statements"] == 2 and total["negatives"] == 2
     assert {s["id"] for s in report["statements"]} <= {r["id"] for r in data["dev2_statements"]}
+
+
+def test_one_command_reports_dev_test_and_dev2(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    assert pb.main(["--split", "all", "--with-dev2", "--limit", "1", "--json", str(out)]) == 0
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert set(saved["table"]) == {"dev", "test", "dev2"}
+    assert pb.render_markdown(saved).count("\n| dev2 |") == 3
