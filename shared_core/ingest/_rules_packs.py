@@ -145,7 +145,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "contact.call",
         "never",
-        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b|my\s+(?:phone|cell|mobile|number))",
+        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b(?!\s+(?-i:[A-Z])[a-z])|my\s+(?:phone|cell|mobile|number))",
     ),
     (
         "contact.call",
@@ -943,7 +943,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         "never",
         r"\bno\s+(?:phone\s+)?calls\b(?!\s+(?:after|before|between|from|during|on|at|past|until|till|in)\b)"
         r"|\b(?:phone\s+)?calls\s+are\s+(?:a\s+)?(?:no[\s-]go|no[\s-]no|out|off[\s-]limits|not\s+(?:ok|okay|welcome))"
-        r"|^\W*(?:pls\s+|please\s+|just\s+)?(?:don't|do\s+not|dont|never)\s+(?:ever\s+)?(?:call|ring|phone)(?:\s+me)?\W*$",
+        r"|^\W*(?:pls\s+|please\s+|just\s+)?(?:don't|do\s+not|dont|never)\s+(?:ever\s+)?(?:call|ring|phone)(?:\s+me)?(?=\s*(?:[,.;!—–-]|$|and\b|but\b|though\b))",
     ),
     (
         "contact.call",
@@ -1684,8 +1684,10 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
 
 #: A possibility or a plan, not a fact: "I might try keto", "maybe I'll get a dog", "可能明年".
 MAYBE = re.compile(
-    r"\b(?:might|maybe|perhaps|someday|some\s+day|one\s+day|thinking\s+(?:about|of)|considering"
-    r"|not\s+sure|wondering)\b|也许|可能|说不定|考虑|还没定|不一定",
+    r"\b(?:might|maybe|perhaps|someday|some\s+day|one\s+day)\b(?:\s+\S+){0,3}?\s+(?:try|get|move"
+    r"|go|start|switch|become|buy|adopt|take\s+up|learn|do)\b|\bthinking\s+(?:about|of)\s+(?:maybe\s+)?"
+    r"\w+ing\b|\bconsidering\s+\w+ing\b|\bnot\s+sure\s+yet\b"
+    r"|也许|说不定|可能(?:会|要)?(?:明年|以后|将来)?(?:考虑|试试|开始|养|搬)|考虑(?:一下)?(?:要)?(?:搬|养|买|开始)|还没定",
     _I,
 )
 #: One booking, not a standing preference: "a window seat on the 9am flight", "这趟".
@@ -2066,6 +2068,12 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"(?:本人|我)姓[\u4e00-\u9fff][，,]\s*(?:名)?叫(?P<v>" + ZH_NAME + r")(?=$|[，。,.!！])",
     ),
     (
+        "allergy",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:类的药|的药|类药物|类)?(?:我|本人)(?:是)?(?:不能|不可以|不敢|没法)(?:吃|用|碰|打)"
+        r"[^。.!！]{0,6}?过敏",
+    ),
+    (
         "pet.names",
         None,
         r"(?:养了?|有)(?:一|两|\d)?[只条个匹]?(?:"
@@ -2094,6 +2102,7 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "detest",
     "姓",
     "叫",
+    "过敏",
 )
 
 
