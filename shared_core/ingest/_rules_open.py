@@ -350,7 +350,15 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
     for rx in (_TASTE_EN, _TASTE_ZH):
         for m in rx.finditer(cl.text):
-            item = phrase(re.sub(r"^(?:to\s+|去|玩)", "", m.group("item").strip(), flags=_I), 4)
+            item = phrase(
+                re.sub(
+                    r"^(?:to\s+|去|玩|(?:喝|吃)(?=[\u4e00-\u9fff]{2}))",
+                    "",
+                    m.group("item").strip(),
+                    flags=_I,
+                ),
+                4,
+            )
             if not ok_topic(item):
                 continue
             for part in split_items(item)[:3]:

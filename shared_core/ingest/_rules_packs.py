@@ -995,6 +995,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         "aisle",
         r"\b(?:sit|sitting)\s+(?:on|by|at|in)\s+the\s+aisle\b|^\W*(?:an?\s+)?aisle\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))|靠走廊|过道(?:的)?(?:座位|位子|位置)",
     ),
+    ("job.title", "teacher", r"\bi\s+teach\b(?!\s+(?:myself|my\s+(?:kids?|son|daughter|dog)))"),
     ("seat", "exit_row", r"\bexit[\s-]rows?\b(?!\s+(?:is|are|was)\b)|安全出口(?:那排|的座位)"),
     (
         "travel.class",
@@ -1005,7 +1006,8 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "short",
-        r"\b(?:keep|make)\s+(?:it|them|things|answers|replies|responses|your\s+answers)\s+(?:short|brief|concise|snappy|tight)\b"
+        r"\b(?:answer|reply|respond|write)\s+(?:more\s+)?(?:briefly|concisely|succinctly)\b|\bbe\s+(?:brief|succinct)\b"
+        r"|\b(?:keep|make)\s+(?:it|them|things|answers|replies|responses|your\s+answers)\s+(?:short|brief|concise|snappy|tight)\b"
         r"|\b(?:don't|do\s+not|no)\s+(?:write\s+)?(?:essays|novels|walls?\s+of\s+text|rambling)\b|\bjust\s+the\s+(?:answer|gist|short\s+version)\b|\btldr\b"
         r"|别啰嗦|不要啰嗦|少啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
         r"|(?:控制在|不超过|别超过|不要超过)\s*(?:\d+|[一二两三四五])\s*(?:句|行|段)(?:话)?(?:以内|之内)?|太长了",
@@ -1425,6 +1427,53 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:从来|一直|从|向来)?(?:都)?不(?:吃|喝|碰)(?:的)?\W*$",
     ),
     ("pet.species", PETS, r"^\W*(?:还)?养了?(?:一|两|三|几|\d)?[只条个匹]?(?P<v>" + PETS_ZH + r")"),
+    (
+        "intolerance",
+        None,
+        r"^\W*(?P<v>dairy|lactose|gluten|milk|wheat|beans|onions|garlic|caffeine|fructose|soy)\s+(?:really\s+)?(?:upsets?|messes?\s+(?:up|with)|wrecks?|kills?|hurts?)\s+my\s+(?:stomach|gut|tummy|belly)"
+        r"|\b(?P<v2>dairy|lactose|gluten|milk|wheat|caffeine|fructose)\s+(?:gives?|give)\s+me\s+(?:a\s+|bad\s+)?(?:stomach\s*aches?|bloating|cramps|the\s+runs|diarrh?o?ea)",
+    ),
+    (
+        "diet.avoid",
+        None,
+        r"\bno\s+(?P<v>pork|beef|alcohol|booze|red\s+meat|shellfish|seafood|lamb|chicken|dairy|sugar|caffeine)\s+for\s+me\b",
+    ),
+    ("location.city", None, r"\bbased\s+out\s+of\s+(?P<v>" + NAME_EN + r")"),
+    (
+        "location.city",
+        None,
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:over\s+|back\s+)?to\s+(?P<v>"
+        + NAME_EN
+        + r")(?!\s+from\b)",
+    ),
+    (
+        "location.city.previous",
+        None,
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?moved\s+(?:here\s+|over\s+)?from\s+(?P<v>"
+        + NAME_EN
+        + r")(?!\s+to\b)",
+    ),
+    (
+        "location.city",
+        None,
+        r"(?<!要)(?<!想)(?<!打算)(?<!准备)(?:刚|刚刚|已经|最近|去年|上个月|上周|前阵子|前几天)搬(?:家)?(?:到|去|来)了?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:了|来了)?(?=$|[，。,.!！])"
+        r"|(?<!要)(?<!想)(?<!打算)(?<!准备)搬(?:家)?(?:到|来)了(?P<v2>[\u4e00-\u9fff]{2,4}?)(?=$|[，。,.!！])",
+    ),
+    (
+        "language",
+        LANGS,
+        r"\bswitch\s+(?:over\s+)?to\s+(?P<v>" + _alt(LANGS, ascii_only=True) + r")\b",
+    ),
+    (
+        "taste.like",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:really\s+|very\s+|so\s+|super\s+|totally\s+|big\s+)?into\s+(?P<v>[a-z][a-z ]{1,20}?\s+and\s+[a-z][a-z ]{1,20}?)(?=\s*(?:[,.;!?]|$))",
+    ),
+    (
+        "contact.channel",
+        CHANNELS,
+        r"^\W*(?:用|发|走)\s*(?P<v>短信|邮件|微信|" + CHAN_EN + r")\s*(?:吧|就行|就好)?\W*$",
+    ),
     # ---- time zone
     (
         "timezone",
@@ -1519,7 +1568,7 @@ _HINTS_3: Mapping[str, str] = {
     "diet": "meat|fish|纯素|蛋奶|plant|veg|paleo|pesc",
     "relationship.status": "married|single|wife|husband|spouse|单身",
     "seat": "sit|exit|过道|走廊|安全出口",
-    "response.length": "keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
+    "response.length": "briefly|concisely|succinctly|brief|succinct|keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
     "response.format": "表格|table|bullet|列表|列出|分条|summar|总结|要点",
     "response.tone": "tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
     "response.style": "like i'm|eli5|jargon|plain|dumb|大白话|术语",
@@ -1530,15 +1579,17 @@ _HINTS_3: Mapping[str, str] = {
     "name.preferred": "call me|叫我",
     "age": "im|years|y/o|了",
     "language.spoken": "也",
-    "diet.avoid": "drink|touch|consume|不吃|不喝|不碰",
+    "language": "switch",
+    "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|发烧友|hobb|超|最|特别",
     "taste.dislike": "fan of|taste|what i|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
     "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用",
     "health.condition": "living with|lived with|struggling|dealing|diagnos|患者|病人|查出|检查出|诊断",
     "medication": "meds|medication|medicine|pills|prescription",
     "payment.method": "works|best|easiest|please|pls|for me|刷",
-    "location.city": "home|坐标|i'm|i am",
-    "job.title": " at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
+    "location.city": "home|坐标|i'm|i am|based|搬|moved|relocated",
+    "location.city.previous": "moved",
+    "job.title": "teach| at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
     "job.employer": "@",
     "family.partner.name": "married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
     "family.children": "married with|mom of|mum of|dad of|mother of|father of|parent of|有",
@@ -1551,6 +1602,7 @@ _HINTS_3: Mapping[str, str] = {
     "travel.loyalty": "frequent flyer|我是|我有",
     "hotel.room": "电梯",
     "timezone": "/|东八区",
+    "intolerance": "upset|mess|wreck|kill|hurt|gives me|give me",
     "recommend": "interested|stop|quit|兴趣|不感冒|推|介绍",
 }
 _HINTS = {
@@ -1819,6 +1871,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         return
     if key == "job.title" and said.isascii() and not _JOB_WORD.search(said):
         return  # "I'm a regular at ..." is no job
+    if key == "job.employer" and said.lower() in L.CITIES:
+        key, norm = "location.city", L.CITIES[said.lower()]  # "我在北京上班": a city, no employer
     if key == "allergy":
         key = _allergy_key(said)
         norm = L.canonical_value(key, said)

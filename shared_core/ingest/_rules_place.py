@@ -56,7 +56,7 @@ _RANGE = re.compile(
 )
 _BUDGET_RX = (
     re.compile(
-        r"\b(?:my\s+|the\s+|our\s+)?budget\s+(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
+        r"\b(?:my\s+|the\s+|our\s+)?budget(?:'s)?\s*(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
         r"(?P<q>around\s+|about\s+|roughly\s+|approximately\s+|like\s+|up\s+to\s+|max\s+|maximum\s+|under\s+"
         r"|at\s+most\s+|at\s+least\s+)?" + _AMT,
         _I,
