@@ -266,62 +266,67 @@ def render_context(
     )
     memo = _QUOTED.set({})
     try:
-        text = _render(parts, tpl)
-        # drop the lowest-priority items until the block fits
-        # past conversations go first: a faded inference the query asks about answers it
-        # more directly than a quoted turn
-        for bucket in (parts.episodes, parts.reconfirm, parts.soft, parts.confirm, parts.hard):
-            if bucket and count_tokens(text) > token_budget:
-                text = _fit(parts, tpl, bucket, token_budget, count_tokens)
+        return _fit(parts, tpl, token_budget, count_tokens)
     finally:
         _QUOTED.reset(memo)
-    return text
 
 
 def _fit(
     parts: _Parts,
     tpl: ContextTemplates,
-    bucket: list[dict[str, Any]],
     token_budget: int,
     count_tokens: Callable[[str], int],
 ) -> str:
-    """Keep the longest prefix of ``bucket`` with which the block fits; the block's text.
+    """Drop the lowest-priority items until the block fits; the block's text.
 
-    The same prefix as dropping the last item until the block fits (fewer items never
-    make the block longer), found by a galloping search (prefixes of 0, 1, 2, 4, ... items
-    until one does not fit, then bisection in between): a few renders of about as many
-    items as are kept, instead of one full render per dropped item (forty open
-    confirmation questions used to cost forty renders per context()). When no prefix fits,
-    the bucket is left empty and the next one is cut.
+    Past conversations go first (a faded inference the query asks about answers it more
+    directly than a quoted turn), then faded inferences, soft items, confirmations and
+    hard constraints, each bucket from its end. So what is kept is always the first ``k``
+    items of hard + confirm + soft + reconfirm + episodes, and the largest ``k`` that fits
+    is found by a galloping search (0, 1, 2, 4, ... items until one does not fit, then
+    bisection in between): the same items as dropping one at a time (fewer items never
+    make the block longer), in a few renders of about as many items as are kept instead
+    of one full render per dropped item (forty open confirmation questions used to cost
+    forty renders per context()). When nothing fits, every bucket is left empty.
     """
-    full = list(bucket)
+    buckets = (parts.hard, parts.confirm, parts.soft, parts.reconfirm, parts.episodes)
+    full = [list(b) for b in buckets]
+    total = sum(len(items) for items in full)
 
-    def fits(n: int) -> str | None:
-        bucket[:] = full[:n]
+    def keep(k: int) -> None:
+        for bucket, items in zip(buckets, full, strict=True):
+            bucket[:] = items[:k]
+            k = max(0, k - len(items))
+
+    def fits(k: int) -> tuple[str, bool]:
+        keep(k)
         rendered = _render(parts, tpl)
-        return rendered if count_tokens(rendered) <= token_budget else None
+        return rendered, count_tokens(rendered) <= token_budget
 
-    kept, text = 0, fits(0)
-    if text is not None:
-        hi = len(full)  # the whole bucket does not fit (the caller checked)
-        n = 1
-        while n < hi:
-            got = fits(n)
-            if got is None:
-                hi = n
-                break
-            kept, text = n, got
-            n *= 2
-        lo = kept + 1  # kept fits, hi does not: bisect what lies between
-        while lo < hi:
-            mid = (lo + hi) // 2
-            got = fits(mid)
-            if got is None:
-                hi = mid
-            else:
-                kept, text, lo = mid, got, mid + 1
-    bucket[:] = full[:kept]
-    return text if text is not None else _render(parts, tpl)
+    text, ok = fits(total)
+    if ok or total == 0:
+        return text
+    text, ok = fits(0)
+    if not ok:
+        return text
+    kept, hi, n = 0, total, 1  # kept fits, hi does not
+    while n < hi:
+        got, ok = fits(n)
+        if not ok:
+            hi = n
+            break
+        kept, text = n, got
+        n *= 2
+    lo = kept + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        got, ok = fits(mid)
+        if ok:
+            kept, text, lo = mid, got, mid + 1
+        else:
+            hi = mid
+    keep(kept)  # the parts as rendered in ``text``
+    return text
 
 
 def _hard_items(hard: Sequence[MemoryRecord]) -> list[dict[str, Any]]:

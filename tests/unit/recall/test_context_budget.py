@@ -24,15 +24,15 @@ from shared_core.scripts import one_line
 def _linear_fit(
     parts: Any,
     tpl: Any,
-    bucket: list[Any],
     token_budget: int,
     count_tokens: Callable[[str], int],
 ) -> str:
     """The previous cut: drop the last item and render again until the block fits."""
     text = inject._render(parts, tpl)
-    while bucket and count_tokens(text) > token_budget:
-        bucket.pop()
-        text = inject._render(parts, tpl)
+    for bucket in (parts.episodes, parts.reconfirm, parts.soft, parts.confirm, parts.hard):
+        while bucket and count_tokens(text) > token_budget:
+            bucket.pop()
+            text = inject._render(parts, tpl)
     return text
 
 
@@ -49,13 +49,14 @@ def crowded() -> Iterator[UserMemory]:
     mem.close()
 
 
+@pytest.mark.parametrize("query", ["Where do I live?", "What did we say about the Lisbon trip?"])
 @pytest.mark.parametrize("budget", [20, 60, 120, 200, 333, 400, 650, 1000, 1500, 5000])
 def test_bisection_keeps_what_dropping_one_at_a_time_kept(
-    crowded: UserMemory, budget: int, monkeypatch: pytest.MonkeyPatch
+    crowded: UserMemory, budget: int, query: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fast = crowded.context("u1", "Where do I live?", token_budget=budget)
+    fast = crowded.context("u1", query, token_budget=budget)
     monkeypatch.setattr(inject, "_fit", _linear_fit)
-    slow = crowded.context("u1", "Where do I live?", token_budget=budget)
+    slow = crowded.context("u1", query, token_budget=budget)
     assert fast == slow
     assert fast.rstrip().endswith(inject.END_MARKER)
 
