@@ -134,6 +134,7 @@ away_from_elevator: away from the elevator | away from the lift | 远离电梯 |
 """
 )
 CITY_ZH = r"[\u4e00-\u9fff]{2,4}?"
+JOB_ZH_EARLY = "|".join(sorted(L.ZH_JOB_SUFFIXES, key=len, reverse=True))
 #: A proper name: capitalized words, case-sensitive even inside the IGNORECASE rows.
 NAME_EN = r"(?-i:[A-Z])[\w'&.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w'&.-]*){0,3}"
 ITEM_EN = r"[^,.;!?]{2,40}?"
@@ -572,7 +573,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PAYMENTS,
         r"\bi\s+(?:don't|do\s+not|never|won't|refuse\s+to)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>"
         + _alt(PAYMENTS, ascii_only=True)
-        + r")\b|不(?:用|喜欢用|想用)(?P<v2>"
+        + r")\b|不(?:用|喜欢用|想用|接受|收|支持)(?P<v2>"
         + _alt(PAYMENTS, ascii_only=False)
         + r")",
     ),
@@ -628,11 +629,19 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\b(?:work|working)\s+(?:as\s+an?\s+[\w -]+?\s+)?(?:at|for)\s+(?P<v>" + NAME_EN + r")",
     ),
-    ("job.employer", None, r"我在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:做|当|担任|上班|工作)"),
+    (
+        "job.employer",
+        None,
+        r"我在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:做|当|担任|上班|工作)|^\W*在(?P<v2>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:做|当|担任)(?=[\u4e00-\u9fff]{0,4}(?:"
+        + JOB_ZH_EARLY
+        + r"))",
+    ),
     (
         "job.title",
         None,
-        r"我在[\u4e00-\u9fffA-Za-z]{2,8}?(?:做|当|担任)(?P<v>[\u4e00-\u9fff]{2,8})",
+        r"我在[\u4e00-\u9fffA-Za-z]{2,8}?(?:做|当|担任)(?P<v>[\u4e00-\u9fff]{2,8})|^\W*在[\u4e00-\u9fffA-Za-z]{2,8}?(?:做|当|担任)(?P<v2>[\u4e00-\u9fff]{0,4}(?:"
+        + JOB_ZH_EARLY
+        + r"))",
     ),
     # ---- family
     (
@@ -640,7 +649,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\bi\s+(?:have|'ve\s+got|have\s+got)\s+(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children|child|kid|sons|daughters)\b|\bi(?:'ve)?\s+got\s+(?P<v2>\d|two|three|four)\s+(?:kids|children)\b",
     ),
-    ("family.children", None, r"我有(?P<v>[一两二三四五六\d])个(?:孩子|小孩|娃|儿子|女儿)"),
+    (
+        "family.children",
+        None,
+        r"我有(?P<v>[一两二三四五六\d])个(?:孩子|小孩|娃|儿子|女儿)(?![和、，,]?(?:还有)?(?:一|两)?个(?:儿子|女儿))",
+    ),
     # ---- pets
     (
         "pet.species",
@@ -996,6 +1009,11 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         r"\b(?:sit|sitting)\s+(?:on|by|at|in)\s+the\s+aisle\b|^\W*(?:an?\s+)?aisle\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))|靠走廊|过道(?:的)?(?:座位|位子|位置)",
     ),
     ("job.title", "teacher", r"\bi\s+teach\b(?!\s+(?:myself|my\s+(?:kids?|son|daughter|dog)))"),
+    (
+        "family.children",
+        "2",
+        r"我有(?:一个|个)(?:儿子|女儿)(?:和|、|，|,)?(?:还有)?(?:一个|个)(?:儿子|女儿)",
+    ),
     ("seat", "exit_row", r"\bexit[\s-]rows?\b(?!\s+(?:is|are|was)\b)|安全出口(?:那排|的座位)"),
     (
         "travel.class",
@@ -1025,7 +1043,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "bullets",
-        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|\bbullet[\s-]?points?\b|用列表|列表的形式|列出来|分条",
+        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|\bbullet[\s-]?points?\b|用列表|列表的形式|分条",
     ),
     (
         "response.format",
@@ -1296,7 +1314,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "location.city",
         None,
-        r"坐标(?:是|在)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:市)?(?=$|[，。,.!！])|(?:我)?住(?:在)?(?P<v2>[\u4e00-\u9fff]{2,3}?)(?:市)?(?=$|[，。,.!！])",
+        r"坐标(?:是|在)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:市)?(?=$|[，。,.!！])|(?:^\W*|我)(?:现在|目前|一直)?住(?:在)?(?P<v2>[\u4e00-\u9fff]{2,3}?)(?:市)?(?=$|[，。,.!！])",
     ),
     (
         "location.city",
@@ -1439,6 +1457,28 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"\bno\s+(?P<v>pork|beef|alcohol|booze|red\s+meat|shellfish|seafood|lamb|chicken|dairy|sugar|caffeine)\s+for\s+me\b",
     ),
     ("location.city", None, r"\bbased\s+out\s+of\s+(?P<v>" + NAME_EN + r")"),
+    (
+        "health.condition",
+        None,
+        r"我(?:有点|有些|有一点)(?P<v>"
+        + _alt({k: k for k in L.CONDITIONS if not k.isascii()})
+        + r")",
+    ),
+    (
+        "medication",
+        None,
+        r"我(?:每天|长期|一直|平时|天天|按时|定期|每天早上|每天晚上)(?:都|在)?(?:要)?(?:服用|吃|服|打)(?P<v>[\u4e00-\u9fff]{2,8}?(?:药|素|片|胶囊|胍|平|汀|林|宁|芬))(?=$|[，。,.!！])",
+    ),
+    (
+        "recommend",
+        None,
+        r"(?:不喜欢|讨厌|反感|烦)(?:被|别人|你们)?(?:推销|推荐|推)(?P<v>[\u4e00-\u9fff]{1,8})",
+    ),
+    (
+        "diet.avoid",
+        None,
+        r"^\W*(?:也|从来|从|一直)?不(?:吃|喝|碰)(?P<v>猪肉|牛肉|羊肉|鸡肉|狗肉|海鲜|酒|内脏|[\u4e00-\u9fff]{1,2}肉)",
+    ),
     (
         "location.city",
         None,
@@ -1589,8 +1629,8 @@ _HINTS_3: Mapping[str, str] = {
     "payment.method": "works|best|easiest|please|pls|for me|刷",
     "location.city": "home|坐标|i'm|i am|based|搬|moved|relocated",
     "location.city.previous": "moved",
-    "job.title": "teach| at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
-    "job.employer": "@",
+    "job.title": "teach|在| at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
+    "job.employer": "@|在",
     "family.partner.name": "married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
     "family.children": "married with|mom of|mum of|dad of|mother of|father of|parent of|有",
     "family.child.names": "kids|children|daughters|sons|boys|girls|twins",
@@ -1850,6 +1890,11 @@ _JOB_WORD = re.compile(
 )
 
 
+_NOT_EMPLOYER = frozenset(
+    ["家", "家里", "公司", "单位", "这里", "那里", "外面", "网上", "线上", "外地"]
+)
+
+
 def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> Iterator[Hit]:
     if key in ("taste.like", "taste.dislike"):
         if not said or slugify(said) in L.TOPIC_STOP:
@@ -1871,6 +1916,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         return
     if key == "job.title" and said.isascii() and not _JOB_WORD.search(said):
         return  # "I'm a regular at ..." is no job
+    if key == "job.employer" and said in _NOT_EMPLOYER:
+        return  # "我在家里上班" names no employer
     if key == "job.employer" and said.lower() in L.CITIES:
         key, norm = "location.city", L.CITIES[said.lower()]  # "我在北京上班": a city, no employer
     if key == "allergy":
