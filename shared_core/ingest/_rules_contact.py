@@ -277,7 +277,8 @@ def _zh_self_intro(name: str) -> bool:
 _EMERGENCY = re.compile(r"emergenc|urgent|紧急|急事|急情", _I)
 _CALL_NEG_EN = re.compile(
     r"\b(?:never|don't|do\s+not|dont|stop|no\s+need\s+to)\s+(?:ever\s+)?(?:again\s+)?(?:call|phone|ring)"
-    r"(?:ing)?\s+me\b|\bno\s+(?:more\s+)?(?:phone\s+)?calls\b|\bi\s+(?:don't|do\s+not|never)\s+"
+    r"(?:ing)?\s+me\b(?!\s+(?:that|this|by|names?|an?)\b|\s+(?-i:[A-Z])[a-z])|\bno\s+(?:more\s+)?(?:phone\s+)?calls\b"
+    r"|\bi\s+(?:don't|do\s+not|never)\s+"
     r"(?:take|answer|pick\s+up|want|accept)\s+(?:any\s+)?(?:phone\s+)?calls\b",
     _I,
 )

@@ -146,7 +146,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "contact.call",
         "never",
-        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b(?!\s+(?-i:[A-Z])[a-z])|my\s+(?:phone|cell|mobile|number))",
+        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b(?!\s+(?:(?-i:[A-Z])[a-z]|that\b|this\b|by\b|names?\b|an?\s))|my\s+(?:phone|cell|mobile|number))",
     ),
     (
         "contact.call",
@@ -1001,7 +1001,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "seat",
         "window",
-        r"\b(?:sit|sitting|seat|seats)\s+(?:by|at|near|next\s+to)\s+the\s+window\b|^\W*(?:a\s+)?window\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))",
+        r"(?=.*\b(?:prefer|like|love|always|usually|flights?|planes?|fly|flying|trains?)\b)\b(?:sit|sitting|seat|seats)\s+(?:by|at|near|next\s+to)\s+the\s+window\b|^\W*(?:a\s+)?window\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))",
     ),
     (
         "seat",
