@@ -385,7 +385,11 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     ("accessibility", "screen_reader", r"\bscreen[\s-]reader\b|读屏|盲人"),
     ("accessibility", "high_contrast", r"\bhigh[\s-]contrast\b|高对比度"),
     ("accessibility", "keyboard_only", r"\bkeyboard[\s-]only\b|只能用键盘"),
-    ("accessibility", "reduced_motion", r"\breduced\s+motion\b|\bno\s+animations?\b|不要动画"),
+    (
+        "accessibility",
+        "reduced_motion",
+        r"\breduced\s+motion\b|\b(?:no|turn\s+off|disable|without)\s+(?:the\s+)?animations?\b|不要动画|关掉动画",
+    ),
     # ---- more phrasings (round 2)
     (
         "seat",
@@ -443,7 +447,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\b(?:everyone|everybody|people|friends|most\s+people)\s+calls?\s+me\s+(?P<v>[A-Z][\w'-]+)",
     ),
-    ("name", None, r"^\W*the\s+name(?:'s|\s+is)\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})"),
+    (
+        "name",
+        None,
+        r"^\W*(?:the\s+)?name(?:'s|\s+is)\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})",
+    ),
     # ---- age
     (
         "age",
@@ -753,7 +761,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         TIMEZONES,
         r"\b(?P<v>"
         + _alt(TIMEZONES, ascii_only=True)
-        + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+time\s*zone\s+is\s+(?P<v3>[A-Z]{2,5})\b",
+        + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+(?:time\s*zone|tz)\s+is\s+(?P<v3>[A-Z]{2,5})\b",
     ),
     (
         "timezone",
@@ -1368,7 +1376,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.partner.name",
         None,
-        r"\bmarried\s+to\s+(?P<v>"
+        r"\b(?:married|engaged)\s+to\s+(?P<v>"
         + NAME_EN
         + r")|^\W*(?:老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象)(?:的名字)?(?:叫|是)(?P<v2>"
         + ZH_NAME
@@ -1631,7 +1639,7 @@ _HINTS_3: Mapping[str, str] = {
     "location.city.previous": "moved",
     "job.title": "teach|在| at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
     "job.employer": "@|在",
-    "family.partner.name": "married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
+    "family.partner.name": "engaged to|married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
     "family.children": "married with|mom of|mum of|dad of|mother of|father of|parent of|有",
     "family.child.names": "kids|children|daughters|sons|boys|girls|twins",
     "pet.species": "my |at home|named|called|家|养",
@@ -1641,7 +1649,7 @@ _HINTS_3: Mapping[str, str] = {
     "hotel.chain": "hotel|酒店",
     "travel.loyalty": "frequent flyer|我是|我有",
     "hotel.room": "电梯",
-    "timezone": "/|东八区",
+    "timezone": "/|东八区|tz",
     "intolerance": "upset|mess|wreck|kill|hurt|gives me|give me",
     "recommend": "interested|stop|quit|兴趣|不感冒|推|介绍",
 }
