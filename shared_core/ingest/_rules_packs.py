@@ -1014,7 +1014,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "seat",
         "aisle",
-        r"\b(?:sit|sitting)\s+(?:on|by|at|in)\s+the\s+aisle\b|^\W*(?:an?\s+)?aisle\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))|靠走廊|过道(?:的)?(?:座位|位子|位置)",
+        r"\b(?:sit|sitting)\s+(?:on|by|at|in)\s+the\s+aisle\b|^\W*(?:an?\s+)?aisle\s+seats?\b(?=\s*(?:[,.;!]|$|always|please|pls|if|for|every|whenever))|靠走廊|过道(?:的)?(?:座位|位子|位置)|(?:坐|选|要|订)过道",
     ),
     ("job.title", "teacher", r"\bi\s+teach\b(?!\s+(?:myself|my\s+(?:kids?|son|daughter|dog)))"),
     (
@@ -1035,7 +1035,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         r"\b(?:answer|reply|respond|write)\s+(?:more\s+)?(?:briefly|concisely|succinctly)\b|\bbe\s+(?:brief|succinct)\b"
         r"|\b(?:keep|make)\s+(?:it|them|things|answers|replies|responses|your\s+answers)\s+(?:short|brief|concise|snappy|tight)\b"
         r"|\b(?:don't|do\s+not|no)\s+(?:write\s+)?(?:essays|novels|walls?\s+of\s+text|rambling)\b|\bjust\s+the\s+(?:answer|gist|short\s+version)\b|\btldr\b"
-        r"|别啰嗦|不要啰嗦|少啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
+        r"|别啰嗦|不要啰嗦|少啰嗦|太啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
         r"|(?:控制在|不超过|别超过|不要超过)\s*(?:\d+|[一二两三四五])\s*(?:句|行|段)(?:话)?(?:以内|之内)?|太长了",
     ),
     (
@@ -1067,7 +1067,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.style",
         "simple",
-        r"\blike\s+i'm\s+(?:five|5|a\s+(?:kid|child|beginner|five[\s-]year[\s-]old))\b|\beli5\b|\bno\s+jargon\b|\bin\s+plain\s+(?:english|terms|language)\b|\bdumb\s+it\s+down\b|大白话|别用术语|不要术语",
+        r"\blike\s+i'm\s+(?:five|5|a\s+(?:kid|child|beginner|five[\s-]year[\s-]old))\b|\beli5\b|\bno\s+jargon\b|\bin\s+plain\s+(?:english|terms|language)\b|\bdumb\s+it\s+down\b|大白话|别用术语|不要术语|简单的话|简单点说|说简单点|说得简单点",
     ),
     (
         "response.emoji",
@@ -1170,6 +1170,18 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?P<v>"
         + _alt(LANGS, ascii_only=False)
         + r")也(?:还行|可以|会|会一点|不错|凑合|还可以|能说)",
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"我(?:的)?(?P<v>"
+        + _alt(LANGS, ascii_only=False)
+        + r")(?:说得|讲得|水平)(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合)",
+    ),
+    (
+        "family.child.names",
+        None,
+        r"(?:^\W*|我)有(?:一)?个(?:女儿|儿子)[，,]?\s*(?:名字)?叫(?P<v>[\u4e00-\u9fff]{1,3})(?=$|[，。,.!！])",
     ),
     (
         "language",
@@ -1619,14 +1631,14 @@ _HINTS_3: Mapping[str, str] = {
     "response.length": "briefly|concisely|succinctly|brief|succinct|keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
     "response.format": "表格|table|bullet|列表|列出|分条|summar|总结|要点",
     "response.tone": "tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
-    "response.style": "like i'm|eli5|jargon|plain|dumb|大白话|术语",
+    "response.style": "简单|like i'm|eli5|jargon|plain|dumb|大白话|术语",
     "units.system": "kg|km|cm|kilo|meter|metre|公斤|千米|公里",
     "accessibility": "eyesight|vision|放大|blind|impaired|屏幕",
     "contact.channel": "me|发|用|联系|联络",
     "name": "it's|its|this is|叫",
     "name.preferred": "call me|叫我",
     "age": "im|years|y/o|了",
-    "language.spoken": "也",
+    "language.spoken": "也|说得|讲得|水平",
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|发烧友|hobb|超|最|特别",
@@ -1641,7 +1653,7 @@ _HINTS_3: Mapping[str, str] = {
     "job.employer": "@|在",
     "family.partner.name": "engaged to|married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
     "family.children": "married with|mom of|mum of|dad of|mother of|father of|parent of|有",
-    "family.child.names": "kids|children|daughters|sons|boys|girls|twins",
+    "family.child.names": "女儿|儿子|kids|children|daughters|sons|boys|girls|twins",
     "pet.species": "my |at home|named|called|家|养",
     "pet.names": "my ",
     "travel.airline.avoid": "never|再也不|不坐",
@@ -1888,7 +1900,7 @@ def _negated(text: str, start: int, key: str = "") -> bool:
 
 
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
-_BEHAVIOUR_ZH = re.compile(r"太长|再短|再简|还是太")
+_BEHAVIOUR_ZH = re.compile(r"太长|再短|再简|还是太|太啰嗦")
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
 
 

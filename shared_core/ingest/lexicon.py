@@ -116,6 +116,7 @@ pineapple: pineapple | 菠萝
 celery: celery | 芹菜
 mustard: mustard
 corn: corn | 玉米
+alcohol: alcohol | 酒精
 """
 )
 
@@ -151,6 +152,15 @@ migraine: migraine | migraines | 偏头痛
 arthritis: arthritis | 关节炎
 cancer: cancer | 癌症
 adhd: adhd
+gastritis: gastritis | 胃病 | 胃炎
+gout: gout | 痛风
+hyperthyroidism: hyperthyroidism | 甲亢
+hypothyroidism: hypothyroidism | 甲减
+high cholesterol: high cholesterol | 高血脂 | 血脂高
+eczema: eczema | 湿疹
+insomnia: insomnia | 失眠
+anemia: anemia | anaemia | 贫血
+ibs: ibs | irritable bowel syndrome | 肠易激
 """
 )
 
