@@ -96,7 +96,7 @@ PERMANENT_RE = re.compile(
 JOKE_RE = re.compile(
     r"(?<!not\s)(?<!n't\s)(?<!no\s)\b(?:just\s+|only\s+)?(?:kidding|joking)\b|\bjk\b|\bj/k\b"
     r"|\b(?:lol|haha+|lmao|hehe)\b[\s,!.]*(?:not\s+really|nah|no)\b"
-    r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?",
+    r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?|才怪",
     _I,
 )
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
@@ -113,7 +113,10 @@ LAUGH_RE = re.compile(
 #: live here""): the quoted first person is not the user.
 QUOTED_RE = re.compile(
     r"(?:唱|说|写|写着|写道|读|歌词|台词|\bsays?|\bsaid|\bsings?|\bsang|\blyrics?|\bquote[sd]?"
-    r"|\bwrote|\bline)\W{0,4}[\"“「『]",
+    r"|\bwrote|\bline)\W{0,4}[\"“「『']"
+    r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
+    r"|说|写道|问)"
+    r"|\btranslate\b|翻译",
     _I,
 )
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
@@ -123,7 +126,7 @@ RETRACT_RE = re.compile(
     r"|\bforget\s+(?:it|that|this|what\s+i\s+(?:just\s+)?said)\s*(?:[.!,]|$)"
     r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
     r"|(?:别|不要|不用)记(?:住)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
-    r"|收回(?:刚才|这句)|撤回刚才",
+    r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧",
     _I,
 )
 #: "actually", "I meant", "不对", "其实", "我说错了", ", not X".
@@ -154,7 +157,7 @@ _QUESTION_START_RE = re.compile(
 _REQUEST_RE = re.compile(
     r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b|^\s*(?:can|could)\s+i\b|\bplease\b"
     r"|[,，]\s*(?:can|could|would|will)\s+you\b"
-    r"|能不能|可不可以|可以.{0,12}吗|帮我|麻烦|请",
+    r"|能不能|可不可以|可以.{0,12}吗|能.{0,6}(?:点|一点|一下)吗|帮我|麻烦|请",
     _I,
 )
 _ZH_QUESTION_RE = re.compile(r"吗\s*$|么\s*$|呢\s*$|是不是|有没有|是否|对吗|对不对")
@@ -219,7 +222,15 @@ def is_self_question(sentence: str) -> bool:
         return False
     if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(s):
         return True
+    if _WHAT_I_RE.match(s):
+        return False  # "What I really love is dark chocolate." is a statement
     return _QUESTION_START_RE.match(s) is not None and not _ZH_SELF_RE.match(s)
+
+
+#: "What I love is X" / "what works for me is X": a fronted statement, not a question.
+_WHAT_I_RE = re.compile(
+    r"^\s*what\s+(?:i\s|works\s+(?:best\s+)?for\s+me\b)[^?]*?\b(?:is|are)\b", re.I
+)
 
 
 def scope_of(sentence: str) -> Scope:

@@ -98,7 +98,7 @@ from ._rulebase import (
 )
 from ._rules_contact import h_call, h_channel, h_name, h_quiet, h_recommend
 from ._rules_open import h_address, h_correction, h_note, h_rule
-from ._rules_packs import h_birthday, h_move, h_rows
+from ._rules_packs import MAYBE, SENTENCE_HINTS, h_birthday, h_move, h_rows, h_sentence_rows
 from .dates import parse_until
 
 __all__ = ["RuleExtractor"]
@@ -152,7 +152,7 @@ class RuleExtractor:
             return []
 
     def _extract(self, raw: str, at: datetime) -> list[Candidate]:
-        text = normalize_text(raw)
+        text = L.fix_typos(normalize_text(raw).translate(L.T2S))
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
@@ -164,7 +164,8 @@ class RuleExtractor:
             sent = Sentence(
                 text=sent_text,
                 question=is_self_question(sent_text),
-                hypothetical=HYPOTHETICAL_RE.search(sent_text) is not None,
+                hypothetical=HYPOTHETICAL_RE.search(sent_text) is not None
+                or MAYBE.search(sent_text) is not None,
                 correction=correcting,
                 implicit_cue=IMPLICIT_CUE_RE.search(sent_text) is not None,
                 scope=scope_of(sent_text),
@@ -352,6 +353,7 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
     (h_correction, ("not", "isn't", "wasn't", "no", "不是", "不对", "错了", "更正", "纠正")),
     (h_address, ("address", "地址", "住址")),
     (h_move, ("mov", "relocat", "left", "搬", "based", "live", "living", "located", "resid")),
+    (h_sentence_rows, SENTENCE_HINTS),
 )
 _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (
@@ -375,6 +377,8 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (
         h_quiet,
         (
+            "到",
+            ":",
             "after",
             "past",
             "before",
@@ -389,7 +393,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "and",
         ),
     ),
-    (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生")),
+    (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于")),
     (h_name, ("name", "call", "i'm", "am", "叫", "名字", "我是")),
     (h_call, ("call", "phone", "ring", "电话", "来电")),
     (h_channel, tuple(L.CHANNELS)),
