@@ -77,12 +77,28 @@ _BUDGET_RX = (
         r"(?:能|可以|只能)?(?:花|用|出|付|掏)?\s*" + _AMT
     ),
     re.compile(_AMT + r"\s*(?P<q>以内|以下|之内)"),
+    # 5: "my limit is $250", "spending cap of 800"
+    re.compile(
+        r"\b(?:my\s+|the\s+)?(?:spending\s+|price\s+)?(?:limit|cap|ceiling|max(?:imum)?\s+price)"
+        r"(?:'s)?\s*(?:is\s+|of\s+|:\s*|=\s*)(?P<q>around\s+|about\s+|roughly\s+)?" + _AMT,
+        _I,
+    ),
+    # 6: "500 bucks max", "400 tops" (with a currency, or in a sentence about the budget)
+    re.compile(_AMT + r"\s*(?P<q>max|maximum|tops|at\s+(?:the\s+)?most|or\s+less)\b", _I),
+    # 8: the amount alone in a clause of a budget sentence ("budget: 3k", "预算：三千")
+    re.compile(
+        r"^\W*(?P<q>around\s+|about\s+|roughly\s+|max\s+|up\s+to\s+|under\s+|大概|大约|差不多)?\s*"
+        + _AMT
+        + r"\s*(?:左右|上下)?\W*$",
+        _I,
+    ),
     re.compile(
         r"\b(?:spend|pay|afford)\s+(?P<q>up\s+to\s+|at\s+most\s+|about\s+|around\s+|at\s+least\s+|more\s+than\s+|over\s+)?"
         + _AMT,
         _I,
     ),
 )
+_AMT_MAX, _BARE_BUDGET = _BUDGET_RX[6], _BUDGET_RX[7]
 _MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)
 _MONEY = re.compile(
     r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|元|块", _I
@@ -165,7 +181,11 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
                 continue
             if not (i in (0, 1) or has_budget or _MONEY.search(m.group("amt")) or amount >= 100):
                 continue
-            value = m.group(0).strip() if i in (2, 3, 4) else (q + m.group("amt")).strip()
+            if rx is _BARE_BUDGET and not has_budget:
+                continue  # a number alone is a budget only in a sentence about the budget
+            if rx is _AMT_MAX and not (has_budget or _CURRENCY.search(m.group(0))):
+                continue  # "I walked 400 max" is no budget; "500 bucks max" is
+            value = m.group(0).strip() if i in (2, 3, 4, 6) else (q + m.group("amt")).strip()
             yield m.start(), m.end(), cand(Kind.PREFERENCE, key, value, normalized=str(amount))
 
 

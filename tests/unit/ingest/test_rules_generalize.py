@@ -159,3 +159,23 @@ def test_the_sentence_rows_store_through_the_public_api() -> None:
         mem.observe("u", "Peanuts, I'm allergic to them.")
         keys = {r["key"]: r for r in mem.export("u")["records"] if r["kind"] != "episode"}
     assert keys["allergy.food"]["normalized"] == "peanuts"
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("budget: 3k", "3000"),
+        ("my limit is $250", "250"),
+        ("500 bucks max", "500"),
+        ("预算：三千", "3000"),
+    ],
+)
+def test_budget_shapes(text: str, amount: str) -> None:
+    turn = Turn(user_id="u", text=text, session_id="s", turn_id="t", at=AT)
+    found = [(c.key, c.normalized) for c in RuleExtractor().extract(turn)]
+    assert ("budget.max", amount) in found
+
+
+def test_a_number_with_max_is_no_budget_without_money_words() -> None:
+    turn = Turn(user_id="u", text="I walked 400 max", session_id="s", turn_id="t", at=AT)
+    assert not [c for c in RuleExtractor().extract(turn) if c.key.startswith("budget")]
