@@ -12,6 +12,7 @@ from . import privacy
 from ._base import MemoryBase
 from .config import PiiMode
 from .entities import (
+    AuditEntry,
     Candidate,
     Change,
     ChangeAction,
@@ -21,6 +22,7 @@ from .entities import (
     Scope,
     SessionTurn,
     Source,
+    Status,
     Turn,
     UserState,
     new_id,
@@ -262,8 +264,11 @@ class WritePath(MemoryBase):
                 self.metrics.inc("gated_out", reason=decision.reason)
 
         batch = WriteBatch(
-            records=resolver.written, audit=list(resolver.audit), conflicts=list(resolver.conflicts)
+            records=resolver.written,
+            audit=list(resolver.audit),
+            conflicts=list(resolver.conflicts),
         )
+        self._close_moot_questions(batch, user_id, system_context, resolver, now, role)
         changes = list(resolver.changes)
         if cfg.store_turns:
             episode = self._episode_record(turn, episode_key)
@@ -406,6 +411,7 @@ class WritePath(MemoryBase):
                 audit=list(resolver.audit),
                 conflicts=list(resolver.conflicts),
             )
+            self._close_moot_questions(batch, user_id, system_context, resolver, now, actor)
             if state.first_seen is None:
                 batch.touch = UserTouch(user_id=user_id, at=now)
             commit_fenced(self, batch, user_id, fence)
@@ -482,6 +488,37 @@ class WritePath(MemoryBase):
                 at=now,
             )
         return changes
+
+    def _close_moot_questions(
+        self,
+        batch: WriteBatch,
+        user_id: str,
+        system_context: str,
+        resolver: Resolver,
+        at: datetime,
+        actor: str,
+    ) -> None:
+        """Close (in ``batch``, audited) the open questions this write made moot: those
+        whose every value it superseded. Reads the open questions only when the write
+        superseded something, the only way a question can lose all its values."""
+        if not any(r.status in (Status.SUPERSEDED, Status.REVOKED) for r in resolver.written):
+            return
+        moot = resolver.obsolete_questions(
+            self.records.conflicts(user_id, system_context, open_only=True)
+        )
+        for c in moot:
+            batch.resolved_conflicts.append((c.id, at))
+            batch.audit.append(
+                AuditEntry(
+                    user_id=user_id,
+                    action="resolve",
+                    record_id=c.record_ids[-1],
+                    key=c.key,
+                    actor=actor,
+                    at=at,
+                    detail={"conflicts": [c.id], "reason": "superseded by a later statement"},
+                )
+            )
 
     def _extract(self, turn: Turn) -> list[Candidate]:
         return [c for c in self._extract_raw(turn) if self._usable(c)]

@@ -94,6 +94,28 @@ class Ledger:
     def conflicts(self) -> list[Conflict]:
         return self._out.conflicts
 
+    def obsolete_questions(self, open_questions: Iterable[Conflict]) -> list[Conflict]:
+        """The open questions this ledger's writes answered by a later statement.
+
+        A question asks which of its records to follow. Once every one of them has been
+        superseded (the user said a third value: A, then B, then C within the confirmation
+        window), nothing it asks about is live any more, so it is closed; the newer
+        question about the current value stays. Questions about a value still pending or
+        active stay open until the user answers them.
+        """
+        if not self._out.records:
+            return []
+        live = {r.id for r in self._by_id.values() if r.status in (Status.ACTIVE, Status.PENDING)}
+        mine = {c.id for c in self._out.conflicts}
+        return [
+            c
+            for c in open_questions
+            if c.id not in mine
+            and c.resolved_at is None
+            and any(rid in self._out.records for rid in c.record_ids)
+            and not any(rid in live for rid in c.record_ids)
+        ]
+
     # -- lookups and writes ----------------------------------------------------------------------
     def _slot(self, cand: Candidate, ctx: WriteContext) -> Slot:
         ref = scope_ref(cand.scope, ctx.device_id, ctx.session_id)

@@ -259,6 +259,42 @@ def test_contradiction_within_window_asks_for_confirmation(mem, clock):
     assert "Berlin" in conflict.question and "Munich" in conflict.question
 
 
+def test_a_third_value_closes_the_question_it_made_moot(mem, clock):
+    """Berlin, then Munich, then Hamburg within the window: one open question (Munich or
+    Hamburg); the Berlin-or-Munich one is closed, since neither value is current."""
+    mem.observe("u", "I live in Berlin.")
+    clock.advance(days=1)
+    mem.observe("u", "I live in Munich.")
+    (first,) = mem.conflicts("u")
+    clock.advance(days=1)
+    mem.observe("u", "I live in Hamburg.")
+    (open_,) = mem.conflicts("u")
+    assert open_.id != first.id and "Hamburg" in open_.question
+    closed = {c.id: c for c in mem.conflicts("u", open_only=False)}[first.id]
+    assert closed.resolved_at == clock.now()
+    closing = [e for e in mem.audit_log("u") if e.action == "resolve"]
+    assert [e.detail["conflicts"] for e in closing] == [[first.id]]
+    assert sections(mem.context("u", "where do I live?")).confirm_questions == [open_.question]
+    # many moves in a row leave one question, not one per move
+    for city in ("Paris", "Rome", "Vienna", "Madrid"):
+        clock.advance(hours=1)
+        mem.observe("u", f"I live in {city}.")
+    assert [c.key for c in mem.conflicts("u")] == ["location.city"]
+
+
+def test_a_question_about_a_pending_value_stays_open(mem, clock):
+    """A permanent rule and a waiting value: a later, different value does not answer the
+    first question (its pending value is still live)."""
+    mem.observe("u", "Never call me.")
+    clock.advance(days=1)
+    mem.observe("u", "You can call me.")
+    before = [c.id for c in mem.conflicts("u")]
+    assert before
+    clock.advance(days=1)
+    mem.observe("u", "Calling me is fine.")
+    assert set(before) <= {c.id for c in mem.conflicts("u")}
+
+
 def test_episode_with_turn_and_date_answers_when_did_i(mem, clock):
     mem.observe("u", "My parcel 55812 never arrived.", session_id="s1", turn_id="t-7")
     mem.end_session("u", "s1")
