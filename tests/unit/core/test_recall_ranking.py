@@ -67,6 +67,7 @@ def test_readme_question_brings_back_the_sms_preference(clock):
         # a tight budget drops past conversations before the standing profile
         for i in range(30):
             mem.observe("ada", f"Order {i} is ready at the counter.", session_id=f"s{i}")
+
         def has_channel(text: str) -> bool:
             return any(ln.lstrip("- ").startswith("contact.channel =") for ln in text.splitlines())
 
