@@ -331,7 +331,9 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     ),
     (
         re.compile(
-            r"\b(?P<ch>" + _CH_EN + r")\s+(?:only\b|is\s+(?:best|better|preferred|fine|the\s+best"
+            r"(?<!plain\s)(?<!rich\s)\b(?P<ch>"
+            + _CH_EN
+            + r")\s+(?:only\b|is\s+(?:best|better|preferred|fine|the\s+best"
             r"|ideal|easiest)\b|works\s+best\b)",
             _I,
         ),

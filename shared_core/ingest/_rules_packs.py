@@ -1022,6 +1022,25 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         "2",
         r"我有(?:一个|个)(?:儿子|女儿)(?:和|、|，|,)?(?:还有)?(?:一个|个)(?:儿子|女儿)",
     ),
+    ("hotel.room", "twin_beds", r"\b(?:two|2|twin)\s+(?:separate\s+)?beds\b|双床"),
+    (
+        "hotel.room",
+        "low_floor",
+        r"\b(?:ground|low|lower)\s+floor\b(?=.*\b(?:please|pls|prefer|room|always|only)\b)",
+    ),
+    ("hotel.room", "high_floor", r"(?:安排|要|住|订)高(?:楼)?层|高层(?:的)?房"),
+    (
+        "response.format",
+        "code_only",
+        r"\b(?:just|only)\s+(?:give\s+me\s+|show\s+me\s+|send\s+(?:me\s+)?)?(?:the\s+)?code\b",
+    ),
+    ("response.tone", "encouraging", r"\bmore\s+(?:encouraging|supportive|positive)\b"),
+    (
+        "response.tone",
+        "casual",
+        r"\bno\s+need\s+to\s+be\s+(?:so\s+)?formal\b|\b(?:don't|do\s+not)\s+be\s+so\s+formal\b",
+    ),
+    ("response.tone", "professional", r"专业(?:一)?点|(?:更|要)专业"),
     ("seat", "exit_row", r"\bexit[\s-]rows?\b(?!\s+(?:is|are|was)\b)|安全出口(?:那排|的座位)"),
     (
         "travel.class",
@@ -1451,7 +1470,9 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"\bfrequent\s+flyer\s+(?:with|on|in|member\s+of)\s+(?P<v>" + NAME_EN + r")",
+        r"\bfrequent\s+flyer\s+(?:(?:account|number|program(?:me)?|status)\s+)?(?:is\s+)?(?:with|on|in|member\s+of)\s+(?P<v>"
+        + NAME_EN
+        + r")",
     ),
     ("hotel.room", HOTEL_ROOM, r"(?P<v>离电梯远|远离电梯|不要靠近电梯)"),
     (
@@ -1477,6 +1498,17 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"\bno\s+(?P<v>pork|beef|alcohol|booze|red\s+meat|shellfish|seafood|lamb|chicken|dairy|sugar|caffeine)\s+for\s+me\b",
     ),
     ("location.city", None, r"\bbased\s+out\s+of\s+(?P<v>" + NAME_EN + r")"),
+    (
+        "intolerance",
+        None,
+        r"^\W*(?P<v>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\s+(?:messes|screws)\s+(?:me|my\s+\w+)\s+up|\b(?:get|feel)\s+(?:so\s+|really\s+)?(?:bloated|sick|gassy|crampy|ill)\s+(?:from|after)\s+(?:eating\s+|drinking\s+|any\s+)?(?P<v2>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\b"
+        r"|^\W*(?P<v3>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\s+(?:doesn't|does\s+not|don't|do\s+not)\s+sit\s+well\s+with\s+me|我(?:不能|没法|不可以)(?:吃|喝|碰)(?P<v4>麸质|乳糖|乳制品|果糖)",
+    ),
+    (
+        "recommend",
+        None,
+        r"\b(?:don't|do\s+not)\s+want\s+(?:any\s+)?(?:more\s+)?(?P<v>[a-z][a-z ]{1,25}?)\s+(?:recommendations|suggestions|ads|offers|tips)\b",
+    ),
     (
         "health.condition",
         None,
@@ -1617,7 +1649,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "hotel.room": "room|floor|bed|elevator|lift|smoking|quiet|accessible|房|楼层|床|电梯|无烟|安静",
         "timezone": "time|mind|zone|时间",
         "currency": "price|amount|cost|显示|标价|计价|报价",
-        "recommend": "interested|recommendation|suggestion|兴趣|不感冒",
+        "recommend": "want|interested|recommendation|suggestion|兴趣|不感冒",
     }.items()
 }
 
@@ -1629,8 +1661,8 @@ _HINTS_3: Mapping[str, str] = {
     "relationship.status": "married|single|wife|husband|spouse|单身",
     "seat": "sit|exit|过道|走廊|安全出口",
     "response.length": "briefly|concisely|succinctly|brief|succinct|keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
-    "response.format": "表格|table|bullet|列表|列出|分条|summar|总结|要点",
-    "response.tone": "tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
+    "response.format": "code|表格|table|bullet|列表|列出|分条|summar|总结|要点",
+    "response.tone": "专业|encourag|supportive|positive|formal|tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
     "response.style": "简单|like i'm|eli5|jargon|plain|dumb|大白话|术语",
     "units.system": "kg|km|cm|kilo|meter|metre|公斤|千米|公里",
     "accessibility": "eyesight|vision|放大|blind|impaired|屏幕",
@@ -1660,10 +1692,10 @@ _HINTS_3: Mapping[str, str] = {
     "travel.airline": "airline|carrier|首选",
     "hotel.chain": "hotel|酒店",
     "travel.loyalty": "frequent flyer|我是|我有",
-    "hotel.room": "电梯",
+    "hotel.room": "电梯|beds|floor|双床|高层|高楼层",
     "timezone": "/|东八区|tz",
-    "intolerance": "upset|mess|wreck|kill|hurt|gives me|give me",
-    "recommend": "interested|stop|quit|兴趣|不感冒|推|介绍",
+    "intolerance": "messes|screws|bloated|sick|gassy|crampy|sit well|不能|没法|不可以|upset|mess|wreck|kill|hurt|gives me|give me",
+    "recommend": "want|interested|stop|quit|兴趣|不感冒|推|介绍",
 }
 _HINTS = {
     key: tuple(dict.fromkeys((*_HINTS.get(key, ()), *_HINTS_3.get(key, "").split("|"))))
@@ -1777,7 +1809,7 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
         part = _TRIM_ZH.sub("", part) if not part.isascii() else part
         part = _ITEM_QUALIFIER.sub("", part).strip()
         part = re.sub(
-            r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly)$",
+            r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly|(?:on|to|at)\s+me)$",
             "",
             part,
             flags=_I,
@@ -1883,7 +1915,8 @@ _NOT_BEFORE = re.compile(
 )
 
 
-_ANYMORE_EN = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", _I)
+_ANYMORE_EN = re.compile(r"\b(?:anymore|no\s+longer)\b", _I)
+_SAYS_NO = re.compile(r"\b(?:don't|do\s+not|dont|never|stop|quit)\b", _I)
 
 
 def _negated(text: str, start: int, key: str = "") -> bool:
@@ -1892,7 +1925,8 @@ def _negated(text: str, start: int, key: str = "") -> bool:
     A key whose rows already say "no" (``recommend``, ``*.avoid``, ``contact.call`` ...)
     reads a Chinese "不…了" ("再也不坐春秋航空了") as the statement itself."""
     if key.split(".")[0] in _NEGATIVE_KEYS or key in _NEGATIVE_KEYS:
-        return _ANYMORE_EN.search(text) is not None
+        # "I don't want X suggestions anymore" says no again; "I no longer avoid pork" retracts
+        return _ANYMORE_EN.search(text) is not None and not _SAYS_NO.search(text)
     return (
         _ANYMORE.search(text) is not None
         or _NOT_BEFORE.search(text[max(0, start - 24) : start]) is not None
@@ -2195,6 +2229,11 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"[^。.!！]{0,6}?过敏",
     ),
     (
+        "recommend",
+        None,
+        r"^\W*(?:i'm\s+|i\s+am\s+)?not\s+(?:really\s+|at\s+all\s+)?(?:into|interested\s+in)\s+(?P<v>[a-z][a-z ]{1,25}?)\s*[,;—–-]+\s*(?:so\s+)?(?:don't|do\s+not|never|stop|no\s+need\s+to)\s+(?:recommend|suggest)",
+    ),
+    (
         "pet.names",
         None,
         r"(?:养了?|有)(?:一|两|\d)?[只条个匹]?(?:"
@@ -2217,6 +2256,8 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "not for me",
     "nope",
     "hate",
+    "recommend",
+    "suggest",
     "stand",
     "loathe",
     "despise",
