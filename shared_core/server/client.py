@@ -22,10 +22,10 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 import httpx
 
-from .._write import message_turn
 from ..clock import Clock, SystemClock
 from ..entities import AuditEntry, Change, Conflict, MemoryRecord, ScoredMemory, SessionTurn
 from ..errors import BackendUnavailableError, InvalidInputError
+from ..messages import message_turn
 from .problems import error_for
 
 __all__ = ["AsyncUserMemoryClient", "UserMemoryClient"]
