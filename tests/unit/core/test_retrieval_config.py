@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,25 +31,6 @@ class SpyEmbedder(HashingEmbedder):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(list(texts))
         return super().embed(texts)
-
-
-class CountingStore:
-    """Forwards every call to a real record store and counts them by method name."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.calls: Counter[str] = Counter()
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self.inner, name)
-        if not callable(attr):
-            return attr
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls[name] += 1
-            return attr(*args, **kwargs)
-
-        return counted
 
 
 def _mem(clock: FakeClock, **config: Any) -> tuple[UserMemory, SpyEmbedder]:

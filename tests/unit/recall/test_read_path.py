@@ -32,29 +32,15 @@ from shared_core.storage.registry import Backends
 from shared_core.storage.session import InMemorySessionStore
 from shared_core.storage.sqlite import SqliteDatabase, SqliteRecordStore
 from shared_core.storage.vectors import SqliteVectorIndex
+from tests.counting import Counting as CountingProxy
 
 ROOT = Path(__file__).resolve().parents[3]
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 RECORD_READS = ("find", "get", "history")
 
 
-class Counting:
-    """Forwards every call to a real store / index and counts them by method name."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.calls: Counter[str] = Counter()
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self.inner, name)
-        if not callable(attr):
-            return attr
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls[name] += 1
-            return attr(*args, **kwargs)
-
-        return counted
+class Counting(CountingProxy):
+    """Counts calls on a real store; ``reads()`` sums the record reads."""
 
     def reads(self) -> int:
         return sum(self.calls[m] for m in RECORD_READS)
