@@ -346,10 +346,18 @@ _DISLIKE = re.compile(
 )
 
 
+_TASTE_DEICTIC = re.compile(
+    r"^\W*(?:this|that|these|those|your|it|is|are|was|when|how|what|whatever)\b|^\W*(?:这个|那个|你的|这家|那家)",
+    _I,
+)
+
+
 def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
     for rx in (_TASTE_EN, _TASTE_ZH):
         for m in rx.finditer(cl.text):
+            if _TASTE_DEICTIC.match(m.group("item")):
+                continue  # "I love this song", "what I love is when ...": not a standing taste
             item = phrase(
                 re.sub(
                     r"^(?:to\s+|去|玩|(?:喝|吃)(?=[\u4e00-\u9fff]{2}))",

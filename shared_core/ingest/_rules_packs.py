@@ -987,7 +987,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "diet",
         "pescatarian",
-        r"\bno\s+meat\b.{0,30}\bfish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b|\bfish\s+but\s+no\s+(?:other\s+)?meat\b|除了鱼(?:以外|之外)?(?:都)?不吃肉|吃鱼(?:但|但是)?不吃(?:别的|其他)?肉",
+        r"^\W*no\s+meat(?:\s+for\s+me)?\s*[,;]?\s*(?:but\s+)?fish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b|\bfish\s+but\s+no\s+(?:other\s+)?meat\b|除了鱼(?:以外|之外)?(?:都)?不吃肉|吃鱼(?:但|但是)?不吃(?:别的|其他)?肉",
     ),
     (
         "diet",
@@ -1288,7 +1288,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + ITEM_EN
         + r")"
         + _END
-        + r"|^\W*(?P<v2>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+makes?\s+(?:me|my\s+\w+)\s+(?:sneeze|itch|wheeze|break\s+out|swell|puff\s+up|come\s+out\s+in)"
+        + r"|^\W*(?P<v2>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+makes?\s+(?:me|my\s+(?:eyes|nose|throat|skin|face|lips|mouth|tongue|chest))\s+(?:sneeze|itch|wheeze|break\s+out|swell|puff\s+up|come\s+out\s+in)"
         + r"|^\W*(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+)?(?P<v3>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)\s+(?:here|over\s+here|fyi)\b"
         + r"|^\W*(?P<v4>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:are|is)\s+(?:dangerous|deadly|life[\s-]threatening)\s+(?:for|to)\s+me\b",
     ),
@@ -1899,6 +1899,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             if _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
                 continue
             negated = _negated(text, m.start(), key)
+            if key.startswith("taste.") and _DEICTIC.match(m.group(group)):
+                continue
             for said, norm in _items(key, codes, m.group(group)):
                 for s_, e_, c in _row_hits(key, said, norm, start, end, n_found):
                     if cl.sentence.implicit_cue:
@@ -1946,6 +1948,13 @@ _JOB_WORD = re.compile(
 
 _NOT_EMPLOYER = frozenset(
     ["家", "家里", "公司", "单位", "这里", "那里", "外面", "网上", "线上", "外地"]
+)
+
+
+#: A liked/disliked "item" that points at something in the conversation ("this weather",
+#: "your work", "when you answer fast") is an opinion of the moment, not a taste.
+_DEICTIC = re.compile(
+    r"^\W*(?:this|that|these|those|your|his|her|their|its|our|when|how|what|whatever|it)\b", _I
 )
 
 
@@ -2189,7 +2198,7 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "diet",
         "pescatarian",
-        r"\bno\s+meat\b.{0,30}\bfish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b",
+        r"^\W*no\s+meat(?:\s+for\s+me)?\s*[,;]?\s*(?:but\s+)?fish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b",
     ),
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.

@@ -179,3 +179,19 @@ def test_budget_shapes(text: str, amount: str) -> None:
 def test_a_number_with_max_is_no_budget_without_money_words() -> None:
     turn = Turn(user_id="u", text="I walked 400 max", session_id="s", turn_id="t", at=AT)
     assert not [c for c in RuleExtractor().extract(turn) if c.key.startswith("budget")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not a fan of this weather",
+        "Big fan of your work!",
+        "what I really love is when you answer fast",
+        "cats make my sister sneeze",
+        "no meat for the kids, but fish is ok",
+        "I walked 400 max",
+        "在家里做饭",
+    ],
+)
+def test_opinions_of_the_moment_and_other_peoples_facts_store_nothing(text: str) -> None:
+    assert extract(text) == set()
