@@ -231,7 +231,7 @@ _NAME_ZH_IS = re.compile(
     r"^\W*(?:(?:你好|您好|嗨|哈喽|大家好)\W*)?我是(?P<n>[" + CJK + r"]{2,3})(?:啊|呀|哦)?\W*$"
 )
 _NAME_ZH_PREF = re.compile(
-    r"叫我(?P<n>[" + CJK + r"A-Za-z]{1,6}?)(?:就行|就好|就可以|吧|$|[，,。.!！])"
+    r"叫我(?P<n>[" + CJK + r"A-Za-z]{1,6}?)(?:吗|呢)?(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
 )
 _NAME_CUT_ZH = re.compile(r"(?:我|是|在|今|住|了|呢|啊|吧|的|来|从|和|，).*$")
 _NAME_WORD_CUT = re.compile(r"\s+(?:and|but|from|i|by|here|please|so|nice)\b.*$", _I)

@@ -61,6 +61,10 @@ _ADDITIVE = re.compile(
 )
 
 
+#: Words in the allergen slot that name no allergen ("allergic to it", "对什么过敏").
+_NOT_ALLERGENS = frozenset(["it", "that", "this", "them", "什么", "哪些", "啥", "哪个", "什么东西"])
+
+
 def h_allergy(cl: Clause) -> Iterator[Hit]:
     """allergy.medication / allergy.food / allergy."""
     seen: list[tuple[int, int]] = []
@@ -76,7 +80,7 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
             )
             items = [_ITEM_TRIM.sub("", i).strip() for i in split_items(raw)]
             groups: dict[str, list[str]] = {}
-            for item in (i for i in items if i and i.lower() not in ("it", "that", "this", "them")):
+            for item in (i for i in items if i and i.lower() not in _NOT_ALLERGENS):
                 low = item.lower()
                 key = (
                     "allergy.medication"

@@ -1837,7 +1837,7 @@ MAYBE = re.compile(
 #: One booking, not a standing preference: "a window seat on the 9am flight", "这趟".
 ONE_TRIP = re.compile(
     r"\b(?:the|this|my|tomorrow's|tonight's|next|that)\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+|\w+\s+)?(?:flight|train)\b(?!s)"
-    r"|这趟|这次|明天的|今晚的",
+    r"|这趟|这次|明天的|今晚的|(?:明天|今晚|后天|下周|这周|周末).{0,6}订",
     _I,
 )
 _TRIP_KEYS = ("seat", "travel.", "hotel.")
