@@ -1,7 +1,7 @@
 """Fitting the context block to its token budget (recall/inject.py).
 
-A user with many open confirmation questions (each quick change of a value in one
-session leaves one) used to cost one full render of the block per question dropped:
+A user with many open confirmation questions (each quick change of a value leaves one
+until answered) used to cost one full render of the block per question dropped:
 forty questions, forty renders per ``context()`` (measured: 42 ms of a 45 ms call on
 PostgreSQL). The block is now cut by bisection; these tests pin that it keeps exactly the
 items the one-at-a-time cut kept, and that it renders a handful of times, not once per
@@ -38,10 +38,13 @@ def _linear_fit(
 
 @pytest.fixture(scope="module")
 def crowded() -> Iterator[UserMemory]:
-    """A user who moved 40 times in one session: 39 open questions + the current value."""
+    """A user with 39 open questions (39 keys, each changed within the confirmation
+    window), a current city, an allergy and an episode."""
     mem = UserMemory("sqlite:///:memory:", embedder=HashingEmbedder())
-    for n in range(40):
-        mem.observe("u1", f"I live in Town{n}x.", session_id="s1")
+    for n in range(39):
+        mem.remember("u1", f"project.town{n}", f"Town{n}a")
+        mem.remember("u1", f"project.town{n}", f"Town{n}b")
+    mem.observe("u1", "I live in Town40x.", session_id="s1")
     mem.observe("u1", "I'm allergic to peanuts.", session_id="s1")
     mem.observe("u1", "We talked about a trip to Lisbon.", session_id="s2")
     assert len(mem.records.conflicts("u1")) >= 39
