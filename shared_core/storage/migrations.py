@@ -184,15 +184,7 @@ def run_migrations(
             if row is not None:  # applied earlier or by a concurrent process
                 conn.execute("COMMIT")
                 continue
-            for stmt in mig.statements:
-                conn.execute(stmt)
-            if mig.apply is not None:
-                mig.apply(conn)
-            conn.execute(
-                f"INSERT INTO {dialect.table} (id, name, checksum, applied_at) "
-                f"VALUES ({ph}, {ph}, {ph}, {ph})",
-                (mig.id, mig.name, mig.checksum, clk.now().isoformat()),
-            )
+            _apply(conn, mig, dialect, clk)
             conn.execute("COMMIT")
         except Exception as exc:
             conn.execute("ROLLBACK")
@@ -204,6 +196,20 @@ def run_migrations(
     return done
 
 
+def _apply(conn: _Connection, mig: Migration, dialect: Dialect, clk: Clock) -> None:
+    """Run one migration's statements and hook, then record it as applied."""
+    ph = dialect.placeholder
+    for stmt in mig.statements:
+        conn.execute(stmt)
+    if mig.apply is not None:
+        mig.apply(conn)
+    conn.execute(
+        f"INSERT INTO {dialect.table} (id, name, checksum, applied_at) "
+        f"VALUES ({ph}, {ph}, {ph}, {ph})",
+        (mig.id, mig.name, mig.checksum, clk.now().isoformat()),
+    )
+
+
 def _run_outside_transaction(
     conn: _Connection, mig: Migration, dialect: Dialect, clk: Clock
 ) -> bool:
@@ -212,15 +218,7 @@ def _run_outside_transaction(
     if row is not None:
         return False
     try:
-        for stmt in mig.statements:
-            conn.execute(stmt)
-        if mig.apply is not None:
-            mig.apply(conn)
-        conn.execute(
-            f"INSERT INTO {dialect.table} (id, name, checksum, applied_at) "
-            f"VALUES ({ph}, {ph}, {ph}, {ph})",
-            (mig.id, mig.name, mig.checksum, clk.now().isoformat()),
-        )
+        _apply(conn, mig, dialect, clk)
     except Exception as exc:
         raise BackendError(f"{dialect.name} migration {mig.id} ({mig.name}) failed: {exc}") from exc
     return True
