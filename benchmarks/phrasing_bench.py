@@ -14,11 +14,14 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split test
     python benchmarks/phrasing_bench.py --split all --json /tmp/phrasing.json
     python benchmarks/phrasing_bench.py --split dev2
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table
+    python benchmarks/phrasing_bench.py --split dev3
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2, dev3)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
 tuned on it; it is reported on its own and is not part of ``all`` (= dev + test).
+``dev3_*.jsonl`` (split ``dev3``) is a third one, written the same way after dev2 was
+exhausted; ``--with-dev2`` adds both to the table.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from typing import Any
 __all__ = [
     "DATA_DIR",
     "DEV2",
+    "DEV3",
     "SEED",
     "assign_splits",
     "load_data",
@@ -54,6 +58,8 @@ SEED = "phrasing-v1"
 LANGS = ("en", "zh")
 SPLITS = ("dev", "test")
 DEV2 = "dev2"  # second development set, own files, never part of "all"
+DEV3 = "dev3"  # third development set, own files, never part of "all"
+EXTRA_SPLITS = (DEV2, DEV3)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -78,6 +84,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "negatives": _read_jsonl(data_dir / "negatives.jsonl"),
         "dev2_statements": _read_optional(data_dir / "dev2_statements.jsonl"),
         "dev2_negatives": _read_optional(data_dir / "dev2_negatives.jsonl"),
+        "dev3_statements": _read_optional(data_dir / "dev3_statements.jsonl"),
+        "dev3_negatives": _read_optional(data_dir / "dev3_negatives.jsonl"),
     }
 
 
@@ -337,20 +345,26 @@ def validate(data: dict[str, Any]) -> list[str]:
     for row in negs:
         if row.get("role", "user") not in ("user", "assistant"):
             problems.append(f"{row['id']}: role must be user or assistant")
-    problems += _dev2_problems(data, set(ids))
+    taken = set(ids)
+    for extra in EXTRA_SPLITS:
+        problems += _extra_problems(data, extra, taken)
+        taken |= {
+            r["id"]
+            for r in (*data.get(f"{extra}_statements", []), *data.get(f"{extra}_negatives", []))
+        }
     return problems
 
 
-def _dev2_problems(data: dict[str, Any], taken: set[str]) -> list[str]:
-    """The second development set: own ids, split ``dev2``, the same row rules."""
-    stmts, negs = data.get("dev2_statements", []), data.get("dev2_negatives", [])
+def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
+    """An extra development set (dev2, dev3): own ids, own split name, the same row rules."""
+    stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
     problems += [f"duplicate id {i}" for i, n in Counter(ids).items() if n > 1]
-    problems += [f"{i}: dev2 id also used by dev/test" for i in set(ids) & taken]
+    problems += [f"{i}: {split} id also used by another set" for i in set(ids) & taken]
     for row in (*stmts, *negs):
-        if row.get("split") != DEV2:
-            problems.append(f"{row['id']}: dev2 rows have split 'dev2'")
+        if row.get("split") != split:
+            problems.append(f"{row['id']}: {split} rows have split {split!r}")
         if row.get("lang") not in LANGS:
             problems.append(f"{row['id']}: lang must be one of {LANGS}")
         if not isinstance(row.get("text"), str) or not row["text"].strip():
@@ -447,12 +461,13 @@ def run(
     ``details`` adds every row's outcome and stored records (use it on dev only:
     the test half is for reporting, not for tuning).
     """
-    if split not in (*SPLITS, "all", DEV2):
-        raise ValueError(f"split must be dev, test, all or dev2, not {split!r}")
+    if split not in (*SPLITS, "all", *EXTRA_SPLITS):
+        raise ValueError(f"split must be dev, test, all, dev2 or dev3, not {split!r}")
     keys = data["keys"]
-    if split == DEV2:
-        chosen = [DEV2]
-        stmts, negs = data["dev2_statements"][:limit], data["dev2_negatives"][:limit]
+    if split in EXTRA_SPLITS:
+        chosen = [split]
+        stmts = data[f"{split}_statements"][:limit]
+        negs = data[f"{split}_negatives"][:limit]
     else:
         chosen = [s for s in SPLITS if split in (s, "all")]
         stmts = [r for r in data["statements"] if r["split"] in chosen][:limit]
@@ -546,14 +561,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--split",
-        choices=(*SPLITS, "all", DEV2),
+        choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 (second development set) is reported on its own",
+        help="all = dev + test; dev2 / dev3 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 and add its rows to the same table (the README's one command)",
+        help="also run dev2 and dev3, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
@@ -564,20 +579,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--data", type=Path, default=DATA_DIR)
     args = ap.parse_args(argv)
-    if args.details and args.split not in ("dev", DEV2):
-        ap.error("--details is for the dev and dev2 splits: tune on them, report test")
+    if args.details and args.split not in ("dev", *EXTRA_SPLITS):
+        ap.error("--details is for the dev, dev2 and dev3 splits: tune on them, report test")
     data = load_data(args.data)
     problems = validate(data)
     if problems:
         print("invalid benchmark data:\n  " + "\n  ".join(problems[:30]), file=sys.stderr)
         return 2
     report = run(data, split=args.split, limit=args.limit, details=args.details)
-    if args.with_dev2 and args.split != DEV2:
-        extra = run(data, split=DEV2, limit=args.limit)
+    for name in EXTRA_SPLITS if args.with_dev2 else ():
+        if name == args.split or not data[f"{name}_statements"]:
+            continue
+        extra = run(data, split=name, limit=args.limit)
         report["table"].update(extra["table"])
         report["seconds"] = round(report["seconds"] + extra["seconds"], 1)
         report["errors"] += extra["errors"]
-        report["dev2_categories"] = extra["categories"]
+        report[f"{name}_categories"] = extra["categories"]
     print(render_markdown(report))
     print(f"\n{report['seconds']} s, {report['errors']} rows raised an error")
     if args.json:

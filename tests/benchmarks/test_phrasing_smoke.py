@@ -164,5 +164,21 @@ def test_one_command_reports_dev_test_and_dev2(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     assert pb.main(["--split", "all", "--with-dev2", "--limit", "1", "--json", str(out)]) == 0
     saved = json.loads(out.read_text(encoding="utf-8"))
-    assert set(saved["table"]) == {"dev", "test", "dev2"}
+    assert set(saved["table"]) == {"dev", "test", "dev2", "dev3"}
     assert pb.render_markdown(saved).count("\n| dev2 |") == 3
+    assert pb.render_markdown(saved).count("\n| dev3 |") == 3
+
+
+def test_dev3_is_a_third_valid_development_set(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev3_statements"], data["dev3_negatives"]
+    assert len(stmts) >= 160 and len(negs) >= 80
+    per_lang = Counter(r["lang"] for r in stmts)
+    assert abs(per_lang["en"] - per_lang["zh"]) <= 10
+    assert Counter(r["lang"] for r in negs)["zh"] > len(negs) / 2
+    assert {r["category"] for r in stmts} == {r["category"] for r in data["statements"]}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev3"}
+    report = pb.run(data, split="dev3", limit=2)
+    assert set(report["table"]) == {"dev3"}
+    # an id shared with dev2 is caught
+    clash = {**data, "dev3_negatives": [*negs, {**data["dev2_negatives"][0], "split": "dev3"}]}
+    assert "dev3 id also used by another set" in "\n".join(pb.validate(clash))
