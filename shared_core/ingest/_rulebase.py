@@ -116,6 +116,9 @@ QUOTED_RE = re.compile(
     r"|\bwrote|\bline)\W{0,4}[\"“「『']"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
+    r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
+    r"|\b(?:doctor|dr|mom|mum|dad|friend|wife|husband|boss|teacher|brother|sister|he|she|they)"
+    r"\s+(?:said|says|told\s+me|thinks?)\s+(?:that\s+)?i\b"
     r"|\btranslate\b|翻译",
     _I,
 )
@@ -184,7 +187,9 @@ THIRD_PARTY_RE = re.compile(
     r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
-    r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)",
+    r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)"
+    r"|^\W*(?:请)?(?:帮|给|替)我的?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫"
+    r"|儿子|女儿|孩子|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户)",
     _I,
 )
 # clause-only markers that belong to the next clause ("remember, ...", "记住，...")

@@ -494,7 +494,7 @@ PACK_ZH: tuple[tuple[str, str, bool, str], ...] = (
         "response.length",
         "short",
         True,
-        r"(?:回答|回复)(?:得)?(?:要)?(?:简短|简洁|短)|简短一[点些]|简洁一[点些]",
+        r"(?:回答|回复)(?:得)?(?:要|尽量|请|都)?(?:简短|简洁|短)|简短一[点些]|简洁一[点些]",
     ),
     ("response.length", "short", False, r"太长了|短一[点些]|说重点"),
     ("response.length", "long", True, r"(?:回答|回复)(?:得)?(?:要)?详细|详细一[点些]"),

@@ -268,6 +268,7 @@ _NOT_DURABLE = re.compile(
     r"|if|what|how|why|when|where|who|you|your|it|that|this|basically|totally|literally"
     r"|anymore|any\s+more|no\s+longer|at\s+the\s+moment|atm|currently"
     r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
+    r"|at\s+(?:the\s+)?(?:airport|station|office|gym|hospital|store|shop|mall|beach|doctor's|dentist)"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
     r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
     r"|哈哈|呵呵|嘿嘿|不再|已经不|才怪|开玩笑|逗你",
@@ -313,7 +314,7 @@ _INTEREST_RX = (
         + CJK
         + r"A-Za-z]{1,10}?)(?:吗|呢|推荐|可以|？|\?|$)"
         r"|我(?:想|想要|打算)(?:了解|买|办|看看|申请)(?:一下)?(?P<t5>[^，,。.!?！？；;]{1,12})"
-        r"|我对(?P<t6>[^，,。.!?！？；;]{1,12}?)(?:很|挺|比较|非常)?感兴趣"
+        r"|我对(?P<t6>[^，,。.!?！？；;]{1,12}?)(?:很|挺|比较|非常|特别|超|超级|蛮|一直)?感兴趣"
     ),
 )
 

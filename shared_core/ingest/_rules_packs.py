@@ -185,7 +185,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "retired",
-        r"\bi(?:'m|\s+am)\s+(?:now\s+|recently\s+)?retired\b|我(?:已经)?退休了?",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|recently\s+)?(?:a\s+)?retired\b|^\W*retired\s+[a-z]+(?:\s+[a-z]+)?\s+here\b|我(?:已经)?退休了?",
     ),
     (
         "job.status",
@@ -461,7 +461,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"(?:我|本人)(?:今年|已经)?(?P<v>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:周)?岁",
+        r"(?:我|本人)(?:今年|已经)?(?P<v>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:周)?岁"
+        r"|(?:我|本人)今年(?:已经)?(?P<v2>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:了|啦)(?=$|[，。,.!！])",
     ),
     # ---- languages spoken
     (
@@ -557,7 +558,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "health.condition",
         None,
-        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?:chronic\s+)?(?P<v2>[a-z][a-z' ]{2,30}?)"
+        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>type\s+[12]\s+diabetes|asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?:chronic\s+)?(?P<v2>[a-z][a-z' ]{2,30}?)"
         + _END,
     ),
     (
@@ -701,7 +702,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + NAME_EN
         + r")|\bavoid\s+(?P<v2>"
         + NAME_EN
-        + r")|\bi\s+(?:won't|will\s+not|refuse\s+to|never)\s+fly\s+(?:with\s+)?(?P<v3>"
+        + r")|\bi\s+(?:won't|will\s+not|refuse\s+to|(?:will\s+|'ll\s+)?never)\s+(?:again\s+)?fly\s+(?:with\s+)?(?P<v3>"
         + NAME_EN
         + r")",
     ),

@@ -68,6 +68,7 @@ _BUDGET_RX = (
     re.compile(
         r"\b(?P<q>at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum(?:\s+of)?"
         r"|max|under|below|less\s+than|not\s+over|nothing\s+(?:over|above|more\s+than)|tops"
+        r"|not\s+(?:to\s+)?(?:go|going)\s+(?:over|above)|not\s+(?:to\s+)?exceed|not\s+(?:to\s+)?spend\s+more\s+than"
         r"|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
         r"|minimum(?:\s+of)?|min)\s+" + _AMT,
         _I,
