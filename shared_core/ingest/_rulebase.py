@@ -146,10 +146,11 @@ HYPOTHETICAL_RE = re.compile(
     r"|如果|假如|要是|假设|万一我",
     _I,
 )
-#: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是".
+#: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是"
+#: (not "我还是个学生": "still am a ...", a declaration).
 IMPLICIT_CUE_RE = re.compile(
     r"\bagain\b|\bthis\s+time\b|\blast\s+time\b|\bas\s+usual\b|\blike\s+before\b"
-    r"|这次|上次|还是|照旧|老样子|跟之前一样",
+    r"|这次|上次|还是(?!个|一个|一名|一位)|照旧|老样子|跟之前一样",
     _I,
 )
 _QUESTION_START_RE = re.compile(

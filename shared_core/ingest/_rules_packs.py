@@ -1487,6 +1487,12 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:从来|一直|从|向来)?(?:都)?不(?:吃|喝|碰)(?:的)?\W*$",
     ),
     ("pet.species", PETS, r"^\W*(?:还)?养了?(?:一|两|三|几|\d)?[只条个匹]?(?P<v>" + PETS_ZH + r")"),
+    # "我没有养猫": the match starts after 没有, so the row is read as negated (forget)
+    (
+        "pet.species",
+        PETS,
+        r"(?<=没有)养(?:过)?(?:一|两|三|几|\d)?[只条个匹]?(?P<v>" + PETS_ZH + r")",
+    ),
     (
         "intolerance",
         None,
@@ -1503,7 +1509,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "intolerance",
         None,
         r"^\W*(?P<v>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\s+(?:messes|screws)\s+(?:me|my\s+\w+)\s+up|\b(?:get|feel)\s+(?:so\s+|really\s+)?(?:bloated|sick|gassy|crampy|ill)\s+(?:from|after)\s+(?:eating\s+|drinking\s+|any\s+)?(?P<v2>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\b"
-        r"|^\W*(?P<v3>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\s+(?:doesn't|does\s+not|don't|do\s+not)\s+sit\s+well\s+with\s+me|我(?:不能|没法|不可以)(?:吃|喝|碰)(?P<v4>麸质|乳糖|乳制品|果糖)",
+        r"|^\W*(?P<v3>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\s+(?:really\s+)?(?:doesn't|does\s+not|don't|do\s+not)\s+(?:really\s+)?(?:sit\s+well|agree|get\s+along)\s+with\s+me|^\W*(?P<v5>dairy|lactose|gluten|milk|wheat|fructose|caffeine|beans|onions|garlic|soy)\s+and\s+i\s+(?:don't|do\s+not)\s+get\s+along|我(?:不能|没法|不可以)(?:吃|喝|碰)(?P<v4>麸质|乳糖|乳制品|果糖)",
     ),
     (
         "recommend",
@@ -1695,7 +1701,7 @@ _HINTS_3: Mapping[str, str] = {
     "travel.loyalty": "frequent flyer|我是|我有",
     "hotel.room": "电梯|beds|floor|双床|高层|高楼层",
     "timezone": "/|东八区|tz",
-    "intolerance": "messes|screws|bloated|sick|gassy|crampy|sit well|不能|没法|不可以|upset|mess|wreck|kill|hurt|gives me|give me",
+    "intolerance": "messes|screws|bloated|sick|gassy|crampy|sit well|agree|get along|不能|没法|不可以|upset|mess|wreck|kill|hurt|gives me|give me",
     "recommend": "want|interested|stop|quit|兴趣|不感冒|推|介绍",
 }
 _HINTS = {
