@@ -195,3 +195,56 @@ def test_a_number_with_max_is_no_budget_without_money_words() -> None:
 )
 def test_opinions_of_the_moment_and_other_peoples_facts_store_nothing(text: str) -> None:
     assert extract(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我今年三十了", "age", "30"),
+        ("I'm a retired firefighter", "job.status", "retired"),
+        ("我还是个大学生", "job.status", "student"),
+        ("我对摄影一直感兴趣", "interest.摄影", "摄影"),
+        ("回复都简洁一些", "response.length", "short"),
+        ("Milk really doesn't agree with me", "intolerance", "milk"),
+    ],
+)
+def test_rows_widened_by_the_third_dev_set(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert any(k == key and v.lower() == value for k, v in found) or any(
+        k.startswith(key + ".") and v.lower() == value for k, v in found
+    ), found
+
+
+def test_hedged_budget_bounds() -> None:
+    turn = Turn(
+        user_id="u", text="I'd rather not go over 600 euros", session_id="s", turn_id="t", at=AT
+    )
+    found = [(c.key, c.normalized) for c in RuleExtractor().extract(turn)]
+    assert any(k == "budget.max" and n.startswith("600") for k, n in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The poster said: I love Paris.",
+        "'I am a rock', as the song goes",
+        "My dentist says I should floss more, I have sensitive teeth",
+        "帮我老婆订一个靠过道的座位",
+        "替我妈找个低盐的菜谱",
+        "I'm at the gym",
+    ],
+)
+def test_quotes_tasks_for_others_and_passing_places_store_nothing(text: str) -> None:
+    assert extract(text) == set()
+
+
+def test_a_denied_pet_is_forgotten() -> None:
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(256)) as mem:
+        mem.observe("u", "我养了一条狗", at=AT)
+        mem.observe("u", "不对，我没有养狗", at=AT)
+        active = [
+            r["key"]
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        ]
+    assert not [k for k in active if k.startswith("pet.")]
