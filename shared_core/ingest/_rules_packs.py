@@ -625,7 +625,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "location.city",
         None,
-        r"^(?:我)?(?:现在|目前)?住在(?P<v>[\u4e00-\u9fff]{2,5}?)(?:市)?[。.!！]?$|我在(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:工作和生活|生活和工作|生活|定居)",
+        r"^(?:我)?(?:现在|目前)?住在(?P<v>[\u4e00-\u9fff]{2,5}?)(?:市)?[。.!！]?$|我在(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:工作和生活|生活和工作|生活|定居)"
+        # "home (for me) is Melbourne"
+        r"|^\W*home\s+(?:for\s+me\s+|for\s+us\s+)?is\s+(?P<v3>" + NAME_EN + r")" + _END,
     ),
     # ---- occupation
     (

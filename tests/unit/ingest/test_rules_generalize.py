@@ -206,6 +206,7 @@ def test_opinions_of_the_moment_and_other_peoples_facts_store_nothing(text: str)
         ("我对摄影一直感兴趣", "interest.摄影", "摄影"),
         ("回复都简洁一些", "response.length", "short"),
         ("Milk really doesn't agree with me", "intolerance", "milk"),
+        ("Home for us is Valencia.", "location.city", "valencia"),
     ],
 )
 def test_rows_widened_by_the_third_dev_set(text: str, key: str, value: str) -> None:
