@@ -28,6 +28,7 @@ from .storage.protocols import Fence, RecordFilter, WriteBatch
 from .validate import (
     check_datetime,
     check_enum,
+    check_flag,
     check_id,
     check_key,
     check_optional_id,
@@ -54,7 +55,9 @@ class Curation(MemoryBase):
         system_context = check_optional_id(
             system_context, "system_context", max_chars=self.config.max_id_chars
         )
-        found = self.records.conflicts(user_id, system_context, open_only=open_only)
+        found = self.records.conflicts(
+            user_id, system_context, open_only=check_flag(open_only, "open_only")
+        )
         return sorted(found, key=lambda c: c.detected_at)
 
     def memories(
@@ -87,7 +90,7 @@ class Curation(MemoryBase):
             RecordFilter(
                 user_id=user_id,
                 system_context=system_context,
-                statuses=None if all_versions else (Status.ACTIVE,),
+                statuses=None if check_flag(all_versions, "all_versions") else (Status.ACTIVE,),
                 kinds=kind_t,
                 key_prefixes=None if key_prefix is None else (key_prefix,),
             )

@@ -36,6 +36,7 @@ from .storage.protocols import (
 )
 from .validate import (
     check_datetime,
+    check_flag,
     check_id,
     check_key,
 )
@@ -283,8 +284,7 @@ class Management(Curation):
     def set_memory_enabled(self, user_id: str, enabled: bool) -> None:
         """Switch all writes for the user on or off (reads keep working)."""
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
-        if not isinstance(enabled, bool):
-            raise InvalidInputError("enabled must be a bool")
+        check_flag(enabled, "enabled")
         now = self.clock.now()
 
         def once(fence: Fence | None) -> None:

@@ -33,6 +33,7 @@ from .storage.protocols import RecordFilter
 from .validate import (
     check_datetime,
     check_enum,
+    check_flag,
     check_id,
     check_key,
     check_optional_id,
@@ -149,9 +150,8 @@ class ReadPath(MemoryBase):
 
     def _check_archive(self, include_archive: object) -> None:
         """Validate ``include_archive``: a bool, and True only on a store with an archive."""
-        if not isinstance(include_archive, bool):
-            raise InvalidInputError("include_archive must be a bool")
-        if include_archive and not supports_archive(self.records):
+        wanted = check_flag(include_archive, "include_archive")
+        if wanted and not supports_archive(self.records):
             raise InvalidInputError(no_archive_message(self.records))
 
     def _scope_refs(self, device_id: str | None, session_id: str | None) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ __all__ = [
     "check_count",
     "check_datetime",
     "check_enum",
+    "check_flag",
     "check_id",
     "check_key",
     "check_optional_id",
@@ -40,6 +41,17 @@ def check_text(value: Any, what: str = "text", *, max_chars: int) -> str:
             "(MemoryConfig.max_text_chars): split it into turns"
         )
     check_encodable(value, what, InvalidInputError)
+    return value
+
+
+def check_flag(value: Any, what: str) -> bool:
+    """A ``bool`` (not a truthy string or number: ``"no"`` would read as yes).
+
+    Raises:
+        InvalidInputError: anything else.
+    """
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{what} must be a bool, got {value!r}")
     return value
 
 
