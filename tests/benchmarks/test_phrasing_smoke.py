@@ -164,7 +164,7 @@ def test_one_command_reports_dev_test_and_dev2(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     assert pb.main(["--split", "all", "--with-dev2", "--limit", "1", "--json", str(out)]) == 0
     saved = json.loads(out.read_text(encoding="utf-8"))
-    assert set(saved["table"]) == {"dev", "test", "dev2", "dev3"}
+    assert {"dev", "test", "dev2", "dev3", "dev5"} <= set(saved["table"])
     assert pb.render_markdown(saved).count("\n| dev2 |") == 3
     assert pb.render_markdown(saved).count("\n| dev3 |") == 3
 
@@ -182,3 +182,15 @@ def test_dev3_is_a_third_valid_development_set(data: dict[str, Any]) -> None:
     # an id shared with dev2 is caught
     clash = {**data, "dev3_negatives": [*negs, {**data["dev2_negatives"][0], "split": "dev3"}]}
     assert "dev3 id also used by another set" in "\n".join(pb.validate(clash))
+
+
+def test_dev5_is_an_english_yardstick(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev5_statements"], data["dev5_negatives"]
+    assert len(stmts) >= 90 and len(negs) >= 40
+    assert {r["lang"] for r in (*stmts, *negs)} == {"en"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev5"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert {r["category"] for r in stmts} == groups
+    assert any(r.get("role") == "assistant" for r in negs)
+    report = pb.run(data, split="dev5", limit=2)
+    assert report["table"]["dev5"]["en"]["statements"] == 2
