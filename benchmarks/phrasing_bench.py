@@ -15,16 +15,18 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split all --json /tmp/phrasing.json
     python benchmarks/phrasing_bench.py --split dev2
     python benchmarks/phrasing_bench.py --split dev3
+    python benchmarks/phrasing_bench.py --split dev4
     python benchmarks/phrasing_bench.py --split dev5
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2, dev3)
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev5)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
 tuned on it; it is reported on its own and is not part of ``all`` (= dev + test).
 ``dev3_*.jsonl`` (split ``dev3``) is a third one, written the same way after dev2 was
-exhausted; ``--with-dev2`` adds both to the table. ``dev5_*.jsonl`` (split ``dev5``,
-English only) is the held-out yardstick for rules alone vs rules + embedding classifier:
-never tuned on, also added by ``--with-dev2``.
+exhausted; ``--with-dev2`` adds both to the table. ``dev4_*.jsonl`` (split ``dev4``) is a
+fourth, written the same way after dev3, before tuning on it; ``--with-dev2`` adds it too.
+``dev5_*.jsonl`` (split ``dev5``, English only) is the held-out yardstick for rules alone
+vs rules + embedding classifier: never tuned on, also added by ``--with-dev2``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ __all__ = [
     "DATA_DIR",
     "DEV2",
     "DEV3",
+    "DEV4",
     "DEV5",
     "SEED",
     "assign_splits",
@@ -63,8 +66,9 @@ LANGS = ("en", "zh")
 SPLITS = ("dev", "test")
 DEV2 = "dev2"  # second development set, own files, never part of "all"
 DEV3 = "dev3"  # third development set, own files, never part of "all"
+DEV4 = "dev4"  # fourth development set, own files, never part of "all"
 DEV5 = "dev5"  # English yardstick for the embedding classifier, never tuned on
-EXTRA_SPLITS = (DEV2, DEV3, DEV5)
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -91,6 +95,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev2_negatives": _read_optional(data_dir / "dev2_negatives.jsonl"),
         "dev3_statements": _read_optional(data_dir / "dev3_statements.jsonl"),
         "dev3_negatives": _read_optional(data_dir / "dev3_negatives.jsonl"),
+        "dev4_statements": _read_optional(data_dir / "dev4_statements.jsonl"),
+        "dev4_negatives": _read_optional(data_dir / "dev4_negatives.jsonl"),
         "dev5_statements": _read_optional(data_dir / "dev5_statements.jsonl"),
         "dev5_negatives": _read_optional(data_dir / "dev5_negatives.jsonl"),
     }
@@ -363,7 +369,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2, dev3): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev5): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -570,24 +576,24 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 / dev3 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev5 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 and dev3, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev5, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
     ap.add_argument(
         "--details",
         action="store_true",
-        help="per-row outcomes in the JSON (dev and dev2 only)",
+        help="per-row outcomes in the JSON (dev and the extra development splits only)",
     )
     ap.add_argument("--data", type=Path, default=DATA_DIR)
     args = ap.parse_args(argv)
     if args.details and args.split not in ("dev", *EXTRA_SPLITS):
-        ap.error("--details is for the dev, dev2 and dev3 splits: tune on them, report test")
+        ap.error("--details is for dev and the extra development splits: tune on them, report test")
     data = load_data(args.data)
     problems = validate(data)
     if problems:

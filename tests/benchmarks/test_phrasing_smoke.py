@@ -164,9 +164,10 @@ def test_one_command_reports_dev_test_and_dev2(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     assert pb.main(["--split", "all", "--with-dev2", "--limit", "1", "--json", str(out)]) == 0
     saved = json.loads(out.read_text(encoding="utf-8"))
-    assert {"dev", "test", "dev2", "dev3", "dev5"} <= set(saved["table"])
+    assert {"dev", "test", "dev2", "dev3", "dev4", "dev5"} <= set(saved["table"])
     assert pb.render_markdown(saved).count("\n| dev2 |") == 3
     assert pb.render_markdown(saved).count("\n| dev3 |") == 3
+    assert pb.render_markdown(saved).count("\n| dev4 |") == 3
 
 
 def test_dev3_is_a_third_valid_development_set(data: dict[str, Any]) -> None:
@@ -194,3 +195,19 @@ def test_dev5_is_an_english_yardstick(data: dict[str, Any]) -> None:
     assert any(r.get("role") == "assistant" for r in negs)
     report = pb.run(data, split="dev5", limit=2)
     assert report["table"]["dev5"]["en"]["statements"] == 2
+
+
+def test_dev4_is_a_fourth_valid_development_set(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev4_statements"], data["dev4_negatives"]
+    zh = [r for r in stmts if r["lang"] == "zh"]
+    assert len(zh) >= 170 and sum(r["lang"] == "zh" for r in negs) >= 60
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev4"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert groups <= {r["category"] for r in zh}
+    assert any(r.get("role") == "assistant" for r in negs)
+    assert any(r.get("before") for r in negs if r["category"] == "retraction")
+    report = pb.run(data, split="dev4", limit=2)
+    assert set(report["table"]) == {"dev4"}
+    # an id shared with dev3 is caught
+    clash = {**data, "dev4_statements": [*stmts, {**data["dev3_statements"][0], "split": "dev4"}]}
+    assert "dev4 id also used by another set" in "\n".join(pb.validate(clash))
