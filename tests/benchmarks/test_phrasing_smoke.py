@@ -211,3 +211,17 @@ def test_dev4_is_a_fourth_valid_development_set(data: dict[str, Any]) -> None:
     # an id shared with dev3 is caught
     clash = {**data, "dev4_statements": [*stmts, {**data["dev3_statements"][0], "split": "dev4"}]}
     assert "dev4 id also used by another set" in "\n".join(pb.validate(clash))
+
+
+def test_dev4_has_an_english_half_over_every_category(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev4_statements"], data["dev4_negatives"]
+    en = [r for r in stmts if r["lang"] == "en"]
+    en_negs = [r for r in negs if r["lang"] == "en"]
+    assert len(en) >= 170 and len(en_negs) >= 60
+    per_cat = Counter(r["category"] for r in en)
+    assert set(per_cat) == {r["category"] for r in data["statements"]}
+    assert min(per_cat.values()) >= 4
+    assert {r["category"] for r in en_negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in en_negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in en_negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d4-{r['lang']}-") for r in (*stmts, *negs))
