@@ -405,6 +405,11 @@ _FOOD_WORDS = (
     r"|italian|korean|sichuan|cantonese\s+food)\b"
     r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|(?<!钓)鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
     r"|榴莲|芒果|苹果|香蕉|西瓜|草莓|葡萄|橙子|荔枝|榴梿|蒜|葱|姜|辣椒|鸡蛋|牛奶|奶酪|蛋糕|巧克力"
+    # vegetables, dishes, snacks and drinks by their telling characters ("苦瓜", "茄子", "米饭")
+    r"|瓜|茄|椒|薯|豆|笋|菇|蘑|藕|韭|芹|萝卜|白菜|菠菜|生菜|米饭|米线|米粉|糯米|螺蛳粉|酸辣粉|凉皮"
+    r"|鸭|鹅|鸡翅|鸡腿|炸鸡|鸡肉|羊排|牛排|牛腩|排骨|腊肠|香肠|火腿|内脏|下水|海鲜|贝|蚝|生蚝|鱿|螺"
+    r"|饼|糕|糖|甜品|甜点|点心|小吃|冰淇淋|雪糕|布丁|薯条|汉堡|披萨|寿司|刺身|拉面|馄饨|包子|馒头|粽子"
+    r"|奶茶|酸奶|奶油|奶昔|可乐|汽水|饮料|果汁|啤酒|白酒|红酒|咖喱|麻辣|酸菜|泡菜|臭豆腐|卤|腊|醋|酱"
     r"|\b(?:durian|mango|apples?|bananas?|grapes?|strawberr(?:y|ies)|peppers?|avocados?|lamb"
     r"|shrimp|prawns?|bacon|ham|sausages?|fries|chips|popcorn|peanut\s+butter|oysters?)\b"
 )

@@ -102,7 +102,7 @@ JOKE_RE = re.compile(
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
 #: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
 LAUGH_RE = re.compile(
-    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪]"
+    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪🙄]|^\W*呵呵"
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"

@@ -338,9 +338,25 @@ _TASTE_EN = re.compile(
     r"|prefer)\s+(?P<item>" + NOT_END + r"{1,60})",
     _I,
 )
+#: Degree adverbs people put before a Chinese taste verb ("我贼喜欢", "我超级爱吃", "我可爱吃").
+_ZH_DEGREE = (
+    r"(?:很|非常|特别|真的|是真的|超级|超|挺|最|也|还|比较|一直|从小就|本来就|就|都|贼|巨|蛮|相当|可|老|好"
+    r"|平时|一向)*"
+)
+_ZH_NOT = r"(?:不太|不怎么|不大|不是很|不)"
 _TASTE_ZH = re.compile(
-    r"我(?:很|非常|特别|真的|超|挺|最|也|还|比较|一直|从小就)*(?P<pol>不太喜欢|不喜欢|不爱吃|不爱|喜欢吃|喜欢|热爱|爱吃"
-    r"|爱|讨厌吃|讨厌|受不了|不吃)(?P<item>[^，,。.!?！？；;]{1,12})"
+    r"我" + _ZH_DEGREE + r"(?P<pol>" + _ZH_NOT + r"(?:喜欢|爱)(?:吃|喝)?|喜欢吃|喜欢喝|喜欢"
+    r"|热爱|爱吃|爱喝|爱|讨厌吃|讨厌喝|讨厌|受不了|不吃)(?P<item>[^，,。.!?！？；;]{1,12})"
+)
+#: The same without a subject, in a later clause of a first-person sentence ("我喜欢吃面条，
+#: 不喜欢吃米饭", "我是个吃货，最爱小龙虾"): only the eating/drinking verbs and "最爱".
+_TASTE_ZH_BARE = re.compile(
+    r"^\W*(?:但是?|而且|也|还|就|可是)?"
+    + _ZH_DEGREE
+    + r"(?P<pol>"
+    + _ZH_NOT
+    + r"?(?:喜欢|爱)(?:吃|喝)|讨厌(?:吃|喝)|最爱|最喜欢)"
+    r"(?P<item>[^，,。.!?！？；;]{1,12})"
 )
 _DISLIKE = re.compile(
     r"hate|dislike|detest|loathe|despise|can't|cannot|don't|do\s+not|不|讨厌|受不了", _I
@@ -355,10 +371,12 @@ _TASTE_DEICTIC = re.compile(
 
 def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
-    for rx in (_TASTE_EN, _TASTE_ZH):
+    for rx in (_TASTE_EN, _TASTE_ZH, _TASTE_ZH_BARE):
         for m in rx.finditer(cl.text):
             if _TASTE_DEICTIC.match(m.group("item")):
                 continue  # "I love this song", "what I love is when ...": not a standing taste
+            if rx is _TASTE_ZH_BARE and cl.third_party:
+                continue
             item = phrase(
                 re.sub(
                     r"^(?:to\s+|去|玩|(?:喝|吃)(?=[\u4e00-\u9fff]{2}))",
@@ -368,6 +386,7 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 ),
                 4,
             )
+            item = re.sub(r"(?<=[\u4e00-\u9fff])的$", "", item)  # "我超爱吃火锅的" -> 火锅
             if not ok_topic(item):
                 continue
             for part in split_items(item)[:3]:

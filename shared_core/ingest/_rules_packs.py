@@ -540,7 +540,13 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?P<v>[a-z][a-z ]{1,30}?)\s+(?:are|is)\s+(?:so\s+|really\s+|absolutely\s+)?(?:disgusting|gross|revolting|nasty|inedible|vile)\b",
     ),
-    ("taste.like", None, r"(?P<v>[\u4e00-\u9fffA-Za-z]{1,8})(?:是|就是)我的?(?:最爱|最喜欢的)"),
+    (
+        "taste.like",
+        None,
+        r"(?P<v>[\u4e00-\u9fffA-Za-z]{1,8})(?:是|就是|简直是)我的?(?:最爱|最喜欢的|命|本命|心头好|真爱)"
+        # internet praise after a fronted item: "寿司yyds", "火锅永远的神", "奶茶绝绝子"
+        r"|^\W*(?P<v2>[\u4e00-\u9fff]{1,6}?)\s*(?:yyds|永远的神|绝绝子|天下第一|百吃不厌|吃不腻)",
+    ),
     # ---- allergies by reaction
     (
         "allergy",
@@ -1299,7 +1305,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "allergy",
         None,
         r"^\W*(?:我)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
-        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>[\u4e00-\u9fff]{2,6}?)(?:就|会|后)?(?:会)?(?:起疹子|起红疹|长疹子|呼吸困难|休克|浑身痒|过敏)"
+        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>[\u4e00-\u9fff]{2,6}?)(?:我|人)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
         r"|^\W*(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)对我(?:有|会有)?(?:不良反应|副作用|过敏反应)",
     ),
     # ---- health / medication
@@ -1636,7 +1642,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
         "intolerance": "intoleran|不耐|handle|tolerate|digest|agree",
         "taste.dislike": "disgusting|gross|revolting|nasty|inedible|vile",
-        "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣|collect|hobb",
+        "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣|collect|hobb|命|心头好|真爱|yyds|永远的神|绝绝子|天下第一|百吃不厌|吃不腻",
         "allergy": "anaphylax|hives|rash|swell|reaction|itch|break out|过敏",
         "health.condition": "had|living with|live with|患|有|得了|确诊|血",
         "medication": "take|use|taking|on |吃|服",
@@ -1684,7 +1690,7 @@ _HINTS_3: Mapping[str, str] = {
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|发烧友|hobb|超|最|特别",
     "taste.dislike": "fan of|taste|what i|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
-    "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用",
+    "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用|风团|红点|肿",
     "health.condition": "living with|lived with|struggling|dealing|diagnos|患者|病人|查出|检查出|诊断",
     "medication": "meds|medication|medicine|pills|prescription",
     "payment.method": "works|best|easiest|please|pls|for me|刷",
@@ -2252,6 +2258,12 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?:i'm\s+|i\s+am\s+)?not\s+(?:really\s+|at\s+all\s+)?(?:into|interested\s+in)\s+(?P<v>[a-z][a-z ]{1,25}?)\s*[,;—–-]+\s*(?:so\s+)?(?:don't|do\s+not|never|stop|no\s+need\s+to)\s+(?:recommend|suggest)",
     ),
     (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:太|有点|特别|好|真|很|实在|的味道|味道)[\u4e00-\u9fff]{1,3}了?[，,]\s*我(?:是|真的|实在|一直|从来)?"
+        r"(?:吃不惯|喝不惯|受不了|吃不了|接受不了|不爱吃|不喜欢|讨厌)(?=$|\W)",
+    ),
+    (
         "pet.names",
         None,
         r"(?:养了?|有)(?:一|两|\d)?[只条个匹]?(?:"
@@ -2283,6 +2295,14 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "姓",
     "叫",
     "过敏",
+    "吃不惯",
+    "喝不惯",
+    "受不了",
+    "吃不了",
+    "接受不了",
+    "不爱吃",
+    "不喜欢",
+    "讨厌",
 )
 
 

@@ -848,6 +848,21 @@ _T2S_PAIRS = (
     "靠靠邊边艙舱級级館馆廳厅層层樓楼樂乐視视頻频戲戏運运動动讀读寫写畫画遊游釣钓攝摄影影"
     "簡简單单詳详細细長长短短適适應应變变稱称號号碼码帳账單单銀银轉转現现貨货費费預预算算"
     "晚晚間间擾扰醒醒睡睡覺觉別别擔担煩烦謝谢禮礼貌貌錄录記记憶忆刪删除除確确認认總总"
+    # the common traditional forms of foods, places, surnames, hobbies and conditions
+    # ("我不太喜歡吃海鮮", "我會講法語", "我住在臺灣"), characters only traditional text uses
+    "鮮鲜講讲興兴燒烧餃饺飲饮湯汤餅饼鹹咸醬酱蔥葱薑姜鵝鹅貝贝魷鱿鰻鳗鮭鲑鱈鳕龍龙鳳凤麥麦穀谷蘿萝蔔卜蘋苹籃篮網网騎骑術术練练"
+    "彈弹鋼钢劇剧綜综藝艺賽赛隊队線线紅红綠绿藍蓝黃黄顏颜聽听聾聋鍵键盤盘標标準准頁页圖图錶表溫温華华製制紐纽約约倫伦韓韩國国"
+    "義义蘭兰亞亚歐欧舊旧磯矶廈厦濟济陽阳鄭郑崑昆烏乌魯鲁爾尔濱滨慶庆鎮镇縣县莊庄賓宾舖铺煙烟張张劉刘陳陈楊杨趙赵吳吴馮冯蔣蒋"
+    "許许鄧邓蕭萧馬马葉叶鍾钟譚谭陸陆賴赖盧卢羅罗鄒邹閻阎顧顾遠远離离無无靜静鬧闹雙双鵬鹏積积鑽钻寶宝龜龟鳥鸟鸚鹦鵡鹉倉仓寵宠"
+    "婦妇訂订戀恋喪丧護护專专設设軟软銷销財财險险資资產产貿贸農农學学傳传輸输創创畢毕碩硕課课憂忧鬱郁慮虑癲癫癇痫膚肤塵尘蟎螨"
+    "黴霉膠胶麩麸質质堅坚類类熱热劑剂維维鈣钙鐵铁鋅锌針针註注幣币優优賬账繳缴額额粵粤閩闽該该嗎吗誰谁裡里裏里兩两億亿沒没與与"
+    "將将須须幫帮討讨厭厌慣惯訴诉聲声調调態态潔洁驟骤結结論论範范舉举輕轻鬆松隨随勵励親亲肅肃連连週周齡龄紀纪曆历陰阴夢梦懶懒"
+    "園园飪饪織织縫缝編编閱阅營营衝冲潛潜擊击極极圍围橋桥滷卤鍋锅燉炖飽饱餓饿澀涩膩腻噁恶嚐尝嘗尝檸柠槤梿櫻樱濕湿潤润腸肠瀉泻"
+    "脹胀痺痹腫肿癢痒蕁荨頸颈腳脚臉脸鏡镜齒齿鬍胡髮发紮扎綁绑襪袜褲裤購购遞递驗验隱隐權权備备雲云儲储檔档數数據据統统報报稅税"
+    "貸贷匯汇換换兌兑種种賤贱環环淨净髒脏亂乱涼凉悶闷風风颱台霧雾噸吨釐厘讚赞僅仅樣样啟启際际廠厂漁渔灑洒燈灯爐炉牆墙狀状獨独"
+    "獲获癮瘾盡尽監监礙碍禍祸穩稳窮穷競竞筆笔節节糧粮紙纸組组絕绝絲丝緊紧繼继續续罰罚聖圣聞闻艱艰虛虚蟲虫螞蚂蟻蚁衛卫裝装複复"
+    "覽览觸触詢询詩诗誤误諮咨謂谓識识豐丰豈岂賀贺賞赏趕赶趨趋跡迹躍跃軍军較较載载輛辆輪轮辦办違违選选遺遗鄰邻釋释銅铜錯错鍛锻"
+    "閃闪閒闲閣阁陣阵雜杂難难靈灵響响頂顶項项順顺領领顆颗驚惊鬥斗鹽盐麗丽黨党孃娘牠它妳你祂他辭辞係系"
 )
 T2S: Mapping[int, str] = {
     ord(_T2S_PAIRS[i]): _T2S_PAIRS[i + 1]
@@ -878,6 +893,24 @@ _TYPO_RE = re.compile(
 )
 
 
+#: Chinese dialect pronouns and miswritten words, as ``right: wrong | wrong`` rows: "俺叫李铁柱"
+#: and "咱就爱吃饺子" speak of the user like "我" does; "我的名子" is "我的名字".
+ZH_TYPOS: Mapping[str, str] = _table(
+    """
+我: 俺 | 咱
+名字: 名子
+素食主义: 素食主意
+再也不: 在也不
+已经: 以经
+应该: 因该
+座位: 坐位
+"""
+)
+_ZH_TYPO_RE = re.compile("|".join(re.escape(w) for w in sorted(ZH_TYPOS, key=len, reverse=True)))
+
+
 def fix_typos(text: str) -> str:
-    """Common misspellings corrected word by word (``TYPOS``): "im alergic" -> "im allergic"."""
-    return _TYPO_RE.sub(lambda m: TYPOS.get(m.group(1).lower(), m.group(1)), text)
+    """Common misspellings corrected word by word (``TYPOS``): "im alergic" -> "im allergic";
+    Chinese ones (``ZH_TYPOS``) as substrings: "俺的名子叫赵磊" -> "我的名字叫赵磊"."""
+    text = _TYPO_RE.sub(lambda m: TYPOS.get(m.group(1).lower(), m.group(1)), text)
+    return _ZH_TYPO_RE.sub(lambda m: ZH_TYPOS[m.group(0)], text)

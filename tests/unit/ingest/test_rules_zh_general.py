@@ -1,0 +1,77 @@
+"""Chinese phrasings the way people type them to an assistant (issue 12, dev4): degree
+adverbs and dialect pronouns before a taste verb, subject-less later clauses, fronted items
+with internet praise, traditional characters, and sarcasm that must not become a taste.
+
+The sentences are worded for these tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from shared_core.entities import Turn
+from shared_core.ingest import lexicon as L
+from shared_core.ingest.extract import RuleExtractor
+from shared_core.taxonomy import canonical
+
+AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
+
+
+def extract(text: str) -> set[tuple[str, str]]:
+    """(canonical key, canonical value) of the candidates the gate would accept."""
+    turn = Turn(user_id="u", text=text, session_id="s", turn_id="t", at=AT)
+    out = set()
+    for c in RuleExtractor().extract(turn):
+        if c.signals or c.intent.value != "assert" or not c.explicit:
+            continue
+        out.add(canonical(c.key, c.value, c.normalized))
+    return out
+
+
+def has(found: set[tuple[str, str]], key: str, value: str) -> bool:
+    return any(k.startswith(key) and v.lower() == value.lower() for k, v in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # degree adverbs and dialect subjects before the verb
+        ("我巨爱喝奶茶", "food.like", "奶茶"),
+        ("俺老喜欢吃面了", "food.like", "面"),
+        ("咱可爱吃烤鸭了", "food.like", "烤鸭"),
+        ("我蛮喜欢吃酸菜鱼的", "food.like", "酸菜鱼"),
+        ("我不怎么爱吃青椒", "food.dislike", "青椒"),
+        ("我不大喜欢喝可乐", "food.dislike", "可乐"),
+        # a later clause without its subject
+        ("我爱吃米线，不爱吃米粉", "food.dislike", "米粉"),
+        ("我是南方人，最爱吃螺蛳粉", "food.like", "螺蛳粉"),
+        # vegetables and dishes are foods, not interests
+        ("我讨厌吃韭菜", "food.dislike", "韭菜"),
+        ("我不喜欢吃冬瓜", "food.dislike", "冬瓜"),
+        # a fronted item with praise, or with a comment and "I can't get used to it"
+        ("烤冷面yyds", "food.like", "烤冷面"),
+        ("螺蛳粉是我的命", "food.like", "螺蛳粉"),
+        ("香菜味道太冲了，我受不了", "food.dislike", "香菜"),
+        # traditional characters
+        ("我很喜歡吃鮮蝦餃", "food.like", "鲜虾饺"),
+        # a reaction after eating, with the subject between
+        ("吃了芒果我就起荨麻疹", "allergy.food", "mango"),
+    ],
+)
+def test_tastes(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert has(found, key, value), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["呵呵，我就喜欢被人插队", "我真是爱死下雨天了🙄", "我妹妹爱吃辣，不爱吃甜"],
+)
+def test_sarcasm_and_others_are_no_taste(text: str) -> None:
+    assert not any(k.startswith(("food.", "taste.", "interest")) for k, _ in extract(text))
+
+
+def test_dialect_pronouns_and_typos_read_as_standard() -> None:
+    assert L.fix_typos("俺的名子叫张三") == "我的名字叫张三"
+    assert "我們會講法語".translate(L.T2S) == "我们会讲法语"
