@@ -90,31 +90,31 @@ invoice: invoice | 发票
 LANGS = {k: v for k, v in taxonomy.LANGUAGE_CODES.items()}
 TIMEZONES = _codes(
     """
-Europe/London: london | uk | gmt | bst | british | 伦敦
-Europe/Berlin: berlin | cet | cest | central european | german | 柏林
-Europe/Paris: paris | 巴黎
+Europe/London: london | uk | gmt | bst | british | 伦敦 | 英国
+Europe/Berlin: berlin | cet | cest | central european | german | 柏林 | 德国 | 中欧
+Europe/Paris: paris | 巴黎 | 法国
 Asia/Tokyo: tokyo | jst | japan | japanese | 东京 | 日本
 Asia/Shanghai: beijing | shanghai | china | chinese | 北京 | 上海 | 东八区 | 中国
 Asia/Hong_Kong: hong kong | hkt | 香港
 Asia/Singapore: singapore | sgt | 新加坡
 Asia/Kolkata: india | ist | 印度
-Australia/Sydney: sydney | aest | aedt | 悉尼
-America/New_York: new york | eastern | est | edt | et | nyc | 纽约
-America/Chicago: chicago | central | cdt | 芝加哥
+Australia/Sydney: sydney | aest | aedt | 悉尼 | 澳洲东部
+America/New_York: new york | eastern | est | edt | et | nyc | 纽约 | 美东 | 美国东部
+America/Chicago: chicago | central | cdt | 芝加哥 | 美中 | 美国中部
 America/Denver: denver | mountain | mst | mdt
-America/Los_Angeles: los angeles | la | pacific | pst | pdt | pt | san francisco | seattle | 洛杉矶 | 旧金山
+America/Los_Angeles: los angeles | la | pacific | pst | pdt | pt | san francisco | seattle | 洛杉矶 | 旧金山 | 美西 | 美国西部 | 太平洋
 """
 )
 PETS = _codes(
     """
-dog: dog | dogs | puppy | puppies | corgi | labrador | lab | golden retriever | poodle | beagle | husky | terrier | bulldog | dachshund | 狗 | 小狗 | 狗狗 | 柯基 | 金毛 | 泰迪 | 哈士奇 | 柴犬 | 拉布拉多 | 边牧 | 比熊 | 博美
-cat: cat | cats | kitten | kittens | tabby | siamese | 猫 | 小猫 | 猫咪 | 布偶 | 英短 | 美短 | 橘猫
-rabbit: rabbit | rabbits | bunny | 兔子
+dog: dog | dogs | puppy | puppies | corgi | labrador | lab | golden retriever | poodle | beagle | husky | terrier | bulldog | dachshund | 狗 | 小狗 | 狗狗 | 柯基 | 金毛 | 泰迪 | 哈士奇 | 柴犬 | 拉布拉多 | 边牧 | 比熊 | 博美 | 狗子 | 汪星人 | 萨摩耶 | 德牧 | 阿拉斯加 | 雪纳瑞 | 法斗
+cat: cat | cats | kitten | kittens | tabby | siamese | 猫 | 小猫 | 猫咪 | 布偶 | 英短 | 美短 | 橘猫 | 猫主子 | 喵星人 | 狸花猫 | 暹罗猫 | 加菲猫 | 蓝猫
+rabbit: rabbit | rabbits | bunny | 兔子 | 兔兔 | 小兔子
 hamster: hamster | hamsters | 仓鼠
 guinea_pig: guinea pig | guinea pigs | 豚鼠
 parrot: parrot | parrots | 鹦鹉
 bird: bird | birds | budgie | 鸟
-fish: fish | goldfish | 鱼 | 金鱼
+fish: fish | goldfish | 鱼 | 金鱼 | 锦鲤 | 热带鱼 | 孔雀鱼
 turtle: turtle | turtles | tortoise | 乌龟
 lizard: lizard | gecko | 蜥蜴
 snake: snake | 蛇
@@ -682,7 +682,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "pet.species",
         PETS,
-        r"我(?:家)?(?:养了?|有)(?:一|两|三|\d)?[只条个匹]?(?P<v>"
+        r"我(?:家)?(?:养了?|有)(?:一|两|三|\d)?[只条个匹缸对窝群头]?(?P<v>"
         + _alt(PETS, ascii_only=False)
         + r")",
     ),
@@ -783,7 +783,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "currency",
         None,
-        r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|欧元|英镑|日元)(?:显示|标价|计价|报价)",
+        r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|美金|欧元|英镑|日元)(?:显示|标价|计价|报价)"
+        r"|(?:换算成|换成|折算成|折合成|转换成|都按)(?P<v3>人民币|美元|美金|欧元|英镑|日元)",
     ),
     # ---- interests (stored as the established taste.<item> = like)
     (
@@ -1447,7 +1448,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "pet.species",
         PETS,
-        r"(?:我)?家(?:里)?(?:有|养了?)(?:一|两|三|几|\d)?[只条个匹]?(?P<v>"
+        r"(?:我)?家(?:里)?(?:有|养了?)(?:一|两|三|几|\d)?[只条个匹缸对窝群头]?(?P<v>"
         + PETS_ZH
         + r")|我家(?:的)?(?P<v2>"
         + PETS_ZH
@@ -1494,12 +1495,16 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:从来|一直|从|向来)?(?:都)?不(?:吃|喝|碰)(?:的)?\W*$",
     ),
-    ("pet.species", PETS, r"^\W*(?:还)?养了?(?:一|两|三|几|\d)?[只条个匹]?(?P<v>" + PETS_ZH + r")"),
+    (
+        "pet.species",
+        PETS,
+        r"^\W*(?:还)?养了?(?:一|两|三|几|\d)?[只条个匹缸对窝群头]?(?P<v>" + PETS_ZH + r")",
+    ),
     # "我没有养猫": the match starts after 没有, so the row is read as negated (forget)
     (
         "pet.species",
         PETS,
-        r"(?<=没有)养(?:过)?(?:一|两|三|几|\d)?[只条个匹]?(?P<v>" + PETS_ZH + r")",
+        r"(?<=没有)养(?:过)?(?:一|两|三|几|\d)?[只条个匹缸对窝群头]?(?P<v>" + PETS_ZH + r")",
     ),
     (
         "intolerance",
@@ -1663,7 +1668,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "hotel.chain": "go-to|stay|prefer|like|love|酒店|住",
         "hotel.room": "room|floor|bed|elevator|lift|smoking|quiet|accessible|房|楼层|床|电梯|无烟|安静",
         "timezone": "time|mind|zone|时间",
-        "currency": "price|amount|cost|显示|标价|计价|报价",
+        "currency": "price|amount|cost|显示|标价|计价|报价|换算|换成|折算|折合|转换|都按",
         "recommend": "want|interested|recommendation|suggestion|兴趣|不感冒",
     }.items()
 }
@@ -1998,6 +2003,15 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         return  # "我在家里上班" names no employer
     if key == "job.employer" and said.lower() in L.CITIES:
         key, norm = "location.city", L.CITIES[said.lower()]  # "我在北京上班": a city, no employer
+    if key == "location.city" and L.NOT_HOME_ZH.search(said):
+        return  # "我住在学校宿舍": where one stays, not a city
+    if key == "location.city" and not said.isascii():
+        # "我住在德国" names a country, "我住在加拿大温哥华" a country and a city
+        places = L.place_keys(said)
+        for extra_key, extra in places[:-1]:
+            yield start, end, cand(_kind(extra_key), extra_key, extra)
+        key, said = places[-1]
+        norm = L.canonical_value(key, said)
     if key == "allergy":
         key = _allergy_key(said)
         norm = L.canonical_value(key, said)
@@ -2079,13 +2093,28 @@ _MOVE_ZH = (
         + CITY_ZH
         + r")(?=$|[，,。.！!；;])"
     ),
+    # "我之前住在武汉，现在在长沙": where the user lived before, then where now
+    re.compile(
+        r"(?:之前|以前|原来|过去|本来)(?:一直)?(?:住在|住|在)(?P<prev>"
+        + CITY_ZH
+        + r")(?:住|生活|工作)?\s*[，,]\s*(?:现在|目前|如今|后来|现)(?:已经)?(?:搬到了?|搬来了?|住在|住|在)(?P<cur>"
+        + CITY_ZH
+        + r")(?=$|[，,。.！!；;]|了|住|生活|工作|定居)"
+    ),
+)
+#: When a planned move happens: "下个月", "明年三月", "年底", "过完年".
+_MOVE_WHEN_ZH = (
+    r"(?:下个?月(?:底|初|中)?|下周|明年|今年|年底|年初|年中|月底|年后|过完年|过段时间|马上|准备|打算|计划|要|快要|即将|就要|会"
+    r"|(?:\d{1,2}|[一二三四五六七八九十]{1,2})月(?:份|底|初)?)"
 )
 _MOVING_TO = re.compile(
     r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+|^\W*)(?:moving|relocating)\s+to\s+(?P<cur>"
     + _PLACE_EN
-    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|(?:^\W*|我(?:们)?)(?:下个月|下周|明年|今年|年底|月底|马上|准备|打算|要|快要|即将|就要)+(?:要)?搬(?:家)?(?:到|去)(?P<cur2>"
+    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|(?:^\W*|我(?:们)?(?:全家)?)"
+    + _MOVE_WHEN_ZH
+    + r"+(?:要)?搬(?:家)?(?:到|去|回)(?:老家)?(?P<cur2>"
     + CITY_ZH
-    + r")(?=$|[，,。.！!；;]|了)",
+    + r")(?=$|[，,。.！!；;]|了|去|住|工作|定居)",
     _I,
 )
 
@@ -2266,9 +2295,9 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "pet.names",
         None,
-        r"(?:养了?|有)(?:一|两|\d)?[只条个匹]?(?:"
+        r"(?:养了?|有)(?:一|两|\d)?[只条个匹缸对]?(?:"
         + PETS_ZH
-        + r")[，,]\s*(?:它|名字)?叫(?P<v>[\u4e00-\u9fff]{1,4})"
+        + r")(?:[，,]\s*[\u4e00-\u9fffA-Za-z]{1,6})?[，,]\s*(?:它|名字)?叫(?P<v>[\u4e00-\u9fff]{1,4})"
         r"(?=$|[，。,.!！])",
     ),
 )

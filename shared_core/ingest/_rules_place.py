@@ -227,16 +227,24 @@ def _bare_in_place(place: str) -> bool:
     )
 
 
+_ZH_CITY_ALT = "|".join(re.escape(c) for c in L.ZH_CITY_NAMES)
 _LOC_ZH = re.compile(
-    r"我(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还)?(?:住在|居住在|生活在|住)(?!过)(?P<p>[^，,。.!?！？；;]{1,20})"
+    r"我(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还|长期)?(?:住在|居住在|生活在|定居在|定居于|常住在|常住|定居"
+    r"|住)(?!过)(?P<p>[^，,。.!?！？；;]{1,20})"
     r"|我(?:已经|刚|最近|刚刚)?(?:搬到|搬去|搬家到|移居到?)了?(?P<p2>[^，,。.!?！？；;]{1,20})"
     r"|我(?P<neg3>已经不|不再|不)?(?:现在|目前)?在(?P<p3>[" + CJK + r"]{2,6}?)(?:住|生活|定居)"
-    r"|我家在(?P<p4>[^，,。.!?！？；;]{1,20})"
+    r"|我(?:们)?家(?:就)?(?:住)?在(?P<p4>[^，,。.!?！？；;]{1,20})|(?:^\W*|我)家住(?P<p5>[^，,。.!?！？；;]{2,20})"
+    # "我人在深圳", "我现在在杭州这边": a known city at the clause end
+    r"|我(?:人)?(?:现在|目前|一直)?(?:人)?在(?P<p6>" + _ZH_CITY_ALT + r")(?:这边|这儿|这里|市)?\W*$"
 )
 _PLACE_CUT_EN = re.compile(
     r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"
     r"|recently|already|too|anymore|any\s+more|with|near|where|which|when|right\s+now|today)\b.*$",
     _I,
+)
+#: A known city and a district or landmark ("南京鼓楼", "杭州西湖边上"), no street or number.
+_CITY_DISTRICT = re.compile(
+    r"^(?:" + "|".join(re.escape(c) for c in L.ZH_CITY_NAMES) + r")[\u4e00-\u9fff]{0,4}$"
 )
 _ADDRESS_HINT = re.compile(
     r"\d|\b(?:street|st|road|rd|avenue|ave|lane|ln|blvd|boulevard|drive|dr|apt|suite)\b|路|街|号|巷|弄|小区|室|栋|楼",
@@ -248,7 +256,7 @@ def _place_key(place: str) -> str:
     low = place.lower()
     if low in L.COUNTRIES:
         return "location.country"
-    if _ADDRESS_HINT.search(place):
+    if _ADDRESS_HINT.search(place) and not _CITY_DISTRICT.match(place):
         return "location.address"
     return "location.city"
 
@@ -282,11 +290,19 @@ def h_location(cl: Clause) -> Iterator[Hit]:
         yield m.start(), m.end(), _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
     for m in _LOC_ZH.finditer(cl.text):
         g = m.groupdict()
-        raw = next(g[k] for k in ("p", "p2", "p3", "p4") if g.get(k))
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6") if g.get(k))
         place = CUT_ZH.sub("", raw).strip().removeprefix("在")
         place = re.sub(r"(?:这边|那边|这里|那里|市区)$", "", place)
         if not place or place in ("这", "那", "这里", "那里", "哪里", "哪"):
             continue
+        if L.NOT_HOME_ZH.search(place):
+            continue
         neg = g.get("neg") or g.get("neg3")
-        c = cand(Kind.FACT, _place_key(place), place)
-        yield m.start(), m.end(), _negate(c) if neg else c
+        for key, said in zh_places(place):
+            c = cand(Kind.FACT, key, said)
+            yield m.start(), m.end(), _negate(c) if neg else c
+
+
+def zh_places(place: str) -> list[tuple[str, str]]:
+    """(key, place) for a Chinese place: "加拿大温哥华" is a country and a city."""
+    return [(_place_key(said), said) for _key, said in L.place_keys(place)]

@@ -352,7 +352,25 @@ _Entry = tuple[_Handler, tuple[str, ...] | None]
 _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
     (h_correction, ("not", "isn't", "wasn't", "no", "不是", "不对", "错了", "更正", "纠正")),
     (h_address, ("address", "地址", "住址")),
-    (h_move, ("mov", "relocat", "left", "搬", "based", "live", "living", "located", "resid")),
+    (
+        h_move,
+        (
+            "mov",
+            "relocat",
+            "left",
+            "搬",
+            "based",
+            "live",
+            "living",
+            "located",
+            "resid",
+            "之前",
+            "以前",
+            "原来",
+            "过去",
+            "本来",
+        ),
+    ),
     (h_sentence_rows, SENTENCE_HINTS),
 )
 _CLAUSE_HANDLERS: tuple[_Entry, ...] = (

@@ -251,7 +251,13 @@ mexico: mexico | 墨西哥
 netherlands: netherlands | the netherlands | 荷兰
 switzerland: switzerland | 瑞士
 sweden: sweden | 瑞典
-taiwan: taiwan
+taiwan: taiwan | 台湾
+new zealand: new zealand | 新西兰
+malaysia: malaysia | 马来西亚
+thailand: thailand | 泰国
+vietnam: vietnam | 越南
+russia: russia | 俄罗斯
+ireland: ireland | 爱尔兰
 """
 )
 
@@ -285,6 +291,52 @@ fuzhou: fuzhou | 福州
 hefei: hefei | 合肥
 ningbo: ningbo | 宁波
 wuxi: wuxi | 无锡
+foshan: foshan | 佛山
+dongguan: dongguan | 东莞
+zhuhai: zhuhai | 珠海
+nanning: nanning | 南宁
+guiyang: guiyang | 贵阳
+nanchang: nanchang | 南昌
+taiyuan: taiyuan | 太原
+shijiazhuang: shijiazhuang | 石家庄
+lanzhou: lanzhou | 兰州
+urumqi: urumqi | 乌鲁木齐
+lhasa: lhasa | 拉萨
+hohhot: hohhot | 呼和浩特
+haikou: haikou | 海口
+sanya: sanya | 三亚
+changchun: changchun | 长春
+yantai: yantai | 烟台
+wenzhou: wenzhou | 温州
+shaoxing: shaoxing | 绍兴
+changzhou: changzhou | 常州
+nantong: nantong | 南通
+xuzhou: xuzhou | 徐州
+yangzhou: yangzhou | 扬州
+quanzhou: quanzhou | 泉州
+luoyang: luoyang | 洛阳
+guilin: guilin | 桂林
+huizhou: huizhou | 惠州
+zhongshan: zhongshan | 中山
+baoding: baoding | 保定
+tangshan: tangshan | 唐山
+weifang: weifang | 潍坊
+macau: macau | macao | 澳门
+kaohsiung: kaohsiung | 高雄
+taichung: taichung | 台中
+kuala lumpur: kuala lumpur | 吉隆坡
+moscow: moscow | 莫斯科
+busan: busan | 釜山
+kyoto: kyoto | 京都
+auckland: auckland | 奥克兰
+frankfurt: frankfurt | 法兰克福
+geneva: geneva | 日内瓦
+washington: washington | 华盛顿
+houston: houston | 休斯顿
+montreal: montreal | 蒙特利尔
+ottawa: ottawa | 渥太华
+perth: perth | 珀斯
+brisbane: brisbane | 布里斯班
 singapore: singapore | 新加坡
 seoul: seoul | 首尔
 sydney: sydney | 悉尼
@@ -333,6 +385,32 @@ berlin: berlin | 柏林
 )
 
 _ZH_CITIES = sorted((c for c in CITIES if not c.isascii()), key=len, reverse=True)
+_ZH_COUNTRIES = sorted((c for c in COUNTRIES if not c.isascii()), key=len, reverse=True)
+#: The Chinese city names of :data:`CITIES`, longest first (for alternations).
+ZH_CITY_NAMES: tuple[str, ...] = tuple(_ZH_CITIES)
+#: Where one stays, not where one lives: "我住酒店都是住全季", "我住在学校宿舍".
+NOT_HOME_ZH = re.compile(r"酒店|宾馆|旅馆|民宿|青旅|客栈|宿舍|医院|学校")
+
+
+def split_country(place: str) -> tuple[str, str]:
+    """A Chinese place said country first ("加拿大温哥华", "日本大阪") -> (country, the rest);
+    ``("", place)`` otherwise."""
+    for country in _ZH_COUNTRIES:
+        if place.startswith(country) and len(place) > len(country) + 1:
+            return country, place[len(country) :]
+    return "", place
+
+
+def place_keys(place: str) -> list[tuple[str, str]]:
+    """(key, place) pairs a place names: a country ("德国") is ``location.country``, a
+    Chinese country-then-city ("加拿大温哥华") both; anything else ``location.city``."""
+    if place.lower() in COUNTRIES:
+        return [("location.country", place)]
+    country, rest = split_country(place)
+    if country:
+        return [("location.country", country), ("location.city", rest)]
+    return [("location.city", place)]
+
 
 #: Family relations: surface -> key suffix (``family.<suffix>``).
 FAMILY: Mapping[str, str] = _table(
@@ -624,6 +702,10 @@ def canonical_value(key: str, value: str) -> str:
                 return ",".join(sorted({vocab[p] for p in parts}))
     if key.startswith("location.") and low.endswith("市") and low[:-1] in CITIES:
         return CITIES[low[:-1]]
+    if key.startswith("location.city") and not low.isascii():
+        low = split_country(low)[1]  # "加拿大温哥华": the city
+        if low in CITIES:
+            return CITIES[low]
     if key.startswith("location.") and not low.isascii():
         # "上海浦东" / "杭州西湖区": the city, not the district
         city = next((c for c in _ZH_CITIES if low.startswith(c) and len(low) - len(c) <= 4), None)

@@ -75,3 +75,40 @@ def test_sarcasm_and_others_are_no_taste(text: str) -> None:
 def test_dialect_pronouns_and_typos_read_as_standard() -> None:
     assert L.fix_typos("俺的名子叫张三") == "我的名字叫张三"
     assert "我們會講法語".translate(L.T2S) == "我们会讲法语"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # a country is a country, a country-then-city both
+        ("我现在住在法国", "location.country", "FR"),
+        ("我住在日本大阪", "location.city", "osaka"),
+        ("我住在日本大阪", "location.country", "JP"),
+        # where home is, said without 住
+        ("我们家在南京鼓楼", "location.city", "nanjing"),
+        ("我家住青岛", "location.city", "qingdao"),
+        ("我人在厦门", "location.city", "xiamen"),
+        ("我定居在佛山", "location.city", "foshan"),
+        # a planned move, with the month, or back home
+        ("我们下个月底搬到珠海", "location.moving_to", "zhuhai"),
+        ("我打算五月份搬回老家洛阳", "location.moving_to", "luoyang"),
+        # before, then now
+        ("我以前在天津，现在在北京", "location.city.previous", "tianjin"),
+        ("我以前在天津，现在在北京", "location.city", "beijing"),
+        # pets by slang, with a classifier, named after the breed
+        ("我家喵星人叫团子", "pet.names", "团子"),
+        ("我养了一缸锦鲤", "pet.species", "fish"),
+        ("我有只猫，布偶，叫雪球", "pet.names", "雪球"),
+        # time zones and currencies said by region or conversion
+        ("我用美西时间", "timezone", "america/los_angeles"),
+        ("金额都折算成欧元吧", "currency", "EUR"),
+    ],
+)
+def test_places_pets_and_units(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert has(found, key, value), found
+
+
+@pytest.mark.parametrize("text", ["我住酒店一般住如家", "我住在学校宿舍", "我妈住在哈尔滨"])
+def test_no_home_city(text: str) -> None:
+    assert not any(k.startswith("location.city") for k, _ in extract(text))
