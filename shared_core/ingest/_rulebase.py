@@ -102,7 +102,7 @@ JOKE_RE = re.compile(
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
 #: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
 LAUGH_RE = re.compile(
-    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪🙄]|^\W*呵呵"
+    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪🙄]|^\W*呵呵|\s/s\W*$"
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
@@ -113,7 +113,7 @@ LAUGH_RE = re.compile(
 #: live here""): the quoted first person is not the user.
 QUOTED_RE = re.compile(
     r"(?:唱|说|写|写着|写道|读|歌词|台词|\bsays?|\bsaid|\bsings?|\bsang|\blyrics?|\bquote[sd]?"
-    r"|\bwrote|\bline)\W{0,4}[\"“「『']"
+    r"|\bwrote|\bline|\bgoes|\bwent|\bsaying)\W{0,4}[\"“「『']"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
@@ -160,7 +160,7 @@ _QUESTION_START_RE = re.compile(
 )
 _REQUEST_RE = re.compile(
     r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b|^\s*(?:can|could)\s+i\b|\bplease\b"
-    r"|[,，]\s*(?:can|could|would|will)\s+you\b"
+    r"|[,，]\s*(?:can|could|would|will)\s+you\b|[,，]\s*(?:ok|okay|alright|right|yeah|k|pls|please)\s*\?+\s*$"
     r"|能不能|可不可以|可以.{0,12}吗|能.{0,6}(?:点|一点|一下)吗|帮我|麻烦|请",
     _I,
 )
@@ -183,7 +183,8 @@ THIRD_PARTY_RE = re.compile(
     r"^\W*(?:(?:and|but|also|oh|well|so)\s+)*(?:my\s+(?:best\s+)?(?:friends?|colleagues?|co-?workers?"
     r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
-    r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team)"
+    r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"
+    r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws)"
     r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody"
     r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
@@ -202,12 +203,18 @@ MARKER_ONLY_RE = re.compile(
     r"\W*$",
     _I,
 )
-_SENT_END_RE = re.compile(r"[。！？!?；;\n]++|\.++(?=\s|$)")
+# "11 p.m. and 6 a.m." / "St. Mary's" / "e.g. sushi": an abbreviation's dot ends no sentence
+_SENT_END_RE = re.compile(
+    r"[。！？!?；;\n]++|(?<![aApP]\.[mM])(?<!\b[eE]\.[gG])(?<!\b[iI]\.[eE])"
+    r"(?<!\b(?:St|Dr|Mr|Ms|vs))(?<!\bMrs)\.++(?=\s|$)"
+)
 # a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
 # "and I ..." / "but my ..." starts a new clause: "My name is Ada and I live in Berlin"
 # states two things, each matched on its own
+# nor is the comma of a date ("July 4th, 1988")
 _CLAUSE_SEP_RE = re.compile(
-    r"(?<!\d)[,，:：]++|[,，:：]+(?!\d)|(?<!\s)\s++-{1,2}\s++|——"
+    r"(?!(?:(?<=\d)|(?<=\d(?:st|nd|rd|th)))[,，]\s*(?:19|20)\d\d\b)"
+    r"(?:(?<!\d)[,，:：]++|[,，:：]+(?!\d))|(?<!\s)\s++-{1,2}\s++|——"
     r"|(?i:(?<!\s)\s++(?:and|but)\s++(?=(?:i|i'm|i've|i'd|i'll|my)\b))"
 )
 
@@ -342,9 +349,34 @@ def first_person(text: str) -> bool:
     return _FIRST_PERSON_RE.search(text) is not None
 
 
+#: A clause whose subject is a named person ("apparently Tom is allergic to cats", "Sarah
+#: works as a nurse") and that says nothing about the user (no I/me/my) is about them.
+_NAMED_SUBJECT_RE = re.compile(
+    r"^\W*(?:(?:apparently|so|well|and|but|also|btw|fyi|oh|turns\s+out|i\s+heard)\W+)+"
+    r"(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?\s+(?:is|was|has|had|'s|takes|lives|works|eats"
+    r"|can't|cannot|doesn't|does\s+not|isn't|got|just\s+got|became)\b",
+    _I,
+)
+
+
+#: "my doctor said my cousin might be lactose intolerant", "I think my sister is vegan": a
+#: relative is the subject of the statement, wherever it starts.
+_RELATIVE_SUBJECT_RE = re.compile(
+    r"\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:friends?|colleagues?|co-?workers?"
+    r"|boss|neighbou?rs?|roommates?|flatmates?|classmates?|sons?|daughters?|kids?|children|mom|mum"
+    r"|mother|dad|father|brothers?|sisters?|cousins?|aunt|uncle|grandma|grandpa|parents?|nan|gran"
+    r"|partner|wife|husband|girlfriend|boyfriend)\s+(?:\w+\s+)?(?:is|are|was|were|has|had|might|may"
+    r"|could|takes|lives|works|eats|can't|cannot|doesn't|isn't)\b",
+    _I,
+)
+
+
 def third_party(text: str) -> bool:
-    """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...")."""
-    return THIRD_PARTY_RE.search(text) is not None
+    """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
+    "apparently Tom is ...", "I think my sister is vegan")."""
+    if THIRD_PARTY_RE.search(text) is not None or _RELATIVE_SUBJECT_RE.search(text):
+        return True
+    return _NAMED_SUBJECT_RE.search(text) is not None and not first_person(text)
 
 
 CUT_EN = re.compile(

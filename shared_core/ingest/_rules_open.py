@@ -270,6 +270,9 @@ _NOT_DURABLE = re.compile(
     r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
     r"|at\s+(?:the\s+)?(?:airport|station|office|gym|hospital|store|shop|mall|beach|doctor's|dentist)"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
+    # an ailment of the day ("I have a headache", "I've got the flu") is no lasting fact
+    r"|\b(?:a\s+(?:headache|cold|cough|fever|hangover|sore\s+\w+|stomach\s*ache|tummy\s*ache|toothache"
+    r"|runny\s+nose|temperature|blocked\s+nose)|the\s+(?:flu|hiccups|sniffles)|jet\s*lag(?:ged)?)\b"
     r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
     r"|哈哈|呵呵|嘿嘿|不再|已经不|才怪|开玩笑|逗你",
     _I,

@@ -408,7 +408,12 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 #: (key, codes or None, pattern): named groups ``v``, ``v2`` ... hold the item(s).
 ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # ---- contact
-    ("contact.email", None, r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
+    # an address after "to"/"cc"/"from" is someone else's ("email the report to sarah@...")
+    (
+        "contact.email",
+        None,
+        r"(?<![\w.+-])(?<!\bto\s)(?<!\bcc\s)(?<!\bbcc\s)(?<!\bfrom\s)(?<!\bforward\s)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+    ),
     (
         "contact.channel",
         CHANNELS,

@@ -261,6 +261,15 @@ def _place_key(place: str) -> str:
     return "location.city"
 
 
+#: A stay, not a home: "I'm in Paris this week for a conference", "I'm in Rome on holiday".
+_VISIT = re.compile(
+    r"\b(?:this|next|for\s+the|for\s+a|for\s+the\s+next)\s+(?:week|weekend|month|few\s+days|couple\s+of\s+days|days?)\b"
+    r"|\b(?:today|tonight|tomorrow|until|till|for\s+(?:a|the)\s+(?:conference|meeting|wedding|trip|visit|work\s+trip)"
+    r"|on\s+(?:holiday|vacation|a\s+trip|business|a\s+business\s+trip|a\s+work\s+trip|a\s+layover|tour)|visiting|for\s+work|passing\s+through|layover)\b",
+    _I,
+)
+
+
 def h_location(cl: Clause) -> Iterator[Hit]:
     """location.city / location.country / location.address."""
     if MAYBE.search(cl.sentence.text):
@@ -274,6 +283,8 @@ def h_location(cl: Clause) -> Iterator[Hit]:
         place = _PLACE_CUT_EN.sub("", raw.strip()).strip()
         if g.get("p7") and not _bare_in_place(place):
             continue
+        # "I'm in Paris this week for a conference": a stay is a signal, not a home
+        visit = bool(g.get("p7")) and _VISIT.search(cl.sentence.text) is not None
         place = (
             re.sub(r"^the\s+(?=[a-z]+$)", "", place, flags=_I)
             if place.lower() not in L.COUNTRIES
@@ -286,7 +297,7 @@ def h_location(cl: Clause) -> Iterator[Hit]:
             or place.lower() in L.CITIES
         ):
             continue
-        c = cand(Kind.FACT, _place_key(place), place)
+        c = cand(Kind.FACT, _place_key(place), place, explicit=not visit)
         yield m.start(), m.end(), _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
     for m in _LOC_ZH.finditer(cl.text):
         g = m.groupdict()
