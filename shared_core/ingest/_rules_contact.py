@@ -56,7 +56,7 @@ def _hhmm(h: int, mi: int, after: bool, pm: bool | None) -> str:
 
 _QUIET_CUE = re.compile(
     r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no)\b|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
-    r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉",
+    r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休",
     _I,
 )
 _T = r"(?P<h{n}>\d{{1,2}}|midnight|noon)(?::(?P<m{n}>\d{{2}}))?\s*(?P<a{n}>[ap]\.?m\.?)?"
@@ -127,6 +127,9 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         s1 = (z1 + 12 if pm1 and z1 < 12 else z1) % 24
         if pre1 in ("夜里", "夜间", "凌晨", "半夜") and z1 == 12:
             s1 = 0  # "夜里12点" is midnight
+        same_half = pre1 in ("中午", "下午", "傍晚", "晚上") and z2 < 12 and z2 + 12 > s1
+        if not m.group("pre2") and same_half:
+            pm2 = True  # "中午十二点到两点", "晚上八点到十一点": the end is later the same day
         s2 = (z2 + 12 if pm2 and z2 < 12 else z2) % 24
         mi1, mi2 = (30 if m.group(f"half{n}") else int(m.group(f"min{n}") or 0) for n in (1, 2))
         value = f"{s1:02d}:{mi1:02d}-{s2:02d}:{mi2:02d}"
@@ -253,7 +256,7 @@ def h_name(cl: Clause) -> Iterator[Hit]:
         if all(w.lower() not in L.NAME_STOP and L.lookup(L.LANGUAGES, w) is None for w in words):
             yield mi.start("n"), mi.end("n"), cand(Kind.FACT, "name", mi.group("n"))
     mz = _NAME_ZH.search(t)
-    if mz and not mz.group("pre") and "叫" in t[mz.start() : mz.start("n")]:
+    if mz and not mz.group("pre") and re.search("叫|名字", t[mz.start() : mz.start("n")]):
         raw = mz.group("n")
         name = raw if raw.isascii() else _NAME_CUT_ZH.sub("", raw)
         if len(name.strip()) >= 2 and not name.startswith(("了", "过")):

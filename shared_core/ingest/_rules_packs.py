@@ -157,12 +157,14 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "pronouns",
         "he/him",
-        r"\bhe\s*/\s*him\b|(?<!别)(?<!不要)(?:请)?用[\"“「]?他[\"”」]?(?:来)?(?:称呼|指代)我",
+        r"\bhe\s*/\s*him\b|(?<!别)(?<!不要)(?:请)?用[\"“「]?他[\"”」]?(?:来)?(?:称呼|指代)我"
+        r"|(?:称呼|指代|提到|说到|称)我(?:的时候)?(?:请|就|都)?用[\"“「]?他[\"”」]?(?!们)",
     ),
     (
         "pronouns",
         "she/her",
-        r"\bshe\s*/\s*her\b|(?:请)?用[\"“「]?她[\"”」]?(?:来)?(?:称呼|指代)我|我是女(?:生|的|性|孩)",
+        r"\bshe\s*/\s*her\b|(?:请)?用[\"“「]?她[\"”」]?(?:来)?(?:称呼|指代)我|我是女(?:生|的|性|孩)"
+        r"|(?:称呼|指代|提到|说到|称)我(?:的时候)?(?:请|就|都)?用[\"“「]?她[\"”」]?(?!们)",
     ),
     ("pronouns", "they/them", r"\bthey\s*/\s*them\b"),
     ("pronouns", "he/they", r"\bhe\s*/\s*they\b"),
@@ -195,7 +197,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "self_employed",
-        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:self[\s-]employed|freelancer|freelancing)\b|\bi\s+(?:freelance|run\s+my\s+own\s+business)\b|自由职业|自己创业",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:self[\s-]employed|freelancer|freelancing)\b|\bi\s+(?:freelance|run\s+my\s+own\s+business)\b|自由职业|自己创业|个体户|个体经营|自己(?:开(?:了)?(?:个|一个|一家)?(?:小)?(?:店|公司|工作室|餐馆|饭店|网店)|当老板|做(?:点)?(?:小)?生意)",
     ),
     (
         "job.status",
@@ -437,9 +439,12 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "contact.channel",
         CHANNELS,
-        r"(?:联系|通知|找)我(?:的话)?(?:最好|请|就|都)?(?:用|发|走|通过)(?P<v>"
+        r"(?:联系|通知|找)我(?:的话)?(?:最好|请|就|都|直接)*(?:用|发|走|通过|打)(?P<v>"
         + _alt(CHANNELS)
-        + r")(?!支付)",
+        + r")(?!支付)"
+        # "我平时只用WhatsApp", "我一般就用微信": the one messaging app the user uses
+        + r"|我(?:平时|一般|通常|基本上?|现在)?(?:只|都|就|一般|主要)用(?P<v2>whatsapp|telegram|signal|line|messenger"
+        + r"|imessage|微信|电报)(?!支付|付|转账|扫)(?:联系|聊天|沟通|发消息)?(?=$|[，,。.!！])",
     ),
     (
         "contact.channel",
@@ -497,7 +502,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(LANGS, ascii_only=False)
         + r")(?:和|、)?(?:"
         + _alt(LANGS, ascii_only=False)
-        + r")?)",
+        + r")?)"
+        # a later clause without its subject: "我会说中文，还会一点日语"
+        + r"|^\W*(?:还|也|另外还)(?:会|能)(?:说|讲)?(?:一点|一些|点|些)?儿?(?P<v4>"
+        + _alt(LANGS, ascii_only=False)
+        + r")",
     ),
     (
         "language",
@@ -1007,7 +1016,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "diet",
         "vegan",
-        r"纯素|蛋奶都不(?:碰|吃)|\bplant[\s-]based\b(?!\s+(?:milk|burger|options?|restaurants?))",
+        r"纯素|全素|严格素食|蛋奶都不(?:碰|吃)|\bplant[\s-]based\b(?!\s+(?:milk|burger|options?|restaurants?))",
     ),
     # status
     (
@@ -1416,7 +1425,11 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + JOB_HEAD
         + r"))\s*$|^\W*(?:我)?(?:是|当)(?:个|一个|一名|一位)(?P<v2>[\u4e00-\u9fff]{0,4}?(?:"
         + JOB_ZH
-        + r"))(?=$|[，。,.!！])",
+        + r"))(?=$|[，。,.!！])"
+        # a later clause without its subject: "我在腾讯上班，做产品经理", "现在当老师"
+        + r"|^\W*(?:我)?(?:现在|目前|主要|在那|在那边|在这)?(?:做|当|干)(?:的是)?(?P<v3>[\u4e00-\u9fff]{0,4}?(?:"
+        + JOB_ZH
+        + r"))(?:的)?(?=$|[，。,.!！])",
     ),
     # ---- family
     (
@@ -1498,7 +1511,10 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "diet.avoid",
         None,
-        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:从来|一直|从|向来)?(?:都)?不(?:吃|喝|碰)(?:的)?\W*$",
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我|本人)(?:是)?(?:从来|一直|从|向来)?(?:都)?不(?:吃|喝|碰)(?:的)?\W*$"
+        # given up, or no longer taken, said of a food or drink: "我戒了咖啡", "奶茶也不喝了"
+        r"|我(?:已经)?戒(?:了|掉了?)(?P<v2>[\u4e00-\u9fff]{1,4}?)(?:了)?(?=$|[，,。.!！])"
+        r"|^\W*(?P<v3>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|都)(?:已经)?不(?:吃|喝|碰)了\W*$",
     ),
     (
         "pet.species",
@@ -1629,7 +1645,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "contact.call": "call|phone|ring|电话",
         "pronouns": "/|他|她|女",
         "diet": "pesc|fish|鱼|halal|清真|穆斯林|kosher|低|控糖|sugar|carb|sodium|salt|盐|keto|生酮|vegetarian|vegan",
-        "job.status": "retired|退休|student|学生|在读|研究生|博士|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业",
+        "job.status": "retired|退休|student|学生|在读|研究生|博士|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业|个体|开了|当老板|做生意|小生意",
         "relationship.status": "married|婚|divorced|离|single|单身|engaged|widow|丧偶",
         "seat": "seat|aisle|window|靠",
         "travel.class": "business|economy|first|舱",
@@ -1682,7 +1698,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
 _HINTS_3: Mapping[str, str] = {
     "contact.call": "calls|打",
     "contact.call.emergency": "unless|emergenc|urgent|急",
-    "diet": "meat|fish|纯素|蛋奶|plant|veg|paleo|pesc",
+    "diet": "meat|fish|纯素|全素|严格素食|蛋奶|plant|veg|paleo|pesc",
     "relationship.status": "married|single|wife|husband|spouse|单身",
     "seat": "sit|exit|过道|走廊|安全出口",
     "response.length": "briefly|concisely|succinctly|brief|succinct|keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
@@ -1695,9 +1711,9 @@ _HINTS_3: Mapping[str, str] = {
     "name": "it's|its|this is|叫",
     "name.preferred": "call me|叫我",
     "age": "im|years|y/o|了",
-    "language.spoken": "也|说得|讲得|水平",
+    "language.spoken": "也|说得|讲得|水平|还会|还能",
     "language": "switch",
-    "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰",
+    "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|发烧友|hobb|超|最|特别",
     "taste.dislike": "fan of|taste|what i|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
     "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用|风团|红点|肿",
@@ -1706,7 +1722,7 @@ _HINTS_3: Mapping[str, str] = {
     "payment.method": "works|best|easiest|please|pls|for me|刷",
     "location.city": "home|坐标|i'm|i am|based|搬|moved|relocated",
     "location.city.previous": "moved",
-    "job.title": "teach|在| at |@| here|by trade|我是|是个|是一|当个|当一|是一|当",
+    "job.title": "teach|在| at |@| here|by trade|我是|是个|是一|当个|当一|是一|当|做|干",
     "job.employer": "@|在",
     "family.partner.name": "engaged to|married to|老婆|老公|妻子|丈夫|媳妇|爱人|太太|先生|对象",
     "family.children": "married with|mom of|mum of|dad of|mother of|father of|parent of|有",
@@ -2004,10 +2020,17 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         return
     if key == "job.title" and said.isascii() and not _JOB_WORD.search(said):
         return  # "I'm a regular at ..." is no job
+    if key == "job.employer" and re.search(r"(?:行业|领域|圈|业|界)$", said):
+        # "我在金融行业工作" names the sector, not an employer
+        key = "industry"
+        said = re.sub(r"(?:行业|领域|圈|界)$", "", said)
+        norm = L.canonical_value(key, said)
     if key == "job.employer" and said in _NOT_EMPLOYER:
         return  # "我在家里上班" names no employer
     if key == "job.employer" and said.lower() in L.CITIES:
         key, norm = "location.city", L.CITIES[said.lower()]  # "我在北京上班": a city, no employer
+    if key == "diet.avoid" and not said.isascii() and not taxonomy.is_food(said):
+        return  # "今天不吃了", "我戒了烟": no food or drink
     if key == "location.city" and L.NOT_HOME_ZH.search(said):
         return  # "我住在学校宿舍": where one stays, not a city
     if key == "location.city" and not said.isascii():
@@ -2203,7 +2226,9 @@ _BIRTHDAY_RX = (
         _I,
     ),
     re.compile(
-        r"生日(?:是|在)?\s*(?:(?P<y>(?:19|20)\d\d|[一二]九[〇零一二三四五六七八九]{2}|二〇[〇零一二三四五六七八九]{2})年)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+        # "我生日是阳历5月3号", "我农历生日是八月十五", "生日在十二月二十五", "生日是正月初八"
+        r"生日(?:是|在|为)?\s*(?:阳历|农历|公历|阴历|新历|旧历)?的?\s*(?:(?P<y>(?:19|20)\d\d|[一二]九[〇零一二三四五六七八九]{2}|二〇[〇零一二三四五六七八九]{2})年)?"
+        r"(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2}|正|冬|腊)月(?:初)?(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})(?:[日号]|(?![\d一二三四五六七八九十]))"
     ),
     re.compile(
         r"(?P<y>(?:19|20)\d\d)年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号](?:出生|生)"
@@ -2215,6 +2240,8 @@ _BIRTHDAY_RX = (
 
 
 _ZH_DIGIT = {c: str(i) for i, c in enumerate("〇一二三四五六七八九")} | {"零": "0"}
+#: Lunar month names that are no numeral: 正月, 冬月, 腊月.
+_LUNAR_MONTHS = {"正": 1, "冬": 11, "腊": 12}
 
 
 def _year(y: str) -> str:
@@ -2227,7 +2254,11 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
     for rx in _BIRTHDAY_RX:
         for m in rx.finditer(cl.text):
             g = m.groupdict()
-            month = _MONTHS.get((g.get("mon") or "").lower()) or parse_number(g.get("m") or "")
+            month = (
+                _MONTHS.get((g.get("mon") or "").lower())
+                or _LUNAR_MONTHS.get(g.get("m") or "")
+                or parse_number(g.get("m") or "")
+            )
             day = parse_number(g["d"])
             if not month or not day or not (1 <= month <= 12 and 1 <= day <= 31):
                 continue
@@ -2244,6 +2275,12 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
 # ---- whole-sentence rows: an object fronted before the comma ("Pork, I don't eat.") ------
 #: (key, value, pattern) rows matched on the whole sentence, as :data:`VALUE_ROWS`.
 SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
+    (
+        "diet",
+        "pescatarian",
+        r"(?:^\W*|我)(?:肉|荤)(?:的|菜)?(?:我)?(?:是|都)?(?:不吃|不碰)[^。]{0,4}?[，,]\s*(?:但是?|不过|可是)?(?:鱼|海鲜)(?:和|跟|、)?"
+        r"(?:鱼|海鲜)?(?:我)?(?:可以|能吃|吃|还吃|没问题|照吃)",
+    ),
     (
         "diet",
         "pescatarian",
@@ -2278,7 +2315,9 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "name",
         None,
-        r"(?:本人|我)姓[\u4e00-\u9fff][，,]\s*(?:名)?叫(?P<v>" + ZH_NAME + r")(?=$|[，。,.!！])",
+        r"(?:本人|我|免贵|敝人|敝)姓[\u4e00-\u9fff][，,]\s*(?:名|全名)?叫(?P<v>"
+        + ZH_NAME
+        + r")(?=$|[，。,.!！])",
     ),
     (
         "allergy",
@@ -2310,6 +2349,8 @@ _SENT_VALUE_RX = tuple((k, v, re.compile(rx, _I)) for k, v, rx in SENTENCE_VALUE
 _SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_ROWS)
 #: Hint substrings for :func:`h_sentence_rows` (a comma and one of these words).
 SENTENCE_HINTS: tuple[str, ...] = (
+    "鱼",
+    "海鲜",
     "fish",
     "eat",
     "drink",

@@ -112,3 +112,35 @@ def test_places_pets_and_units(text: str, key: str, value: str) -> None:
 @pytest.mark.parametrize("text", ["我住酒店一般住如家", "我住在学校宿舍", "我妈住在哈尔滨"])
 def test_no_home_city(text: str) -> None:
     assert not any(k.startswith("location.city") for k, _ in extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("大半夜十一点到早上七点半别吵我", "contact.quiet_hours", "23:00-07:30"),
+        ("下午一点到三点我午休，别找我", "contact.quiet_hours", "13:00-15:00"),
+        ("我的名字是林小雨", "name", "林小雨"),
+        ("敝姓王，叫王磊", "name", "王磊"),
+        ("说到我的时候用“她”就好", "pronouns", "she/her"),
+        ("我阳历生日是7月9号", "birthday", "07-09"),
+        ("我生日是腊月初八", "birthday", "12-08"),
+        ("我会讲英语，也能说一点韩语", "language.spoken", "ko"),
+        ("我全素", "diet", "vegan"),
+        ("我戒掉了奶茶", "diet.avoid", "奶茶"),
+        ("荤的我不吃，不过海鲜可以", "diet", "pescatarian"),
+        ("找我的话直接发邮件", "contact.channel", "email"),
+        ("我一般就用Telegram", "contact.channel", "telegram"),
+        ("我在一家银行上班，当柜员经理", "job.title", "柜员经理"),
+        ("我自己做点小生意", "job.status", "self_employed"),
+        ("我在互联网行业工作", "industry", "tech"),
+        ("我还是学生，研一", "job.status", "student"),
+    ],
+)
+def test_contact_identity_diet_and_work(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert has(found, key, value), found
+
+
+@pytest.mark.parametrize("text", ["我今天不吃了", "我戒了烟", "我在家里上班"])
+def test_no_food_or_employer(text: str) -> None:
+    assert not any(k.startswith(("diet.avoid", "job.employer")) for k, _ in extract(text))
