@@ -382,15 +382,31 @@ COUNTRY_CODES: Mapping[str, str] = MappingProxyType(
         "france": "FR", "japan": "JP", "south korea": "KR", "canada": "CA",
         "australia": "AU", "india": "IN", "singapore": "SG", "spain": "ES", "italy": "IT",
         "brazil": "BR", "mexico": "MX", "netherlands": "NL", "switzerland": "CH",
-        "sweden": "SE", "taiwan": "TW",
+        "sweden": "SE", "taiwan": "TW", "ireland": "IE", "new zealand": "NZ", "portugal": "PT",
+        "belgium": "BE", "austria": "AT", "norway": "NO", "denmark": "DK", "finland": "FI",
+        "poland": "PL", "greece": "GR", "turkey": "TR", "israel": "IL", "south africa": "ZA",
+        "argentina": "AR", "chile": "CL", "colombia": "CO", "thailand": "TH", "vietnam": "VN",
+        "philippines": "PH", "indonesia": "ID", "malaysia": "MY", "russia": "RU",
     }
 )  # fmt: skip
 
 #: ISO 4217 codes by the words and signs that name a currency.
 _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
+    # a named dollar first: "Canadian dollars" is CAD, not the $ of "dollars"
+    (r"\bcad\b|\bcanadian\s+dollars?\b|\bc\$|加元|加币", "CAD"),
+    (r"\baud\b|\b(?:australian|aussie)\s+dollars?\b|\ba\$|澳元|澳币", "AUD"),
+    (r"\bnzd\b|\b(?:new\s+zealand|nz)\s+dollars?\b", "NZD"),
+    (r"\bhkd\b|\bhong\s+kong\s+dollars?\b|港币|港元", "HKD"),
+    (r"\bsgd\b|\bsingapore(?:an)?\s+dollars?\b|新币", "SGD"),
+    (r"\bchf\b|\bswiss\s+francs?\b|瑞士法郎", "CHF"),
+    (r"\binr\b|\b(?:indian\s+)?rupees?\b", "INR"),
+    (r"\bkrw\b|\bkorean\s+won\b|韩元", "KRW"),
+    (r"\bmxn\b|\b(?:mexican\s+)?pesos?\b", "MXN"),
+    (r"\bsek\b|\b(?:swedish\s+)?(?:kronor|krona)\b", "SEK"),
+    (r"\bpln\b|\bzloty\b", "PLN"),
     (r"\$|\busd\b|\bdollars?\b|\bbucks?\b|美元|美金", "USD"),
     (r"€|\beur\b|\beuros?\b|欧元", "EUR"),
-    (r"£|\bgbp\b|\bpounds?\b|\bquid\b|英镑", "GBP"),
+    (r"£|\bgbp\b|\bpounds?\b|\bquid\b|\bsterling\b|英镑", "GBP"),
     (r"[¥￥]|\bcny\b|\brmb\b|\byuan\b|人民币|块|元", "CNY"),
     (r"\bjpy\b|\byen\b|日元", "JPY"),
 )
@@ -402,7 +418,13 @@ _FOOD_WORDS = (
     r"|bread|cheese|meat|fish|seafood|vegetables?|fruit|salad|soup|steak|chicken|pork|beef"
     r"|tofu|olives?|mushrooms?|cilantro|coriander|garlic|onions?|tomato(?:es)?|eggs?|candy"
     r"|cake|ice\s+cream|bbq|barbecue|ramen|dumplings?|tacos?|thai|vietnamese|mexican|indian"
-    r"|italian|korean|sichuan|cantonese\s+food)\b"
+    r"|italian|korean|sichuan|cantonese\s+food|espresso|latte|cappuccino|juice|soda|smoothies?"
+    r"|yogh?urt|croissants?|pastr(?:y|ies)|sandwich(?:es)?|bagels?|nuts|oats|porridge|kimchi|pho"
+    r"|dim\s+sum|falafel|hummus|lasagne|lasagna|risotto|paella|biscuits|cookies|crisps|doughnuts?"
+    r"|donuts?|waffles|pancakes|cereal|marmite|liquorice|licorice|anchovies|sardines|tuna|salmon"
+    r"|lobster|crab|beetroot|brussels\s+sprouts|broccoli|spinach|kale|aubergine|eggplant"
+    r"|courgette|zucchini|chillies|chilli|chili|jalapenos?|cucumber|lettuce|raisins|coconut"
+    r"|watermelon|melon|pineapple|peaches|cherries|blueberries|lemons?)\b"
     r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|(?<!钓)鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
     r"|榴莲|芒果|苹果|香蕉|西瓜|草莓|葡萄|橙子|荔枝|榴梿|蒜|葱|姜|辣椒|鸡蛋|牛奶|奶酪|蛋糕|巧克力"
     # vegetables, dishes, snacks and drinks by their telling characters ("苦瓜", "茄子", "米饭")

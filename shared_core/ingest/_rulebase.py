@@ -387,7 +387,11 @@ CUT_EN = re.compile(
     r"|recently|these\s+days|nowadays|now|too|as\s+well|a\s+lot|very\s+much|so\s+much|at\s+all"
     r"|right\s+now|instead|either|thanks|thank\s+you|ok|okay|haha\w*|hehe\w*|lol|lmao|jk"
     r"|just\s+kidding|kidding|just\s+joking|on\s+this|for\s+this|for\s+the\s+next|till|for\s+now"
-    r"|just\s+for|from\s+now\s+on|going\s+forward|in\s+the\s+future)\b.*$",
+    r"|just\s+for|from\s+now\s+on|going\s+forward|in\s+the\s+future|to\s+be\s+honest|honestly|tbf|ngl"
+    r"|to\s+be\s+fair|with\s+a\s+passion|more\s+than\s+anything|to\s+bits|like\s+crazy|big\s+time"
+    r"|on\s+me|at\s+me|a\s+couple\s+of|a\s+few\s+(?:years|months|weeks)|back\s+in|in\s+(?:19|20)\d\d"
+    r"|(?:one|two|three|four|five|six|\d+|several|many|some|a)\s+(?:years?|months?|weeks?)\s+ago"
+    r"|last\s+(?:year|month|week|summer|spring|autumn|fall|winter)|as\s+a\s+(?:kid|child|teen|teenager))\b.*$",
     _I,
 )
 CUT_ZH = re.compile(

@@ -115,7 +115,7 @@ _COND_EN = re.compile(
     r"(?P<free>"
     + NOT_END
     + r"{2,40})|\bi(?:'m|\s+am)\s+(?:also\s+)?(?P<neg>not\s+|no\s+longer\s+)?"
-    r"(?P<adj>pregnant|diabetic|asthmatic|epileptic)\b",
+    r"(?P<adj>pregnant|diabetic|asthmatic|epileptic|coeliac|celiac|autistic|bipolar|anaemic|anemic)\b",
     _I,
 )
 _COND_ZH = re.compile(
@@ -460,7 +460,12 @@ PACK_EN: tuple[tuple[str, str, bool, str], ...] = (
         r"(?:short|brief|concise)|\b(?:short|brief|concise)\s+(?:answers?|replies|responses)\b"
         r"|\bbe\s+(?:brief|concise)\b",
     ),
-    ("response.length", "short", False, r"\btoo\s+(?:long|verbose|wordy)\b|\bshorter,?\s+please\b"),
+    (
+        "response.length",
+        "short",
+        False,
+        r"(?<!not\s)\btoo\s+(?:long|verbose|wordy)\b|\bshorter,?\s+please\b",
+    ),
     (
         "response.length",
         "long",
@@ -468,7 +473,7 @@ PACK_EN: tuple[tuple[str, str, bool, str], ...] = (
         r"\b(?:detailed|longer|in-depth|thorough)\s+(?:answers?|replies|responses|explanations)\b"
         r"|\bgo\s+into\s+(?:more\s+)?detail\b",
     ),
-    ("response.length", "long", False, r"\btoo\s+short\b|\bmore\s+detail,?\s+please\b"),
+    ("response.length", "long", False, r"(?<!not\s)\btoo\s+short\b|\bmore\s+detail,?\s+please\b"),
     (
         "response.format",
         "bullets",
@@ -525,7 +530,7 @@ ITEM_PACK: tuple[tuple[str, Kind, dict[str, str] | None, str], ...] = (
         r"\bi(?:'m|\s+am)\s+(?:also\s+)?(?P<v>lactose|gluten|fructose|histamine|caffeine|dairy)"
         r"[- ]intolerant\b|\bi(?:'m|\s+am)\s+(?:also\s+)?intolerant\s+to\s+"
         r"(?P<v2>[a-z][a-z -]{1,30}?)"
-        r"(?=\s*(?:[,.;!?]|$|\band\b))|\bi\s+(?:have|'ve\s+got)\s+(?:an?\s+)?(?P<v3>lactose|gluten"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|so|but|because|since|which|though|as)\b)|\bi\s+(?:have|'ve\s+got)\s+(?:an?\s+)?(?P<v3>lactose|gluten"
         r"|fructose|histamine)\s+intolerance\b",
     ),
     ("intolerance", Kind.CONSTRAINT, None, r"我(?:有)?(?P<v>乳糖|麸质|果糖|酒精)不耐受?"),
@@ -550,6 +555,12 @@ _PACK_RX = tuple(
 _ITEM_RX = tuple((key, kind, codes, re.compile(rx, _I)) for key, kind, codes, rx in ITEM_PACK)
 
 
+#: Words that point back at items named elsewhere ("intolerant to both").
+_ANAPHORA = frozenset(
+    ["both", "it", "them", "that", "this", "those", "these", "all", "either", "each"]
+)
+
+
 def h_pack(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`PACK_EN` / :data:`PACK_ZH`: a match yields its key and value;
     the rows of :data:`ITEM_PACK`: the item each match names."""
@@ -561,6 +572,8 @@ def h_pack(cl: Clause) -> Iterator[Hit]:
     for key, kind, codes, rx in _ITEM_RX:
         for n, m in enumerate(rx.finditer(cl.text)):
             item = next(v for k, v in m.groupdict().items() if v).strip()
+            if item.lower() in _ANAPHORA:
+                continue  # "I'm intolerant to both": the items were named elsewhere
             norm = codes.get(item.lower(), item.lower()) if codes else item.lower()
             slot = key if n == 0 else f"{key}.{slugify(norm)}"
             c = cand(kind, slot, item, normalized=norm)

@@ -262,7 +262,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "short",
-        r"\b(?:short|brief|concise)\s+(?:answers|replies|responses)\b|\bkeep\s+it\s+(?:short|brief)\b|\bshorter\s+please\b|\bstill\s+too\s+long\b|\btoo\s+long\b|\btl;?dr\b",
+        r"\b(?:short|brief|concise)\s+(?:answers|replies|responses)\b|\bkeep\s+it\s+(?:short|brief)\b|\bshorter\s+please\b|\bstill\s+too\s+long\b|(?<!not\s)\btoo\s+long\b|\btl;?dr\b",
     ),
     (
         "response.format",
@@ -292,7 +292,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "bullets",
-        r"\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|^\W*bullets\s+(?:again|please|pls)\b|分点|列点",
+        r"(?<!no\s)(?<!without\s)(?<!not\s)\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|^\W*bullets\s+(?:again|please|pls)\b|分点|列点",
     ),
     (
         "response.tone",
@@ -365,7 +365,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "units.time_format",
         "12h",
-        r"\b12[\s-]hour\s+(?:clock|time|format)\b|\bam\s*/\s*pm\b|12小时制",
+        r"\b12[\s-]hour\s+(?:clock|time|format)\b|12小时制",
     ),
     # ---- accessibility
     (
@@ -466,7 +466,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?:\s+years?\s+old|\s+y/?o)?\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
+        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+old|\s+y/?o)?\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
     ),
     (
         "age",
@@ -578,7 +578,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "health.condition",
         None,
-        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>type\s+[12]\s+diabetes|asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?:chronic\s+)?(?P<v2>[a-z][a-z' ]{2,30}?)"
+        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>type\s+[12]\s+diabetes|asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?P<v2>(?:chronic\s+)?[a-z][a-z' ]{2,30}?)"
         + _END,
     ),
     (
@@ -746,7 +746,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"\b(?:i(?:'m|\s+am)\s+(?:an?\s+)?|i\s+(?:have|collect|earn|use|got)\s+|member\s+of\s+|my\s+)(?:[\w-]+\s+){0,2}?"
+        r"\b(?:i(?:'m|\s+am)\s+(?:an?\s+|in\s+|on\s+)?|i\s+(?:have|collect|earn|use|got)\s+|member\s+of\s+|my\s+|and\s+|plus\s+|&\s+)(?:[\w-]+\s+){0,4}?"
         r"(?P<v>miles\s*(?:&|and)\s*more|hilton\s+honors|marriott\s+bonvoy|skymiles|aadvantage|mileageplus|avios|executive\s+club|krisflyer|flying\s+blue|ihg\s+one\s+rewards|world\s+of\s+hyatt|asia\s+miles)\b",
     ),
     (
@@ -1094,7 +1094,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "bullets",
-        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|\bbullet[\s-]?points?\b|用列表|列表的形式|分条",
+        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|(?<!no\s)(?<!without\s)(?<!not\s)\bbullet[\s-]?points?\b|用列表|列表的形式|分条",
     ),
     (
         "response.format",
@@ -1257,7 +1257,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + ITEM_EN
         + r")"
         + _END
-        + r"|^\W*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+)?(?:favou?rites?|faves?|favs?|weakness|guilty\s+pleasure)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?=\s*(?:[,.;!]|$))"
+        + r"|^\W*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+|biggest\s+|two\s+|three\s+|one\s+)?(?:favou?rites?|faves?|favs?|weakness(?:es)?|guilty\s+pleasures?)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?=\s*(?:[,.;!]|$))"
         + r"|^\W*(?:a\s+)?(?:big|huge|massive)\s+fan\s+of\s+(?P<v4>"
         + ITEM_EN
         + r")"
@@ -1327,7 +1327,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "health.condition",
         None,
-        r"^\W*(?:been\s+)?(?:living\s+with|lived\s+with|had|struggling\s+with|dealing\s+with)\s+(?:chronic\s+)?(?P<v>[a-z][\w' -]{1,30}?)"
+        r"^\W*(?:been\s+)?(?:living\s+with|lived\s+with|had|struggling\s+with|dealing\s+with)\s+(?P<v>(?:chronic\s+)?[a-z][\w' -]{1,30}?)"
         + ITEM_CUT
         + r"|^\W*(?:i\s+)?(?:got\s+|was\s+|been\s+)?diagnosed\s+with\s+(?:an?\s+)?(?P<v2>[a-z][\w' -]{1,30}?)"
         + ITEM_CUT,
@@ -1633,8 +1633,416 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?:我)?对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)|^\W*(?P<v2>[\u4e00-\u9fff]{1,6}?)(?:就|也|都)?(?:不要|别|不用)(?:再)?(?:推|推荐|推送|介绍)(?:了|给我)?",
     ),
 )
-VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3
-ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3
+# ---- round 4 (EN): families of phrasings from a set written before reading the rules ------
+# (dev4): subject-less clauses, other word orders and synonyms per category, never one
+# sentence. Foods a diet cuts out, instruments and sports one plays, currencies by name.
+FOOD_AVOID_EN = r"(?:red\s+meat|white\s+meat|processed\s+meat|meat|pork|bacon|ham|beef|lamb|veal|chicken|poultry|fish|seafood|shellfish|dairy|milk|cheese|eggs?|gluten|wheat|bread|carbs|sugar|refined\s+sugar|sweets|chocolate|coffee|caffeine|tea|alcohol|booze|beer|wine|spirits|soda|fizzy\s+drinks|energy\s+drinks|junk\s+food|fast\s+food|processed\s+food|fried\s+food)"
+FOOD_AVOID_LIST = FOOD_AVOID_EN + r"(?:\s*(?:,|and|&|or)\s*" + FOOD_AVOID_EN + r")*"
+INTOLERANT_OF = r"(?:lactose|gluten|fructose|histamine|caffeine|dairy|fodmaps?|sorbitol|sulph?ites|msg|wheat|soy|eggs?|garlic|onions?|alcohol|spicy\s+food|beans|legumes)"
+PLAYED = r"(?:piano|keyboard|guitar|electric\s+guitar|bass|violin|viola|cello|double\s+bass|drums|saxophone|sax|flute|clarinet|trumpet|trombone|ukulele|harp|banjo|mandolin|harmonica|oboe|accordion|organ|tennis|table\s+tennis|ping\s+pong|golf|football|soccer|basketball|baseball|volleyball|cricket|rugby|hockey|ice\s+hockey|badminton|squash|padel|pickleball|netball|chess|poker|bridge|video\s+games|board\s+games|darts|pool|snooker|bowls|frisbee|ultimate\s+frisbee|water\s+polo|softball|lacrosse)"
+CURRENCY_EN = r"(?:(?:canadian|australian|aussie|new\s+zealand|nz|hong\s+kong|singapore|singaporean|us|u\.s\.|american)\s+dollars?|swiss\s+francs?|japanese\s+yen|indian\s+rupees?|british\s+pounds?|pounds?\s+sterling|sterling|euros?|dollars?|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny|rmb|yuan|yen|rupees?|pesos?|won|kronor|krona|zloty|francs?)"
+CHAN_APPS = r"(?:whatsapp|signal|telegram|wechat|imessage|sms|e-?mail)"
+MEDS_EN = (
+    _alt({k: k for k in L.MEDICATIONS if k.isascii()})
+    + r"|painkillers|antibiotics|anti-inflammator(?:y|ies)|blood\s+thinners"
+)
+_TZ_ABBR = r"(?:jst|cet|cest|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc)"
+_NOT_CALL_NAME = r"(?!(?:later|back|tomorrow|tonight|now|maybe|anytime|sometime|whenever|asap|soon|again|instead|please|pls|if|when|after|before|at|on|in|about|first|once|today|sometimes)\b)"
+_PRONOUN_ROWS = tuple(
+    (
+        "pronouns",
+        code,
+        r"\b(?:refer\s+to\s+me|address\s+me|describe\s+me|talk\s+about\s+me|speak\s+of\s+me)\s+(?:as|with|using)\s+[\"']?"
+        + word
+        + r"\b(?!\s*/)|\buse\s+[\"']?"
+        + word
+        + r"[\"']?\s+(?:for|with|when\s+(?:talking|referring|writing)\s+(?:about|to))\s+me\b|\bi(?:'m|\s+am)\s+an?\s+[\"']?"
+        + word
+        + r"\b(?!\s*/)|\bi\s+(?:use|go\s+by)\s+[\"']?"
+        + word
+        + r"[\"']?(?:\s+pronouns)?(?=\s*(?:[,.;!]|$|please|pls|not\b))",
+    )
+    for code, word in (("they/them", "they"), ("he/him", "he"), ("she/her", "she"))
+)
+
+VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
+    *_PRONOUN_ROWS,
+    # diet: "I don't eat meat but fish is ok", "vegetarian but I eat fish", "the only meat I eat is fish"
+    (
+        "diet",
+        "pescatarian",
+        r"\b(?:don't|do\s+not|dont|never)\s+eat\s+(?:any\s+)?(?:meat|red\s+meat)\b[^.;!?]{0,25}?\b(?:fish|seafood)\s+(?:is|are|'s)\s+(?:ok|okay|fine|allowed|alright)"
+        r"|\b(?:don't|do\s+not|dont|never)\s+eat\s+(?:any\s+)?meat\s*,?\s+(?:but|except|apart\s+from|other\s+than)\s+(?:i\s+(?:do\s+)?(?:still\s+)?eat\s+)?(?:fish|seafood)\b"
+        r"|\bvegetarian\s+(?:but|except|who|that)\s+(?:i\s+)?(?:still\s+|also\s+)?eats?\s+(?:fish|seafood)\b|\bthe\s+only\s+meat\s+i\s+eat\s+is\s+(?:fish|seafood)\b",
+    ),
+    (
+        "diet.avoid",
+        "alcohol",
+        r"\btee-?total(?:l?er)?\b|\bi\s+(?:don't|do\s+not|dont|never)\s+drink(?=\s*(?:[,.;!]|$|\s+(?:at\s+all|alcohol|anymore|any\s+more|so|but|and|because|since)\b))"
+        r"|\bi(?:'ve|\s+have)\s+been\s+sober\b|\bsober\s+(?:for|since)\b|\bi(?:'m|\s+am)\s+(?:sober|alcohol[\s-]free)\b(?!\s+(?:now|today|tonight|right))",
+    ),
+    # employment
+    (
+        "job.status",
+        "retired",
+        r"^\W*(?:now\s+|fully\s+|happily\s+|recently\s+|semi[\s-])?retired\b(?!\s+(?:people|folks|couples?|\w+\s+who))|\bi\s+(?:just\s+|recently\s+|finally\s+|already\s+)?retired\b"
+        r"|\bi(?:'m|\s+am)\s+(?:now\s+)?(?:a\s+)?retiree\b|\bsince\s+i\s+retired\b",
+    ),
+    (
+        "job.status",
+        "self_employed",
+        r"\bfreelancing\b|\b(?:work|working)\s+(?:as\s+a\s+)?freelance\b|\b(?:work|working)\s+for\s+myself\b|\bmy\s+own\s+boss\b|\bself[\s-]employed\b"
+        r"|\b(?:run|own|started|set\s+up)\s+my\s+own\s+(?:\w+\s+){0,2}?(?:business|company|shop|bakery|studio|firm|practice|agency|restaurant|cafe|café|store|salon|consultancy|clinic|gym)\b",
+    ),
+    (
+        "job.status",
+        "student",
+        r"\b(?:doing|studying\s+for|working\s+on|halfway\s+through|finishing)\s+(?:my|a)\s+(?:master'?s|masters|phd|ph\.d\.?|doctorate|degree|bachelor'?s|undergrad(?:uate)?(?:\s+degree)?|mba|dissertation|thesis)\b"
+        r"|\bi(?:'m|\s+am)\s+(?:still\s+)?(?:in|at)\s+(?:college|uni|university|grad\s+school|law\s+school|med(?:ical)?\s+school|high\s+school)\b"
+        r"|\b(?:first|second|third|final|fourth|1st|2nd|3rd|4th)[\s-]year\s+(?:student|undergrad|at\s+uni|at\s+university|medic|law\s+student)\b"
+        r"|\bi(?:'m|\s+am)\s+(?:an?\s+)?(?:undergrad|grad\s+student|phd\s+candidate|phd\s+student|postgrad|fresher|freshman|sophomore)\b",
+    ),
+    # relationship status said through an event or a person
+    (
+        "relationship.status",
+        "engaged",
+        r"(?:^\W*|\b(?:i|we)\s+)(?:just\s+|recently\s+|finally\s+)?got\s+engaged\b|(?=^\W*(?:and\s+|so\s+)?my\s+fianc[eé]e?\b)",
+    ),
+    (
+        "relationship.status",
+        "married",
+        # the person as the subject ("my husband's name is David", "my wife and I ..."): a
+        # zero-width match, so the name is still read by the family rows
+        r"(?:^\W*|\bwe\s+)(?:just\s+|recently\s+|finally\s+)?got\s+married\b|(?=^\W*(?:and\s+|so\s+)?my\s+(?:husband|wife|hubby|spouse)(?:'s|\b)(?!\s+(?:died|passed)))",
+    ),
+    (
+        "relationship.status",
+        "widowed",
+        r"\bi\s+lost\s+my\s+(?:husband|wife|spouse)\b|\bmy\s+late\s+(?:husband|wife|spouse)\b|\bi(?:'m|\s+am)\s+a\s+widow(?:er)?\b",
+    ),
+    (
+        "relationship.status",
+        "partnered",
+        r"(?=^\W*(?:and\s+|so\s+)?my\s+(?:partner|boyfriend|girlfriend|other\s+half)\b(?!\s+(?:company|firm|at\s+work)))",
+    ),
+    # travel class: "economy is fine for me"
+    *(
+        (
+            "travel.class",
+            code,
+            r"^\W*(?:"
+            + words
+            + r")(?:\s+class)?\s+(?:is|'s)\s+(?:(?:totally|perfectly|absolutely|always|just|more\s+than)\s+)?(?:fine|ok|okay|good\s+enough|enough|all\s+i\s+need|my\s+(?:thing|choice|preference|sweet\s+spot|go-to|default))\b",
+        )
+        for code, words in (
+            ("economy", r"economy|coach"),
+            ("premium_economy", r"premium\s+economy"),
+            ("business", r"business"),
+            ("first", r"first\s+class"),
+        )
+    ),
+    # answers
+    (
+        "response.length",
+        "medium",
+        r"\bmedium[\s-]?(?:length|sized?|long)\b|\bnot\s+too\s+(?:long|short)\s*(?:,|and|or|but|nor)?\s*(?:but\s+)?(?:also\s+)?not\s+too\s+(?:short|long)\b"
+        r"|\b(?:moderate|middling|reasonable)\s+(?:length|detail)\b|\bsomewhere\s+in\s+(?:the\s+)?(?:between|middle)\b",
+    ),
+    (
+        "response.length",
+        "short",
+        r"\b(?:give\s+me|i\s+(?:want|need)|i'd\s+like|just)\s+(?:the\s+)?(?:short|brief|quick|condensed|abridged|cliff\s*notes)\s+version\b",
+    ),
+    (
+        "response.format",
+        "prose",
+        r"\b(?:in|as|use|using|write\s+in|prefer|like)\s+(?:normal\s+|full\s+|plain\s+|regular\s+|proper\s+|flowing\s+|whole\s+)?(?:paragraphs|prose|full\s+sentences)\b"
+        r"|\bno\s+(?:bullet(?:\s+points)?|bullets|lists)\b|\b(?:don't|do\s+not|dont)\s+use\s+(?:bullet(?:\s+points)?|bullets|lists)\b",
+    ),
+    (
+        "response.style",
+        "simple",
+        r"\bexplain\s+(?:\w+\s+){0,2}?(?:simply|plainly|in\s+(?:simple|plain|layman'?s?|everyday)\s+(?:terms|english|language|words))\b"
+        r"|\bi(?:'m|\s+am)\s+not\s+(?:very\s+|that\s+|super\s+|really\s+|at\s+all\s+)?(?:technical|techy|tech[\s-]savvy|a\s+techie|a\s+tech\s+person|good\s+with\s+(?:tech|technology|computers))\b"
+        r"|\bin\s+layman'?s?\s+terms\b|\b(?:simple|plain|easy)\s+(?:language|words|explanations|terms)\s+(?:please|pls)\b|\bkeep\s+(?:it|things|explanations)\s+simple\b",
+    ),
+    (
+        "response.style",
+        "technical",
+        r"\b(?:go|get|be)\s+(?:full(?:y)?\s+|very\s+|super\s+|really\s+|as\s+)technical\b|\b(?:don't|do\s+not)\s+(?:dumb|water)\s+(?:it|things|anything)\s+down\b|\bfull\s+technical\s+detail",
+    ),
+    (
+        "response.style",
+        "with_examples",
+        r"\bexamples?\s+(?:with|in|for)\s+(?:every|each|all|your)\b|\b(?:like|want|need|love|prefer)\s+(?:lots\s+of\s+|concrete\s+|real\s+|practical\s+|real[\s-]world\s+)?examples\b"
+        r"|\bshow\s+me\s+examples\b|\b(?:explain|illustrate)\s+(?:\w+\s+){0,2}?with\s+examples\b|\blearn\s+best\s+(?:from|with|through)\s+examples\b",
+    ),
+    (
+        "response.emoji",
+        "true",
+        r"\b(?:love|like|enjoy|adore)\s+(?:your\s+|the\s+|using\s+)?emojis?\b|\bmore\s+emojis?\b|\bfeel\s+free\s+to\s+use\s+emojis?\b|\bemojis?\s+(?:are|is)\s+(?:great|fun|good|cool|nice)\b",
+    ),
+    # units
+    ("units.time_format", "24h", r"\b(?:24|twenty[\s-]four)[\s-]hour\b|\bmilitary\s+time\b"),
+    (
+        "units.time_format",
+        "12h",
+        r"\b(?:use|prefer|with|in|show)\s+am\s*/\s*pm\b|\bam\s*/\s*pm\s+(?:please|pls|format|time|clock)\b",
+    ),
+    # accessibility
+    (
+        "accessibility",
+        "reduced_motion",
+        r"\breduce(?:d)?\s+(?:the\s+)?(?:motion|animations?)\b|\b(?:animations?|motion|moving\s+(?:things|images|graphics)|parallax)\s+(?:makes?|make|gives?)\s+me\s+(?:dizzy|sick|nauseous|queasy|motion\s+sick|a\s+headache)\b|\bmotion[\s-]sensitiv",
+    ),
+)
+
+ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # ---- contact: "prefer email over anything else", "signal only", "text rather than email"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:^\W*|\bi\s+)(?:\w+\s+)?prefer\s+(?:to\s+be\s+contacted\s+(?:by|via|on|through)\s+|being\s+contacted\s+(?:by|via|on)\s+)?(?P<v>"
+        + CHAN_APPS
+        + r")\b|^\W*(?P<v2>"
+        + CHAN_APPS
+        + r")\s+only\b|\b(?P<v3>text|texts|sms|email|e-mail|whatsapp|telegram|signal|wechat|imessage)\s+(?:rather\s+than|instead\s+of|over|not|before)\s+(?:an?\s+)?(?:email|e-mail|call|calls|calling|phone|phoning|text|texting|whatsapp|sms|ringing)\b",
+    ),
+    # ---- names: "pls call me jay not jason", "this is Margaret, ...", "X for short"
+    (
+        "name.preferred",
+        None,
+        r"\bcall\s+me\s+"
+        + _NOT_CALL_NAME
+        + r"(?P<v>[a-z][\w'-]{1,15})\s+(?:not|instead\s+of|rather\s+than)\s+[a-z][\w'-]+|^\W*(?:pls\s+|please\s+|just\s+|you\s+can\s+(?:just\s+)?)call\s+me\s+"
+        + _NOT_CALL_NAME
+        + r"(?P<v2>[a-z][\w'-]{1,15})\W*$|^\W*(?:but\s+)?(?:just\s+)?(?P<v3>(?-i:[A-Z])[\w'-]+)\s+for\s+short\b",
+    ),
+    (
+        "name",
+        None,
+        r"^\W*(?:(?:hi|hey|hello)\W+)?(?:this\s+is|it's|its)\s+(?P<v>(?-i:[A-Z])[a-z'-]+)(?=\s*(?:[,.!—–-]|$))",
+    ),
+    # ---- languages being learnt count as spoken
+    (
+        "language.spoken",
+        LANGS,
+        r"\bi(?:'m|\s+am)\s+(?:also\s+|currently\s+|slowly\s+|trying\s+to\s+)?(?:learning|studying|taking)\s+(?:some\s+|a\s+bit\s+of\s+)?(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\b|\bnative\s+(?P<v2>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\s+speaker\b|\bi\s+grew\s+up\s+speaking\s+(?P<v3>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\b",
+    ),
+    # ---- diet: foods given up
+    (
+        "diet.avoid",
+        None,
+        r"\bi(?:'ve|\s+have)?\s+(?:\w+\s+)?(?:gave\s+up|given\s+up|cut\s+out|quit|stopped\s+(?:eating|drinking)|swore\s+off|sworn\s+off|steer\s+clear\s+of|keep\s+away\s+from)\s+(?:eating\s+|drinking\s+)?(?P<v>"
+        + FOOD_AVOID_LIST
+        + r")\b",
+    ),
+    # ---- intolerance: "X and Y give me a bad stomach", "I'm sensitive to X"
+    (
+        "intolerance",
+        None,
+        r"^\W*(?P<v>[a-z][a-z ]{1,25}?(?:\s+and\s+[a-z][a-z ]{1,20}?)?)\s+(?:both\s+|all\s+|always\s+|really\s+|just\s+)?(?:gives?|give)\s+me\s+(?:a\s+|an\s+)?(?:bad\s+|upset\s+|sore\s+|dodgy\s+|terrible\s+)?(?:stomach(?:\s*aches?)?|tummy(?:\s*aches?)?|bloating|cramps|gas|the\s+runs|diarrh?o?ea|indigestion|heartburn|reflux)\b"
+        r"|\bi(?:'m|\s+am)\s+(?:very\s+|quite\s+|a\s+bit\s+|really\s+|super\s+)?sensitive\s+to\s+(?P<v2>"
+        + INTOLERANT_OF
+        + r"(?:\s*(?:,|and|&|or)\s*"
+        + INTOLERANT_OF
+        + r")*)\b",
+    ),
+    # ---- tastes: subject-less clauses and favourites
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?:(?:honestly|really|just|totally|absolutely|seriously|personally)\s+)?(?:can't|cannot|can\s+not)\s+(?:stand|bear|stomach)\s+(?!it\b|that\b|this\b|when\b|how\b|you\b|people\b)(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*(?:(?:honestly|really|just|totally|absolutely|seriously|personally)\s+)?(?:hate|dislike|loathe|despise|detest)\s+(?!to\b|it\b|that\b|when\b|how\b|this\b|you\b|people\b|being\b)(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*(?:i'm\s+|i\s+am\s+)?(?:just\s+|honestly\s+)?not\s+(?:really\s+|too\s+|that\s+|very\s+|super\s+|a\s+)?(?:big\s+on|keen\s+on|fond\s+of|crazy\s+about|a\s+fan\s+of|fan\s+of)\s+(?P<v3>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "taste.like",
+        None,
+        r"^\W*(?:(?:honestly|really|just|totally|absolutely|seriously)\s+)?(?:love|adore|really\s+like|enjoy)\s+(?!to\b|it\b|that\b|this\b|you\b|when\b|how\b|the\s+idea|your\b|emojis?\b|being\b)(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|\bmy\s+(?:absolute\s+|all[\s-]time\s+|total\s+|personal\s+)?(?:favou?rite|fave|fav|go-to)\s+(?:food|dish|snack|drink|meal|cuisine|dessert|treat|breakfast|lunch|dinner|hobby|sport|pastime|activity|thing\s+to\s+(?:do|eat)|game|genre)s?\s+(?:is|are|has\s+(?:got\s+)?to\s+be|would\s+(?:have\s+to\s+)?be)\s+(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|^\W*(?P<v3>[a-z][a-z -]{1,25}?)\s+(?:is|are)\s+(?:basically\s+|literally\s+|honestly\s+|kind\s+of\s+)?my\s+(?:life|passion|thing|jam|obsession|religion|happy\s+place|whole\s+personality|world)\b"
+        r"|\bi(?:'m|\s+am)\s+(?:a\s+|an\s+)?(?:big\s+|huge\s+|massive\s+|total\s+|complete\s+|bit\s+of\s+a\s+|real\s+|proper\s+|giant\s+|serious\s+)?(?P<v4>[a-z][a-z -]{1,20}?)\s+(?:nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob)\b"
+        r"|\bi(?:'ve|\s+have)\s+(?:been|become|gotten|got)\s+(?:so\s+|totally\s+|kinda\s+|a\s+bit\s+|completely\s+|really\s+)?(?:obsessed\s+with|addicted\s+to|hooked\s+on|into)\s+(?P<v5>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "taste.like",
+        None,
+        r"\b(?:in\s+my\s+(?:spare|free|down)\s*time|on\s+(?:the\s+)?weekends|at\s+weekends|for\s+fun|as\s+a\s+hobby|outside\s+(?:of\s+)?work|when\s+i(?:'m|\s+am)\s+not\s+working)\s*,?\s*i\s+(?:like\s+to\s+|love\s+to\s+|enjoy\s+|usually\s+|often\s+|mostly\s+|tend\s+to\s+)?(?P<v>[a-z][a-z -]{2,30}?)(?=\s*(?:[,.;!]|$))"
+        r"|\bi\s+(?:\w+\s+)?(?:play|practi[cs]e)\s+(?:the\s+)?(?P<v2>" + PLAYED + r")\b",
+    ),
+    # ---- allergies: "X allergy, ...", "my X allergy", "X sets off my allergies", "can't take X"
+    (
+        "allergy",
+        None,
+        r"^\W*(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+|massive\s+)?(?!(?:my|the|food|drug|medication|seasonal|skin|any|no|an?)\s)(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)(?=\s*(?:[,.;!—–-]|$)|\s+(?:so|and|but|btw|fyi|here)\b)"
+        r"|\b(?:my|the\s+one\s+with\s+(?:the|a|an)|with\s+(?:a|an|my))\s+(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+)?(?!(?:food|drug|medication|seasonal|skin)\s)(?P<v2>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)\b"
+        r"|^\W*(?P<v3>[a-z][a-z ]{1,25}?)\s+(?:sets?\s+off|triggers?|sets?\s+\w+\s+off|flares?\s+up)\s+my\s+(?:allergies|allergy|hay\s*fever|sinuses)\b|\bmy\s+allergies\s+(?:are\s+)?(?:triggered|set\s+off)\s+by\s+(?P<v4>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|\bi\s+(?:can't|cannot|can\s+not|mustn't|shouldn't)\s+(?:take|have|be\s+given|tolerate)\s+(?:any\s+)?(?P<v5>"
+        + MEDS_EN
+        + r")\b",
+    ),
+    # ---- medication
+    (
+        "medication",
+        None,
+        r"\bi(?:'ve|\s+have)\s+been\s+(?:on|taking)\s+(?P<v>"
+        + MED_WORD
+        + r")\b|^\W*been\s+(?:on|taking)\s+(?P<v2>"
+        + MED_WORD
+        + r")\b",
+    ),
+    # ---- payment
+    (
+        "payment.method",
+        PAYMENTS,
+        r"\bi\s+(?:always\s+|usually\s+|only\s+|mostly\s+|just\s+|normally\s+)?pay\s+(?:in\s+)?(?P<v>cash)\b"
+        r"|\bi(?:'d|\s+would)\s+(?:rather|prefer\s+to|sooner)\s+pay\s+(?:with|by|via|using|in|through)\s+(?P<v2>"
+        + PAY_EN
+        + r")\b|\bi\s+(?:\w+\s+)?(?:pay|send\s+money|split\s+(?:bills|things|everything|costs))\s+(?:\w+\s+){0,4}?(?:on|with|by|via|through|using|over)\s+(?P<v3>"
+        + PAY_EN
+        + r")\b",
+    ),
+    (
+        "payment.avoid",
+        PAYMENTS,
+        r"\b(?:don't|do\s+not|dont|never)\s+(?:use|charge|bill)\s+my\s+(?P<v>" + PAY_EN + r")\b",
+    ),
+    # ---- currency named in any order: "quote everything in Canadian dollars"
+    (
+        "currency",
+        None,
+        r"\b(?:quote|show|display|give|list|convert|put|keep)\s+(?:\w+\s+){0,3}?in\s+(?P<v>"
+        + CURRENCY_EN
+        + r")\b|\b(?:prices?|amounts?|costs?|everything|numbers|figures|totals?)\s+in\s+(?P<v2>"
+        + CURRENCY_EN
+        + r")\b|\bi\s+(?:think|count|budget)\s+in\s+(?P<v3>"
+        + CURRENCY_EN
+        + r")\b",
+    ),
+    # ---- location: "been living in X for years", "my flat's in X", "in vancouver to be exact"
+    (
+        "location.city",
+        None,
+        r"\b(?:been\s+)?(?:living|based|located)\s+in\s+(?P<v>"
+        + NAME_EN
+        + r")(?=\s+(?:for|since|now|these|the\s+past|all\s+my|my\s+whole)\b)|\bmy\s+(?:flat|apartment|house|place|home|condo|flatshare|studio)(?:'s|\s+is)\s+in\s+(?P<v2>"
+        + NAME_EN
+        + r")|^\W*(?:(?:more\s+)?specifically\s+)?in\s+(?P<v3>"
+        + _alt({k: k for k in L.CITIES if k.isascii()})
+        + r")\s+(?:to\s+be\s+(?:exact|precise|specific)|specifically|exactly)\b|^\W*(?P<v4>"
+        + NAME_EN
+        + r")\s+is\s+where\s+i\s+(?:live|am\s+based|'m\s+based|reside|call\s+home)\b",
+    ),
+    # ---- occupation: "freelancing as a graphic designer", "work for X as a Y", "been a paramedic for"
+    (
+        "job.title",
+        None,
+        r"\b(?:freelanc\w*|working|work(?:ed)?)\s+as\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)(?=\s+(?:for|since|at|in|with|on)\b|\s*[,.;!]|$)"
+        r"|\bwork(?:ing)?\s+(?:at|for)\s+"
+        + NAME_EN
+        + r"\s+as\s+an?\s+(?P<v2>[a-z][a-z -]{2,40}?)(?=\s+(?:for|since|at|in|with|on)\b|\s*[,.;!]|$)"
+        r"|\bi(?:'ve|\s+have)\s+been\s+an?\s+(?P<v3>[a-z][a-z -]{2,40}?)\s+(?:for|since)\b",
+    ),
+    # ---- family
+    (
+        "family.child.names",
+        None,
+        r"\bmy\s+(?:youngest|eldest|oldest|middle\s+(?:one|child|kid)|little\s+one|firstborn)\s*[,(—–-]?\s*(?P<v>(?-i:[A-Z])[a-z'-]+)\b",
+    ),
+    (
+        "family.children",
+        None,
+        r"\bmarried\s+with\s+(?P<v>\d|one|two|three|four|five|six|a)\s+(?:kids?|child(?:ren)?|boys?|girls?|sons?|daughters?)\b",
+    ),
+    # ---- pets
+    (
+        "pet.species",
+        PETS,
+        r"\bi\s+(?:keep|own|raise|breed|look\s+after)\s+(?:\w+\s+)?(?P<v>" + PETS_EN + r")\b",
+    ),
+    # ---- travel: lists of airlines avoided, known airlines preferred, loyalty status
+    (
+        "travel.airline.avoid",
+        None,
+        r"\bi\s+(?:won't|will\s+not|refuse\s+to|(?:will\s+|'ll\s+)?never)\s+(?:again\s+)?fly\s+(?:with\s+)?(?P<v>"
+        + NAME_EN
+        + r"(?:\s*(?:,|or|and|nor)\s*"
+        + NAME_EN
+        + r")+)",
+    ),
+    (
+        "travel.airline",
+        None,
+        r"\bi\s+(?:really\s+|much\s+|generally\s+|usually\s+)?(?:prefer|like|love|rate|trust|stick\s+with|go\s+with)\s+(?P<v>"
+        + L.AIRLINES_EN
+        + r")\b",
+    ),
+    (
+        "travel.loyalty",
+        None,
+        r"\b(?:gold|silver|platinum|diamond|elite|titanium|ambassador|executive\s+platinum|globalist|explorist)\s+(?:status\s+|member\s+|tier\s+)?(?:on|with|in|at)\s+(?P<v>"
+        + NAME_EN
+        + r")|\b(?:i(?:'m|\s+am)\s+(?:in|on|enrolled\s+in|signed\s+up\s+(?:to|for))|member\s+of)\s+(?:the\s+)?(?P<v2>"
+        + NAME_EN
+        + r"\s+(?:Club|Rewards|Miles|Honors|Honours|Bonvoy|SkyMiles|Plus|Programme|Program))\b"
+        r"|\bfrequent\s+flyer\s+(?:account|number|program(?:me)?|status|scheme)\s+is\s+(?P<v3>"
+        + NAME_EN
+        + r")",
+    ),
+    # ---- time zone said as an abbreviation at a clause end: "I'm in Tokyo so JST"
+    (
+        "timezone",
+        TIMEZONES,
+        r"(?:\bso\s+|\bi(?:'m|\s+am)\s+on\s+|\bwhich\s+is\s+|\bthat's\s+)(?P<v>"
+        + _TZ_ABBR
+        + r")\b(?=\s*(?:[,.;!)]|$))",
+    ),
+    # ---- do not recommend
+    (
+        "recommend",
+        None,
+        r"\b(?:i\s+have\s+|i've\s+got\s+|)(?:zero|no|absolutely\s+no|little)\s+interest\s+in\s+(?P<v>"
+        + ITEM_EN
+        + r")"
+        + _END
+        + r"|\bi\s+(?:couldn't|could\s+not)\s+care\s+less\s+about\s+(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+)
+
+
+VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4
+ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4
 
 
 #: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
@@ -1738,9 +2146,51 @@ _HINTS_3: Mapping[str, str] = {
     "intolerance": "messes|screws|bloated|sick|gassy|crampy|sit well|agree|get along|不能|没法|不可以|upset|mess|wreck|kill|hurt|gives me|give me",
     "recommend": "want|interested|stop|quit|兴趣|不感冒|推|介绍",
 }
+#: Hint words of the round-4 (EN) rows, merged into :data:`_HINTS`.
+_HINTS_4: Mapping[str, str] = {
+    "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
+    "diet.avoid": "teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away",
+    "job.status": "retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
+    "relationship.status": "engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
+    "travel.class": "coach|premium|business|economy|first",
+    "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version",
+    "response.format": "paragraph|prose|sentences|no bullet|bullets|lists",
+    "response.style": "simpl|plain|layman|technical|techy|tech|computers|dumb|water|example",
+    "units.time_format": "twenty|military|am/pm|am /",
+    "accessibility": "reduce|motion|animation|parallax|moving",
+    "name.preferred": "for short",
+    "language.spoken": "learning|studying|taking|native|grew up",
+    "intolerance": "stomach|tummy|bloating|cramps|gas|runs|diarrh|indigestion|heartburn|reflux|sensitive",
+    "taste.dislike": "stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
+    "taste.like": "love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi",
+    "allergy": "allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't",
+    "medication": "been on|been taking",
+    "payment.method": "pay|send money|split",
+    "payment.avoid": "credit|debit",
+    "currency": "dollar|euro|pound|sterling|franc|yen|yuan|rmb|rupee|peso|won|krona|kronor|zloty|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny",
+    "location.city": "flat|apartment|house|place|home|condo|studio|specifically|exact|exactly|where i",
+    "job.title": "freelanc|working as|worked as|work as|as a|as an|been a|been an",
+    "family.child.names": "youngest|eldest|oldest|middle|little one|firstborn",
+    "pet.species": "keep|own|raise|breed|look after",
+    "travel.airline": "prefer|like|love|rate|trust|stick with|go with",
+    "travel.loyalty": "gold|silver|platinum|diamond|elite|titanium|ambassador|globalist|explorist|club|rewards|miles|honors|honours|plus|programme|program|frequent flyer|status",
+    "timezone": "jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
+    "recommend": "interest|care less",
+}
 _HINTS = {
-    key: tuple(dict.fromkeys((*_HINTS.get(key, ()), *_HINTS_3.get(key, "").split("|"))))
-    for key in {*_HINTS, *_HINTS_3}
+    # a key missing from one table gets no empty hint word (it would match any text)
+    key: tuple(
+        w
+        for w in dict.fromkeys(
+            (
+                *_HINTS.get(key, ()),
+                *_HINTS_3.get(key, "").split("|"),
+                *_HINTS_4.get(key, "").split("|"),
+            )
+        )
+        if w
+    )
+    for key in {*_HINTS, *_HINTS_3, *_HINTS_4}
 }
 
 
@@ -1816,6 +2266,7 @@ _SPLIT = frozenset(
         "payment.avoid",
         "hotel.room",
         "pet.names",
+        "travel.airline.avoid",
     ]
 )
 #: List keys whose first item takes the bare key (the established allergy convention);
@@ -1917,7 +2368,7 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
         m = rx.search(text)
         if m is None or _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
             continue
-        exp = not cl.sentence.implicit_cue and not (
+        exp = not (cl.sentence.implicit_cue and _kind(key) not in _FACT_KINDS) and not (
             key.startswith("response.")
             and not _STANDING.search(cl.sentence.text)
             and (_BEHAVIOUR.search(m.group(0)) or _BEHAVIOUR_ZH.search(cl.sentence.text))
@@ -1944,10 +2395,15 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
                 continue
             for said, norm in _items(key, codes, m.group(group)):
                 for s_, e_, c in _row_hits(key, said, norm, start, end, n_found):
-                    if cl.sentence.implicit_cue:
+                    if cl.sentence.implicit_cue and c.kind not in _FACT_KINDS:
                         c = dataclasses.replace(c, explicit=False)
                     yield s_, e_, _negate(c) if negated else c
                 n_found += 1
+
+
+#: "again" / "this time" make a request one behavioural signal; a fact stays a fact ("my
+#: rabbit Clover chewed through my charger again").
+_FACT_KINDS = frozenset([Kind.FACT, Kind.RELATIONSHIP])
 
 
 _STANDING = re.compile(
@@ -2020,6 +2476,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         return
     if key == "job.title" and said.isascii() and not _JOB_WORD.search(said):
         return  # "I'm a regular at ..." is no job
+    if key in ("name", "name.preferred") and _not_a_name(said):
+        return  # "this is London, ...", "call me later"
     if key == "job.employer" and re.search(r"(?:行业|领域|圈|业|界)$", said):
         # "我在金融行业工作" names the sector, not an employer
         key = "industry"
@@ -2059,6 +2517,28 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
     slot = _slot(key, norm, n)
     c = cand(_kind(key), slot, said, normalized=norm, hard=_hard(key))
     yield start, end, c
+
+
+_WEEKDAYS_MONTHS = frozenset(
+    (
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december", "today", "tomorrow", "tonight"),
+    )
+)
+
+
+def _not_a_name(said: str) -> bool:
+    """Whether a captured "name" is a place, a language, a weekday or a common word."""
+    low = said.split()[0].lower() if said.split() else ""
+    return (
+        not low
+        or low in L.NAME_STOP
+        or low in _WEEKDAYS_MONTHS
+        or said.lower() in L.CITIES
+        or said.lower() in L.COUNTRIES
+        or L.lookup(L.LANGUAGES, said) is not None
+    )
 
 
 def _lang_name(said: str) -> str:

@@ -83,6 +83,10 @@ morphine: morphine | 吗啡
 insulin: insulin
 lidocaine: lidocaine
 naproxen: naproxen
+paracetamol: paracetamol | acetaminophen | tylenol
+tramadol: tramadol
+opioids: opioids | opiates
+nsaids: nsaids | nsaid
 erythromycin: erythromycin | 红霉素
 tetracycline: tetracycline
 """
@@ -145,7 +149,9 @@ asthma: asthma | asthmatic | 哮喘
 pregnant: pregnant | 怀孕 | 怀孕了
 epilepsy: epilepsy | epileptic | 癫痫
 heart disease: heart disease | a heart condition | 心脏病
-celiac disease: celiac disease | celiac
+celiac disease: celiac disease | celiac | coeliac disease | coeliac
+autism: autism | autistic
+bipolar disorder: bipolar disorder | bipolar
 depression: depression | 抑郁症
 anxiety: anxiety | 焦虑症
 migraine: migraine | migraines | 偏头痛
@@ -159,7 +165,7 @@ hypothyroidism: hypothyroidism | 甲减
 high cholesterol: high cholesterol | 高血脂 | 血脂高
 eczema: eczema | 湿疹
 insomnia: insomnia | 失眠
-anemia: anemia | anaemia | 贫血
+anemia: anemia | anaemia | anaemic | anemic | 贫血
 ibs: ibs | irritable bowel syndrome | 肠易激
 """
 )
@@ -258,6 +264,22 @@ thailand: thailand | 泰国
 vietnam: vietnam | 越南
 russia: russia | 俄罗斯
 ireland: ireland | 爱尔兰
+portugal: portugal
+belgium: belgium
+austria: austria
+norway: norway
+denmark: denmark
+finland: finland
+poland: poland
+greece: greece
+turkey: turkey
+israel: israel
+south africa: south africa
+argentina: argentina
+chile: chile
+colombia: colombia
+philippines: philippines | the philippines
+indonesia: indonesia
 """
 )
 
@@ -965,6 +987,10 @@ prefer: perfer | prefere
 definitely: definately
 tldr: tl;dr | tl:dr | tl dr
 intolerant: intollerant | intolerent
+penicillin: penicilin | pencillin | penicillen | penecillin
+ibuprofen: ibuprophen | ibuprofin
+paracetamol: paracetemol | paracetomol
+asthma: asthama | athsma
 """
 )
 _TYPO_RE = re.compile(
@@ -996,3 +1022,15 @@ def fix_typos(text: str) -> str:
     Chinese ones (``ZH_TYPOS``) as substrings: "俺的名子叫赵磊" -> "我的名字叫赵磊"."""
     text = _TYPO_RE.sub(lambda m: TYPOS.get(m.group(1).lower(), m.group(1)), text)
     return _ZH_TYPO_RE.sub(lambda m: ZH_TYPOS[m.group(0)], text)
+
+
+#: Airlines named in English preferences ("I prefer Emirates", "I won't fly Spirit"), as a
+#: regex alternation.
+AIRLINES_EN = (
+    r"Delta|United|American(?:\s+Airlines)?|Southwest|JetBlue|Alaska(?:\s+Airlines)?|Lufthansa|Emirates"
+    r"|Qatar(?:\s+Airways)?|KLM|Air\s+France|British\s+Airways|Singapore\s+Airlines|Cathay(?:\s+Pacific)?"
+    r"|ANA|JAL|Ryanair|easyJet|Spirit|Frontier|Qantas|Air\s+Canada|WestJet|Turkish(?:\s+Airlines)?"
+    r"|Virgin(?:\s+Atlantic|\s+Australia)?|Etihad|Iberia|Swiss|SAS|Finnair|Aer\s+Lingus|Wizz(?:\s+Air)?"
+    r"|Norwegian|Vueling|TAP(?:\s+Air\s+Portugal)?|Air\s+New\s+Zealand|Korean\s+Air|Asiana|EVA(?:\s+Air)?"
+    r"|Hawaiian(?:\s+Airlines)?|Allegiant|Jetstar|AirAsia|IndiGo|Aeromexico|LATAM|Avianca|Icelandair"
+)
