@@ -260,7 +260,9 @@ class BM25Index:
     def __init__(self, docs: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> None:
         self._k1 = k1
         self._b = b
-        self._docs = [d if isinstance(d, list) else list(d) for d in docs]
+        # tuples stay tuples: a tuple of strings is untracked by the garbage collector, so
+        # a cached corpus adds nothing to later collections (a list would, every time)
+        self._docs = [d if isinstance(d, (list, tuple)) else tuple(d) for d in docs]
         lengths = [len(d) for d in self._docs]
         self._avgdl = (sum(lengths) / len(lengths)) if lengths else 0.0
         avgdl = self._avgdl or 1.0
@@ -308,11 +310,11 @@ class LexDocs:
     def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
         self.ids: list[str] = []
         self.statuses: list[str] = []
-        self.tokens: list[list[str]] = []
+        self.tokens: list[tuple[str, ...]] = []  # tuples: untracked by the gc (see BM25Index)
         for rid, status, lex in rows:
             self.ids.append(rid)
             self.statuses.append(status)
-            self.tokens.append(lex.split())
+            self.tokens.append(tuple(lex.split()))
         self._indexes: dict[frozenset[str], tuple[list[str], BM25Index]] = {}
 
     def index(self, statuses: frozenset[str]) -> tuple[list[str], BM25Index]:

@@ -384,8 +384,8 @@ class SqliteRecordStore(SqliteUserTables):
                     f"SELECT {_RECORD_COLS}, lex FROM records WHERE uid = ? AND user_id = ?"
                     " LIMIT ?",
                     (user_hash(user_id), user_id, cache.max_rows + 1),
-                ).fetchall()
-            entry = cache.add(user_id, rows)
+                )
+                entry = cache.add(user_id, rows)
             if cache.too_big(user_id):
                 return None
         return entry

@@ -5,7 +5,7 @@ connection's commit (``PRAGMA data_version``, see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cachetools import LRUCache
@@ -20,27 +20,43 @@ __all__ = ["RecordCache", "UserRows"]
 _UPDATED, _SCOPE_REF, _LEX = 12, 18, 23
 
 _SHARED_TEXT: dict[str, str] = {}
-
-
-def _shared(text: str) -> str:
-    """One string object per distinct low-cardinality value (kind, status, context...)."""
-    got = _SHARED_TEXT.get(text)
-    if got is None:
-        if len(_SHARED_TEXT) < 4096:
-            _SHARED_TEXT[text] = text
-        got = text
-    return got
+_MAX_SHARED = 4096
 
 
 def _compact(row: Sequence[Any], user_id: str) -> Row:
-    """The row with repeated strings shared (saves ~30% of a cached row's memory)."""
-    r = list(row)
-    r[_USER] = user_id
-    for i in (_CTX, _KIND, _SOURCE, _STATUS, 17, _SCOPE_REF):
-        r[i] = _shared(r[i])
-    if r[19] == EMPTY_PROVENANCE_JSON:
-        r[19] = EMPTY_PROVENANCE_JSON
-    return tuple(r)
+    """The row with repeated strings shared (saves ~30% of a cached row's memory).
+
+    One string object per distinct low-cardinality value (context, kind, source, status,
+    scope, scope_ref) from a table of at most ~4096 values (``dict.setdefault`` adds a
+    value while there is room; after that only values already there are shared). Built
+    as one tuple display: this runs for every row of a user's first read (cold recall).
+    """
+    sh = _SHARED_TEXT.setdefault if len(_SHARED_TEXT) < _MAX_SHARED else _SHARED_TEXT.get
+    r = row
+    prov = r[19]
+    return (
+        r[0],
+        user_id,
+        sh(r[2], r[2]),
+        sh(r[3], r[3]),
+        r[4],
+        r[5],
+        r[6],
+        sh(r[7], r[7]),
+        r[8],
+        r[9],
+        sh(r[10], r[10]),
+        r[11],
+        r[12],
+        r[13],
+        r[14],
+        r[15],
+        r[16],
+        sh(r[17], r[17]),
+        sh(r[18], r[18]),
+        EMPTY_PROVENANCE_JSON if prov == EMPTY_PROVENANCE_JSON else prov,
+        *r[20:],
+    )
 
 
 def _newest_first(rows: Sequence[Row]) -> list[Row]:
@@ -53,7 +69,7 @@ class UserRows:
 
     __slots__ = ("_lex", "_sorted", "rows", "user_id")
 
-    def __init__(self, user_id: str, rows: Sequence[Sequence[Any]]) -> None:
+    def __init__(self, user_id: str, rows: Iterable[Sequence[Any]]) -> None:
         self.user_id = user_id
         self.rows: dict[str, Row] = {r[_ID]: _compact(r, user_id) for r in rows}
         self._sorted: dict[str | None, list[Row]] = {}
@@ -159,8 +175,10 @@ class RecordCache:
             self.hits += 1
         return got
 
-    def add(self, user_id: str, rows: Sequence[Sequence[Any]]) -> UserRows:
-        """Cache every row of ``user_id`` (as just read from SQLite) and evict LRU users."""
+    def add(self, user_id: str, rows: Iterable[Sequence[Any]]) -> UserRows:
+        """Cache every row of ``user_id`` (as read from SQLite: a cursor is consumed row by
+        row, so the rows as read are not all held next to their compact copies) and evict
+        LRU users."""
         self.drop_user(user_id)
         entry = UserRows(user_id, rows)
         self.loads += 1

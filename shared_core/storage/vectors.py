@@ -9,7 +9,9 @@ product however many users the file holds. Writes invalidate the user's cache en
 
 from __future__ import annotations
 
+import bisect
 import logging
+import operator
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -37,8 +39,11 @@ class _Block:
     """The vectors of one user in one system context."""
 
     ids: list[str]
-    kinds: npt.NDArray[np.str_]
+    kinds: tuple[str, ...]  # the kind of each row (a mask is built only when filtering)
     matrix: Vector  # (n, dim), rows L2-normalised
+
+
+_CTX_ID = operator.itemgetter(0, 1)  # sort key of a vector row: (system_context, record_id)
 
 
 def _rows(blocks: dict[str, _Block]) -> int:
@@ -208,7 +213,8 @@ class SqliteVectorIndex:
         matrix, ids = block.matrix, block.ids
         index = np.arange(len(ids))
         if kinds is not None:
-            mask = np.isin(block.kinds, [Kind(x).value for x in kinds])
+            wanted = {Kind(x).value for x in kinds}
+            mask = np.fromiter((kd in wanted for kd in block.kinds), bool, len(block.kinds))
             index = index[mask]
             if index.size == 0:
                 return []
@@ -242,18 +248,21 @@ class SqliteVectorIndex:
                     " WHERE uid = ? AND user_id = ?",
                     (user_hash(user_id), user_id),
                 ).fetchall()
-            rows.sort(key=lambda r: (r[0], r[1]))
-            grouped: dict[str, list[tuple[str, str, str, bytes]]] = {}
-            for row in rows:
-                grouped.setdefault(row[0], []).append(row)
+            rows.sort(key=_CTX_ID)
             blocks = {}
-            for ctx, items in grouped.items():
-                mat = np.frombuffer(b"".join([r[3] for r in items]), dtype=np.float32)
-                blocks[ctx] = _Block(
-                    ids=[r[1] for r in items],
-                    kinds=np.array([r[2] for r in items]),
-                    matrix=mat.reshape(len(items), -1),
-                )
+            if rows:
+                ctxs, ids, kinds, blobs = zip(*rows, strict=True)  # columns, at C speed
+                start, n = 0, len(rows)
+                while start < n:  # one block per context (rows are sorted by context)
+                    ctx = ctxs[start]
+                    end = n if ctxs[-1] == ctx else bisect.bisect_right(ctxs, ctx, lo=start)
+                    mat = np.frombuffer(b"".join(blobs[start:end]), dtype=np.float32)
+                    blocks[ctx] = _Block(
+                        ids=list(ids[start:end]),
+                        kinds=kinds[start:end],
+                        matrix=mat.reshape(end - start, -1),
+                    )
+                    start = end
             if len(rows) <= self._cache.maxsize:
                 self._cache[user_id] = blocks
                 while len(self._cache) > self._max_users:

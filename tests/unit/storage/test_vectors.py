@@ -143,3 +143,27 @@ def test_large_user_top_k_matches_brute_force() -> None:
         got: Any = ix.search(u, "default", q, k=4, kinds=(Kind.EPISODE,))
         assert [h.record_id for h in got] == [f"r{i}" for i in odd]
         assert got[0].similarity == pytest.approx(float(sims[odd[0]]), abs=1e-5)
+
+
+def test_a_user_with_several_contexts_searches_each_alone(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    u = uid()
+    mat = rng.standard_normal((60, DIM)).astype(np.float32)
+    ctxs = ["b", "a", "c"]
+    items = [
+        item(u, f"r{i:02d}", mat[i], ctx=ctxs[i % 3], kind=(Kind.FACT, Kind.EPISODE)[i % 2])
+        for i in range(60)
+    ]
+    with SqliteVectorIndex(tmp_path / "v.db") as ix:
+        ix.upsert(items[::-1])  # stored out of order
+    with SqliteVectorIndex(tmp_path / "v.db") as ix:  # a cold read of every context
+        q = rng.standard_normal(DIM).astype(np.float32)
+        sims = (mat / np.linalg.norm(mat, axis=1, keepdims=True)) @ (q / np.linalg.norm(q))
+        for n, ctx in enumerate(ctxs):
+            mine = [i for i in np.argsort(-sims) if i % 3 == n]
+            got = ix.search(u, ctx, q, k=5)
+            assert [h.record_id for h in got] == [f"r{i:02d}" for i in mine[:5]]
+            facts = ix.search(u, ctx, q, k=3, kinds=(Kind.FACT,))
+            assert [h.record_id for h in facts] == [f"r{i:02d}" for i in mine if i % 2 == 0][:3]
+        assert ix.search(u, "missing", q, k=5) == []
+        assert ix.warm(u) == 60
