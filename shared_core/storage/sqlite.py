@@ -157,11 +157,12 @@ class SqliteRecordStore(SqliteUserTables):
             with self.db.transaction() as conn:
                 self._move_fences(conn, written_users, batch.expected())
                 if batch.audit:
+                    erased = self._erasures(conn, {a.user_id for a in batch.audit} - written_users)
                     audit_rows = unerased_audit(
                         batch.audit,
                         audit_rows,
                         written_users,
-                        lambda u: self._erased_at(conn, u),
+                        erased.get,
                         lambda _, row: row[7],  # fixed-width UTC text sorts as time
                     )
                 old_slots = self._existing_slots(conn, [r.id for r in records])

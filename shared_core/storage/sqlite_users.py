@@ -39,11 +39,21 @@ class SqliteUserTables:
             check_fence(expected, user, row)
 
     @staticmethod
-    def _erased_at(conn: sqlite3.Connection, user_id: str) -> str | None:
-        row = conn.execute(
-            "SELECT erased_at FROM user_fence WHERE uid = ?", (user_hash(user_id),)
-        ).fetchone()
-        return None if row is None else row[0]
+    def _erasures(conn: sqlite3.Connection, user_ids: set[str]) -> dict[str, str]:
+        """When each of ``user_ids`` was last erased (the stored text), in one query per 500
+        users (a read-audit flush holds entries of up to ``audit_read_batch`` users);
+        users never erased are left out."""
+        by_uid = {user_hash(u): u for u in user_ids}
+        uids = list(by_uid)
+        out: dict[str, str] = {}
+        for start in range(0, len(uids), 500):
+            chunk = uids[start : start + 500]
+            q = (
+                "SELECT uid, erased_at FROM user_fence WHERE erased_at IS NOT NULL"
+                f" AND uid IN ({','.join('?' * len(chunk))})"
+            )
+            out.update((by_uid[uid], at) for uid, at in conn.execute(q, chunk))
+        return out
 
     @staticmethod
     def _touch_state(conn: sqlite3.Connection, t: UserTouch) -> None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -23,7 +24,7 @@ from contract.record_store_contract import T0, rec, uid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared_core.entities import Kind, MemoryRecord, Provenance, Scope, Status
+from shared_core.entities import AuditEntry, Kind, MemoryRecord, Provenance, Scope, Status
 from shared_core.errors import BackendError
 from shared_core.storage import lexical
 from shared_core.storage.protocols import RecordFilter, VectorItem, WriteBatch
@@ -109,6 +110,44 @@ def test_decode_record_equals_the_generic_path() -> None:
         s.apply(WriteBatch(records=[empty]))
         got = s.get([empty.id])[0]
     assert got == empty and got.metadata == {} and got.provenance == Provenance()
+
+
+def test_decoded_metadata_is_a_new_dict_per_read() -> None:
+    flat = rec("u1", "diet", "vegan", metadata={"role": "user", "n": 2})
+    nested = rec("u1", "seat", "aisle", metadata={"tags": ["a"]})
+    with SqliteRecordStore(max_cached_records=0) as s:
+        s.apply(WriteBatch(records=[flat, nested]))
+        first = {r.id: r for r in s.get([flat.id, nested.id])}
+        first[flat.id].metadata["role"] = "changed"  # type: ignore[index]
+        first[nested.id].metadata["tags"].append("b")
+        again = {r.id: r for r in s.get([flat.id, nested.id])}
+    assert again[flat.id].metadata == {"role": "user", "n": 2}
+    assert again[nested.id].metadata == {"tags": ["a"]}
+
+
+def test_an_audit_batch_drops_reads_dated_before_each_users_erasure(tmp_path: Path) -> None:
+    erased, other = uid(), uid()
+    with SqliteRecordStore(tmp_path / "m.db") as s:
+        s.apply(WriteBatch(records=[rec(erased, "diet", "vegan"), rec(other, "diet", "vegan")]))
+        s.erase_user(erased, at=T0 + timedelta(hours=1))
+        reads = [
+            AuditEntry(user_id=u, action="read", actor="recall", at=T0 + timedelta(minutes=m))
+            for u, m in ((erased, 30), (other, 30), (erased, 90), (other, 90))
+        ]
+        s.apply(WriteBatch(audit=reads))
+        kept = {(a.user_id, a.at) for a in s.audit_log(erased) + s.audit_log(other)}
+    assert (erased, T0 + timedelta(minutes=30)) not in kept
+    assert {(erased, T0 + timedelta(minutes=90)), (other, T0 + timedelta(minutes=30))} <= kept
+    assert (other, T0 + timedelta(minutes=90)) in kept
+
+
+def test_audit_ids_sort_by_creation_time() -> None:
+    ids = []
+    for _ in range(3):
+        ids.append(AuditEntry(user_id="u", action="read", at=T0).id)
+        time.sleep(0.002)
+    assert ids == sorted(ids) and len(set(ids)) == 3
+    assert all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
 
 
 def test_decode_record_rejects_a_corrupt_row() -> None:
