@@ -5,6 +5,7 @@ connection's commit (``PRAGMA data_version``, see
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -59,9 +60,12 @@ def _compact(row: Sequence[Any], user_id: str) -> Row:
     )
 
 
+_AGE_KEY = operator.itemgetter(_UPDATED, _VERSION, _ID)
+
+
 def _newest_first(rows: Sequence[Row]) -> list[Row]:
     # = ORDER BY updated_at DESC, version DESC, id DESC (fixed-width UTC text sorts as time)
-    return sorted(rows, key=lambda r: (r[_UPDATED], r[_VERSION], r[_ID]), reverse=True)
+    return sorted(rows, key=_AGE_KEY, reverse=True)
 
 
 class UserRows:
