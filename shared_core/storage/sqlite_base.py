@@ -261,8 +261,13 @@ class SqliteDatabase:
         """
         if self.in_memory:
             return False
-        with self.read() as conn:
-            version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        with self.lock:  # called on every read: no context managers but the lock
+            self._check_open()
+            try:
+                version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error:
+                with translate_errors("read"):  # the typed error, as from read()
+                    raise
         if version == self._data_version:
             return False
         self._data_version = version
