@@ -418,14 +418,28 @@ def stored_records(mem: Any, user_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def _observe_row(row: dict[str, Any], role: str = "user") -> tuple[list[dict[str, Any]], str]:
+EMBEDDERS = ("hashing", "onnx")
+_EMBEDDER: dict[str, Any] = {}
+
+
+def _embedder(name: str) -> Any:
+    """One embedder per process (MiniLM through ONNX Runtime loads once, not per row)."""
+    from shared_core.embed import HashingEmbedder, OnnxEmbedder
+
+    if name not in _EMBEDDER:
+        _EMBEDDER[name] = HashingEmbedder(256) if name == "hashing" else OnnxEmbedder()
+    return _EMBEDDER[name]
+
+
+def _observe_row(
+    row: dict[str, Any], role: str = "user", embedder: str = "hashing"
+) -> tuple[list[dict[str, Any]], str]:
     from shared_core import UserMemory
-    from shared_core.embed import HashingEmbedder
     from shared_core.errors import UserMemoryError
 
     user = f"u_{row['id']}"
     error = ""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(256)) as mem:
+    with UserMemory("sqlite:///:memory:", embedder=_embedder(embedder)) as mem:
         try:
             for n, text in enumerate(turns_of(row)):
                 mem.observe(
@@ -467,6 +481,7 @@ def run(
     split: str = "test",
     limit: int | None = None,
     details: bool = False,
+    embedder: str = "hashing",
 ) -> dict[str, Any]:
     """Run the rows of ``split`` ("dev", "test", "all" = dev + test, or "dev2") and return
     the report.
@@ -488,12 +503,12 @@ def run(
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     for row in stmts:
-        records, error = _observe_row(row)
+        records, error = _observe_row(row, embedder=embedder)
         outcome = score_statement(row["expected"], records, keys)
         results.append({"row": row, "records": records, "error": error, **outcome})
     neg_results: list[dict[str, Any]] = []
     for row in negs:
-        records, error = _observe_row(row, row.get("role", "user"))
+        records, error = _observe_row(row, row.get("role", "user"), embedder)
         neg_results.append(
             {"row": row, "records": records, "error": error, "stored": bool(records)}
         )
@@ -522,7 +537,7 @@ def run(
         }
     report: dict[str, Any] = {
         "split": split,
-        "embedder": "hashing-256",
+        "embedder": "hashing-256" if embedder == "hashing" else "onnx:all-MiniLM-L6-v2",
         "seconds": round(seconds, 1),
         "errors": sum(bool(r["error"]) for r in (*results, *neg_results)),
         "table": table,
@@ -591,6 +606,12 @@ def main(argv: list[str] | None = None) -> int:
         help="per-row outcomes in the JSON (dev and the extra development splits only)",
     )
     ap.add_argument("--data", type=Path, default=DATA_DIR)
+    ap.add_argument(
+        "--embedder",
+        choices=EMBEDDERS,
+        default="hashing",
+        help="the memory's embedder; onnx (MiniLM) also turns the note classifier on",
+    )
     args = ap.parse_args(argv)
     if args.details and args.split not in ("dev", *EXTRA_SPLITS):
         ap.error("--details is for dev and the extra development splits: tune on them, report test")
@@ -599,11 +620,13 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print("invalid benchmark data:\n  " + "\n  ".join(problems[:30]), file=sys.stderr)
         return 2
-    report = run(data, split=args.split, limit=args.limit, details=args.details)
+    report = run(
+        data, split=args.split, limit=args.limit, details=args.details, embedder=args.embedder
+    )
     for name in EXTRA_SPLITS if args.with_dev2 else ():
         if name == args.split or not data[f"{name}_statements"]:
             continue
-        extra = run(data, split=name, limit=args.limit)
+        extra = run(data, split=name, limit=args.limit, embedder=args.embedder)
         report["table"].update(extra["table"])
         report["seconds"] = round(report["seconds"] + extra["seconds"], 1)
         report["errors"] += extra["errors"]

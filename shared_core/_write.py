@@ -35,6 +35,7 @@ from .errors import (
     UserMemoryError,
 )
 from .fencing import commit_fenced, erased_since, fenced_write, retry_erasures
+from .ingest import classify
 from .ingest.gate import gate
 from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
@@ -522,7 +523,32 @@ class WritePath(MemoryBase):
             )
 
     def _extract(self, turn: Turn) -> list[Candidate]:
-        return [c for c in self._extract_raw(turn) if self._usable(c)]
+        cands = [c for c in self._extract_raw(turn) if self._usable(c)]
+        if (
+            self.config.classify_unmapped
+            and turn.role == "user"
+            and getattr(self.extractor, "name", "") == "rules"
+        ):
+            cands = self._classify_unmapped(turn.text, cands)
+        return cands
+
+    def _classify_unmapped(self, text: str, cands: list[Candidate]) -> list[Candidate]:
+        """Rule notes, and sentences no rule read, that the embedding classifier maps
+        onto a key (MiniLM-class embedders, rule extraction only); an embedder failure
+        keeps what the rules found."""
+        if not classify.supports(self.embedder):
+            return cands
+        try:
+            clf = classify.PrototypeClassifier(self.embedder)
+            out = classify.reclassify(cands, clf)
+            out += classify.classify_unread(text, out, clf)
+        except UserMemoryError as exc:
+            log.warning("statement classifier skipped: %s", exc)
+            return cands
+        classified = sum(c.extractor == "classifier" for c in out)
+        if classified:
+            self.metrics.inc("statements_classified", classified)
+        return out
 
     def _usable(self, cand: Candidate) -> bool:
         """Extractor output is untrusted: drop candidates the stores could not hold."""

@@ -103,6 +103,11 @@ class MemoryConfig:
             values, and up to this many faded inferred values under "Ask to confirm
             before acting" (0 turns both off).
         audit_reads: write a "read" audit entry for every recall (who read what, when).
+        classify_unmapped: a durable first-person statement the rules could not map onto
+            a key (kept as a free-form note, or not read at all) is mapped onto one by the
+            embedding-prototype classifier (:mod:`shared_core.ingest.classify`) when it is
+            sure; on by default, and only ever active with a MiniLM-class embedder (off
+            with the hashing embedder).
         audit_read_batch: read entries are buffered and written with the next write, or
             when this many are waiting (or the oldest is 2 s old); 1 writes each at once.
         episode_query_boost: relevance multiplier for episodes when the query refers to
@@ -137,6 +142,7 @@ class MemoryConfig:
     fade_threshold: float = 0.1
     max_key_answers: int = 2
     audit_reads: bool = True
+    classify_unmapped: bool = True
     audit_read_batch: int = 64
     episode_query_boost: float = 1.25
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
@@ -263,7 +269,7 @@ def _parse_env(name: str, raw: str) -> Any:
         return int(raw)
     if name in _FLOAT_FIELDS:
         return float(raw)
-    if name in {"store_turns", "audit_reads"}:
+    if name in {"store_turns", "audit_reads", "classify_unmapped"}:
         if raw.lower() not in {"1", "0", "true", "false", "yes", "no"}:
             raise ValueError("expected true/false")
         return raw.lower() in {"1", "true", "yes"}

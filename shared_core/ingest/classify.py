@@ -1,0 +1,602 @@
+"""Embedding-prototype classifier: a would-be note onto a taxonomy key (issue 12).
+
+The rules keep a durable first-person statement they could not read as a free-form note
+(``note.<slug>``). When the memory's embedder is MiniLM-class (all-MiniLM-L6-v2 through
+ONNX Runtime or sentence-transformers; never the lexical hashing embedder), this module
+gives such a note a second chance: the note's words are embedded and compared with
+prototype sentences per key, built from the taxonomy (display label, description, query
+words) and from short exemplar sentences kept as data in
+``shared_core/taxonomy_exemplars.json``. When the nearest key is close enough
+(``threshold``) and clearly ahead of the runner-up (``margin``), a value extractor for the
+key's type looks for the value in the same words (a lexicon term, a language name, an
+amount, a known city, a topic phrase); only when it finds one is the note replaced by a
+memory under that key, at :data:`CLASSIFIED_CONFIDENCE` (below a rule hit) and with
+``extractor="classifier"`` (the record's provenance reads ``extractor:classifier``).
+Anything less certain stays the note it was: a wrong key is worse than a note.
+
+Prototypes are embedded once per embedder model (a process-wide cache).
+
+Example:
+    >>> from shared_core.embed import HashingEmbedder
+    >>> supports(HashingEmbedder())
+    False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from .. import taxonomy
+from ..entities import Candidate
+from . import lexicon as L
+from ._rulebase import ok_topic, phrase
+from ._rules_packs import CHANNELS, DIET_CODES, HOTEL_ROOM, PAYMENTS, PETS, TONE_CODES, _row_hits
+
+__all__ = [
+    "CLASSIFIED_CONFIDENCE",
+    "MARGIN",
+    "THRESHOLD",
+    "Prediction",
+    "PrototypeClassifier",
+    "supports",
+]
+
+#: Where the exemplar sentences and value words live (data, next to the taxonomy).
+EXEMPLARS_PATH = Path(__file__).resolve().parent.parent / "taxonomy_exemplars.json"
+#: Cosine similarity the nearest key's best prototype must reach (fitted on dev/dev2/dev3).
+THRESHOLD = 0.4
+#: How far the nearest key must be ahead of the runner-up (fitted on dev/dev2/dev3).
+MARGIN = 0.04
+#: Confidence of a classified memory: above a note (0.75), below a rule hit (0.95).
+CLASSIFIED_CONFIDENCE = 0.8
+#: The key whose win means "a durable fact that fits no key": the note stays.
+NOTE = "note"
+
+_I = re.IGNORECASE
+
+
+class _Embedder(Protocol):
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> Any: ...
+
+
+def supports(embedder: object) -> bool:
+    """Whether ``embedder`` is MiniLM-class, the model the prototypes and thresholds were
+    fitted for (the hashing embedder is lexical, not semantic: the classifier is off)."""
+    return "minilm" in str(getattr(embedder, "name", "")).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """The nearest key of a text, its cosine similarity and its lead over the runner-up."""
+
+    key: str
+    score: float
+    runner_up: str
+    margin: float
+
+
+# --------------------------------------------------------------------------------------
+# prototypes
+# --------------------------------------------------------------------------------------
+@cache
+def _data() -> Mapping[str, Any]:
+    rows: Mapping[str, Any] = json.loads(EXEMPLARS_PATH.read_text(encoding="utf-8"))["keys"]
+    return rows
+
+
+#: Schema keys the taxonomy knows under another (established) key.
+_TAXONOMY_KEY = {"travel.seat": "seat", "food.like": "taste.", "food.dislike": "taste."}
+
+
+def prototypes() -> list[tuple[str, str]]:
+    """``(key, sentence)`` pairs: the taxonomy's words for each key, then its exemplars."""
+    out: list[tuple[str, str]] = []
+    for key, row in _data().items():
+        spec = taxonomy.spec(_TAXONOMY_KEY.get(key, key))
+        if spec is not None and key != NOTE:
+            if spec.describe:
+                out.append((key, f"{spec.label_en}: {spec.describe}"))
+            else:
+                out.append((key, spec.label_en))
+            if spec.words_en and not spec.family:
+                out.append((key, ", ".join(spec.words_en)))
+        out.extend((key, text) for text in row.get("exemplars", ()))
+    return out
+
+
+_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _matrix(embedder: _Embedder) -> tuple[list[str], np.ndarray]:
+    name = str(embedder.name)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(name)
+    if hit is not None:
+        return hit
+    pairs = prototypes()
+    vectors = np.asarray(embedder.embed([t for _, t in pairs]), dtype=np.float32)
+    built = ([k for k, _ in pairs], vectors)
+    with _CACHE_LOCK:
+        _CACHE.setdefault(name, built)
+    return built
+
+
+# --------------------------------------------------------------------------------------
+# value extraction, by key type
+# --------------------------------------------------------------------------------------
+def _values_table(key: str) -> Mapping[str, str]:
+    """surface -> code for an enum key: the lexicon's table, then the data file's words."""
+    table: dict[str, str] = {}
+    lexicon = {
+        "contact.channel": CHANNELS,
+        "payment.method": PAYMENTS,
+        "payment.avoid": PAYMENTS,
+        "pet.species": PETS,
+        "hotel.room": HOTEL_ROOM,
+        "diet": DIET_CODES,
+        "response.tone": TONE_CODES,
+        "diet.avoid": L.FOODS,
+        "allergy.food": L.FOODS,
+        "allergy.medication": L.MEDICATIONS,
+        "medication": L.MEDICATIONS,
+        "allergy.other": L.OTHER_ALLERGENS,
+        "health.condition": L.CONDITIONS,
+        "industry": L.INDUSTRIES,
+    }.get(key, {})
+    table.update({s: c for s, c in lexicon.items() if s.isascii() and len(s) > 2})
+    row = _data().get(key, {})
+    for code, words in row.get("values", {}).items():
+        table.update({w.lower(): code for w in words})
+    for item in row.get("items", ()):
+        table.setdefault(item.lower(), item.lower())
+    return table
+
+
+def _squash(surface: str) -> str:
+    """Lowercase, with hyphens and runs of spaces as one space ("Non-Smoking" -> "non smoking")."""
+    return re.sub(r"[\s-]+", " ", surface.strip().lower())
+
+
+@cache
+def _table_rx(key: str) -> tuple[re.Pattern[str], Mapping[str, str]] | None:
+    table = _values_table(key)
+    if not table:
+        return None
+    table = {_squash(surface): code for surface, code in table.items()}
+    words = sorted(table, key=len, reverse=True)
+    alt = "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in words)
+    return re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", _I), table
+
+
+def _found(key: str, text: str) -> list[tuple[str, str]]:
+    """(as said, code) for each of the key's value words in ``text``, in order."""
+    compiled = _table_rx(key)
+    if compiled is None:
+        return []
+    rx, table = compiled
+    out: list[tuple[str, str]] = []
+    for m in rx.finditer(text):
+        said = m.group(0)
+        code = table.get(_squash(said))
+        if code is not None and all(code != c for _, c in out):
+            out.append((said, code))
+    return out
+
+
+_LANG_RX = re.compile(
+    r"\b(?:"
+    + "|".join(sorted((n for n in taxonomy.LANGUAGE_CODES if n.isascii()), key=len, reverse=True))
+    + r")\b",
+    _I,
+)
+_NEGATION = re.compile(
+    r"\b(?:no|not|never|don't|dont|do\s+not|can't|cannot|stop|without|hate|drop|skip|quit|less|fewer)\b",
+    _I,
+)
+_CALL = re.compile(r"\b(?:call|calls|calling|called|phone|phones|ring|ringing)\b", _I)
+_EMOJI = re.compile(r"\bemojis?\b|\bemoticons?\b|\bsmileys?\b", _I)
+_NUMBER = re.compile(
+    r"(?:[$€£¥]\s*)?\b(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k\b|grand\b)?(?:\s*(?:dollars?|bucks|euros?"
+    r"|pounds?|quid|usd|eur|gbp|yuan|rmb|cny|yen)\b)?",
+    _I,
+)
+_LOWER_BOUND = re.compile(
+    r"\b(?:at\s+least|minimum|min|no\s+less\s+than|upwards|or\s+more|starting\s+(?:at|from))\b", _I
+)
+_MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat\w*)\b", _I)
+_DISLIKE = re.compile(
+    r"\b(?:hate|hates|dislike|can't\s+stand|cannot\s+stand|gross|disgusting|awful|yuck|nasty"
+    r"|gag|not\s+a\s+fan)\b",
+    _I,
+)
+_JOB_RX = re.compile(
+    r"\b(?:(?P<mod>[a-z]+)\s+)?(?P<head>"
+    + "|".join(sorted(L.JOB_HEADS, key=len, reverse=True))
+    + r")s?\b",
+    _I,
+)
+_NOT_MODIFIER = frozenset(
+    (
+        "a",
+        "an",
+        "the",
+        "my",
+        "as",
+        "i",
+        "i'm",
+        "am",
+        "be",
+        "being",
+        "work",
+        "works",
+        "working",
+        "for",
+        "of",
+        "at",
+        "in",
+        "is",
+        "was",
+        "and",
+        "or",
+        "our",
+        "his",
+        "her",
+        "their",
+        "your",
+        "this",
+        "that",
+        "full",
+        "part",
+        "time",
+        "retired",
+        "former",
+        "ex",
+        "aspiring",
+        "future",
+    )
+)
+_PLACE_WORD = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b")
+#: Topic phrase: the subject of "<topic> is/are/has been/tastes/makes ..." or the object
+#: of "into/for/about <topic>" / "suggest(ing)/recommend(ing)/push(ing) <topic>".
+_FILLER = (
+    r"^\W*(?:(?:honestly|ugh|oh|so|and|but|well|also|tbh|fyi|btw|yeah|ok|okay|like|anyway)\W+)*"
+)
+_SUBJECT_TOPIC = re.compile(
+    _FILLER + r"(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been|tastes?|makes?|gives?|could|can|will|just)\b",
+    _I,
+)
+_OBJECT_TOPIC = re.compile(
+    r"\b(?:into|about|(?:recommend|suggest|push|pitch|show|offer|mention)(?:ing|s)?(?:\s+me)?"
+    r"(?:\s+any)?(?:\s+more)?)\s+(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})",
+    _I,
+)
+_NOT_TOPIC = frozenset(
+    (
+        "i",
+        "i'm",
+        "me",
+        "my",
+        "you",
+        "your",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "they",
+        "we",
+        "he",
+        "she",
+        "what",
+        "which",
+        "who",
+        "everything",
+        "anything",
+        "something",
+        "nothing",
+        "stuff",
+        "things",
+        "thing",
+        "one",
+        "ones",
+    )
+)
+
+
+def _topic(text: str) -> str:
+    for rx in (_OBJECT_TOPIC, _SUBJECT_TOPIC):
+        m = rx.search(text)
+        if m is None:
+            continue
+        topic = phrase(m.group("t"), 3)
+        first = topic.split()[0].lower() if topic else ""
+        if topic and first not in _NOT_TOPIC and ok_topic(topic):
+            return topic
+    return ""
+
+
+#: Keys whose value a negation does not flip (the key itself is the negative, or the
+#: value reader handles the negation).
+_NEGATIVE_KEYS = frozenset(
+    {
+        "contact.call",
+        "response.emoji",
+        "payment.avoid",
+        "recommend.never",
+        "diet.avoid",
+        "food.dislike",
+        "intolerance",
+        "allergy.food",
+        "allergy.medication",
+        "allergy.other",
+    }
+)
+
+
+def values(key: str, text: str) -> list[tuple[str, str]]:
+    """``(as said, normalized)`` values of ``key`` found in ``text``; ``[]`` when none is
+    certain (then the note stays a note): a negated clause ("I don't understand feet and
+    inches") names no value of a positive key, and "I'm from X" is no place of residence."""
+    if key not in _NEGATIVE_KEYS and _NEGATION.search(text):
+        return []
+    if key in ("language", "language.spoken"):
+        names = list(dict.fromkeys(m.group(0) for m in _LANG_RX.finditer(text)))
+        if key == "language" and len(names) != 1:
+            return []
+        return [(n, taxonomy.language_code(n)) for n in names]
+    if key == "contact.call":
+        return [("never", "never")] if _CALL.search(text) and _NEGATION.search(text) else []
+    if key == "response.emoji":
+        if not _EMOJI.search(text):
+            return []
+        value = "false" if _NEGATION.search(text) else "true"
+        return [(value, value)]
+    if key in ("budget.max", "budget.min"):
+        amounts = list(_NUMBER.finditer(text))
+        if len(amounts) != 1 or (key == "budget.min") != bool(_LOWER_BOUND.search(text)):
+            return []
+        m = amounts[0]
+        number = L.parse_number(m.group("n").replace(",", "") + ("k" if m.group("k") else ""))
+        return [(m.group(0).strip(), str(number))] if number else []
+    if key == "currency":
+        codes = {taxonomy.currency_of(w) for w in re.findall(r"[$€£¥]|[A-Za-z]+", text)} - {""}
+        return [(c, c) for c in codes] if len(codes) == 1 else []
+    if key in ("location.city", "location.country") and _MOVING.search(text):
+        return []  # a move is read by the rules (from, to, when), not guessed here
+    if key in ("location.city", "location.moving_to", "location.country"):
+        vocab = L.COUNTRIES if key == "location.country" else L.CITIES
+        places = [
+            (m.group(0), vocab[m.group(0).lower()])
+            for m in _PLACE_WORD.finditer(text)
+            if m.group(0).lower() in vocab
+            and len(m.group(0)) > 2
+            and not re.search(r"\bfrom\s+$", text[: m.start()], _I)
+        ]
+        return places[:1] if len({p for _, p in places}) == 1 else []
+    if key == "job.title":
+        job = _JOB_RX.search(text)
+        if job is None:
+            return []
+        mod = job.group("mod")
+        title = job.group("head").lower()
+        if mod and mod.lower() not in _NOT_MODIFIER:
+            title = f"{mod.lower()} {title}"
+        return [(title, title)]
+    if key in ("food.like", "food.dislike", "interest", "recommend.never"):
+        found = _found("allergy.food", text) if key.startswith("food.") else []
+        topic = found[0][0] if found else _topic(text)
+        if not topic or (key.startswith("food.") and not taxonomy.is_food(topic)):
+            return []
+        return [(topic, topic.lower())]
+    return _found(key, text)
+
+
+# --------------------------------------------------------------------------------------
+# the classifier
+# --------------------------------------------------------------------------------------
+#: Schema key -> the key the rule rows store it under (``_row_hits`` builds the slot).
+_ROW_KEY = {
+    "travel.seat": "seat",
+    "food.like": "taste.like",
+    "food.dislike": "taste.dislike",
+    "interest": "taste.like",
+    "recommend.never": "recommend",
+}
+
+
+def _polarity(key: str, text: str) -> str:
+    """Embeddings barely tell "I pay with X" from "I never pay with X": of a pair of keys
+    that differ by polarity, the clause's own negation picks one."""
+    if key in ("payment.method", "payment.avoid"):
+        return "payment.avoid" if _NEGATION.search(text) else "payment.method"
+    if key in ("food.like", "food.dislike"):
+        return "food.dislike" if _DISLIKE.search(text) or _NEGATION.search(text) else "food.like"
+    return key
+
+
+class PrototypeClassifier:
+    """Nearest-prototype classification of a clause onto a taxonomy key.
+
+    Args:
+        embedder: a MiniLM-class embedder (see :func:`supports`).
+        threshold: cosine similarity the best prototype must reach.
+        margin: lead the best key needs over the runner-up key.
+    """
+
+    def __init__(
+        self, embedder: _Embedder, *, threshold: float = THRESHOLD, margin: float = MARGIN
+    ) -> None:
+        self.embedder = embedder
+        self.threshold = threshold
+        self.margin = margin
+
+    def predict(self, text: str) -> Prediction:
+        """The nearest key of ``text`` (whatever its score)."""
+        keys, matrix = _matrix(self.embedder)
+        vec = np.asarray(self.embedder.embed([text]), dtype=np.float32)[0]
+        sims = matrix @ vec
+        best: dict[str, float] = {}
+        for key, sim in zip(keys, sims.tolist(), strict=True):
+            if sim > best.get(key, -1.0):
+                best[key] = sim
+        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)
+        (top, score), (second, runner) = ranked[0], ranked[1]
+        return Prediction(top, round(score, 4), second, round(score - runner, 4))
+
+    def classify(self, text: str) -> list[Candidate]:
+        """The memories ``text`` states under its nearest key, or ``[]`` when unsure (the
+        caller keeps its note)."""
+        if not text.strip() or not text.isascii():
+            return []  # the model and the prototypes are English
+        pred = self.predict(text)
+        if pred.key == NOTE or pred.score < self.threshold or pred.margin < self.margin:
+            return []
+        key = _polarity(pred.key, text)
+        found = values(key, text)
+        row_key = _ROW_KEY.get(key, key)
+        out: list[Candidate] = []
+        for n, (said, norm) in enumerate(found):
+            for _s, _e, c in _row_hits(row_key, said, norm, 0, 0, n):
+                out.append(c)
+        return out
+
+
+def _family(key: str) -> str:
+    """The slot family of a stored key: ``payment.method.cash`` -> ``payment.method``."""
+    spec = taxonomy.spec(key)
+    return spec.key.rstrip(".") if spec is not None else key
+
+
+def reclassify(candidates: Sequence[Candidate], classifier: PrototypeClassifier) -> list[Candidate]:
+    """Replace each rule note in ``candidates`` by what ``classifier`` reads in its words
+    (kept when it is unsure, and when the rules already stored that key from the same
+    turn). The replacement keeps the note's signals, scope and span."""
+    ruled = {_family(c.key) for c in candidates if not c.key.startswith("note.")}
+    out: list[Candidate] = []
+    for c in candidates:
+        rule_note = c.key.startswith("note.") and c.extractor == "rules"
+        if not (rule_note and c.intent.value == "assert"):
+            out.append(c)
+            continue
+        found = [f for f in classifier.classify(c.value) if _family(f.key) not in ruled]
+        if not found:
+            out.append(c)
+            continue
+        for f in found:
+            out.append(
+                dataclasses.replace(
+                    f,
+                    explicit=c.explicit,
+                    scope=c.scope,
+                    span=c.span,
+                    signals=c.signals | {"classified"},
+                    valid_until=c.valid_until,
+                    confidence_hint=CLASSIFIED_CONFIDENCE,
+                    extractor="classifier",
+                )
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# sentences no rule read at all
+# --------------------------------------------------------------------------------------
+#: Passing states, plans, possibilities, wants and one-off tasks: "I'm in Chicago this
+#: week", "book me a seat tomorrow", "I need a hotel under 200 euros".
+_TRANSIENT = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|right\s+now|at\s+the\s+moment|atm|currently"
+    r"|for\s+now|this\s+(?:morning|afternoon|evening|week|weekend|month|year|time|trip|flight)"
+    r"|next\s+(?:week|weekend|month|year|time)|last\s+night|someday|some\s+day|one\s+day"
+    r"|thinking\s+(?:about|of)|considering|planning|plan\s+to|hope|wish|wonder"
+    # a want or a need is a one-off request ("I need a hotel under 200 euros"), as for notes
+    r"|want|wanted|wanna|need|needed|looking\s+for|going\s+to|gonna|i'll|trying\s+to"
+    # a possibility is no fact ("maybe I'll learn Italian eventually")
+    r"|maybe|might|may|perhaps|probably|possibly|eventually|at\s+some\s+point|in\s+the\s+future"
+    r"|later|one\s+of\s+these\s+days|would\s+(?:like|love)|i'd\s+(?:like|love)|dream\w*)\b",
+    _I,
+)
+_TASK = re.compile(
+    r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|find|remind|translate|search"
+    r"|order|buy|schedule|look\s+up|check|send|draft|write|summari[sz]e|compare|plan|get\s+me"
+    r"|help\s+me|tell\s+me|show\s+me\s+(?:the|a|some|how))\b",
+    _I,
+)
+
+
+def unread_sentences(text: str, candidates: Sequence[Candidate]) -> list[str]:
+    """Sentences of a user turn that no rule read (no candidate's span) and that read as a
+    durable first-person statement: not a question, hypothetical, plan, joke, quote,
+    retraction, third-party statement, passing state, one-off task or behavioural cue."""
+    from ._rulebase import (
+        HYPOTHETICAL_RE,
+        IMPLICIT_CUE_RE,
+        JOKE_RE,
+        LAUGH_RE,
+        QUOTED_RE,
+        RETRACT_RE,
+        first_person,
+        is_self_question,
+        normalize_text,
+        sentences,
+        third_party,
+    )
+    from ._rules_packs import MAYBE
+
+    norm = L.fix_typos(normalize_text(text).translate(L.T2S))
+    if not norm.isascii() or any(
+        rx.search(norm) for rx in (JOKE_RE, LAUGH_RE, RETRACT_RE, QUOTED_RE)
+    ):
+        return []
+    spans = {c.span for c in candidates}
+    out: list[str] = []
+    for sent in sentences(norm):
+        s = sent.strip()
+        if not s or s[:500] in spans or s.endswith("?") or not first_person(s):
+            continue
+        if (
+            is_self_question(s)
+            or third_party(s)
+            or any(rx.search(s) for rx in (HYPOTHETICAL_RE, MAYBE, IMPLICIT_CUE_RE, _TRANSIENT))
+            or _TASK.search(s)
+        ):
+            continue
+        out.append(s)
+    return out
+
+
+def classify_unread(
+    text: str, candidates: Sequence[Candidate], classifier: PrototypeClassifier
+) -> list[Candidate]:
+    """Memories the classifier reads in the turn's unread sentences (explicit, classified,
+    at :data:`CLASSIFIED_CONFIDENCE`), never under a key the rules filled this turn."""
+    ruled = {_family(c.key) for c in candidates}
+    out: list[Candidate] = []
+    for sent in unread_sentences(text, candidates):
+        for f in classifier.classify(sent):
+            if _family(f.key) in ruled:
+                continue
+            out.append(
+                dataclasses.replace(
+                    f,
+                    span=sent[:500],
+                    signals=f.signals | {"classified"},
+                    confidence_hint=CLASSIFIED_CONFIDENCE,
+                    extractor="classifier",
+                )
+            )
+    return out
