@@ -280,7 +280,8 @@ _SUBJECT_TOPIC = re.compile(
     _I,
 )
 _OBJECT_TOPIC = re.compile(
-    r"\b(?:into|about|(?:recommend|suggest|push|pitch|show|offer|mention)(?:ing|s)?(?:\s+me)?"
+    r"\b(?:into|about|(?:is|are)\s+(?:all\s+)?for"
+    r"|(?:recommend|suggest|push|pitch|show|offer|mention)(?:ing|s)?(?:\s+me)?"
     r"(?:\s+any)?(?:\s+more)?)\s+(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})",
     _I,
 )
@@ -314,6 +315,17 @@ _NOT_TOPIC = frozenset(
         "thing",
         "one",
         "ones",
+        "weekends",
+        "weekdays",
+        "evenings",
+        "mornings",
+        "nights",
+        "days",
+        "summers",
+        "winters",
+        "holidays",
+        "sundays",
+        "saturdays",
     )
 )
 
@@ -403,7 +415,15 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         if not topic or (key.startswith("food.") and not taxonomy.is_food(topic)):
             return []
         return [(topic, topic.lower())]
-    return _found(key, text)
+    found = _found(key, text)
+    if len(found) > 1 and not _list_key(key):
+        return []  # "phone ... Signal": two values of a one-value key, no guess
+    return found
+
+
+def _list_key(key: str) -> bool:
+    spec = taxonomy.spec(_TAXONOMY_KEY.get(key, key))
+    return spec is not None and spec.value_type == "list"
 
 
 # --------------------------------------------------------------------------------------
@@ -487,6 +507,7 @@ def reclassify(candidates: Sequence[Candidate], classifier: PrototypeClassifier)
     (kept when it is unsure, and when the rules already stored that key from the same
     turn). The replacement keeps the note's signals, scope and span."""
     ruled = {_family(c.key) for c in candidates if not c.key.startswith("note.")}
+    read = {c.span for c in candidates if not c.key.startswith("note.")}
     out: list[Candidate] = []
     for c in candidates:
         rule_note = c.key.startswith("note.") and c.extractor == "rules"
@@ -495,8 +516,10 @@ def reclassify(candidates: Sequence[Candidate], classifier: PrototypeClassifier)
             continue
         found = [f for f in classifier.classify(c.value) if _family(f.key) not in ruled]
         if not found:
-            out.append(c)
-            continue
+            out.append(c)  # the note stays; its sentence may say more than the note's clause
+            if c.span in read or not _reads_as_statement(c.span):
+                continue
+            found = [f for f in classifier.classify(c.span) if _family(f.key) not in ruled]
         for f in found:
             out.append(
                 dataclasses.replace(
@@ -542,20 +565,7 @@ def unread_sentences(text: str, candidates: Sequence[Candidate]) -> list[str]:
     """Sentences of a user turn that no rule read (no candidate's span) and that read as a
     durable first-person statement: not a question, hypothetical, plan, joke, quote,
     retraction, third-party statement, passing state, one-off task or behavioural cue."""
-    from ._rulebase import (
-        HYPOTHETICAL_RE,
-        IMPLICIT_CUE_RE,
-        JOKE_RE,
-        LAUGH_RE,
-        QUOTED_RE,
-        RETRACT_RE,
-        first_person,
-        is_self_question,
-        normalize_text,
-        sentences,
-        third_party,
-    )
-    from ._rules_packs import MAYBE
+    from ._rulebase import JOKE_RE, LAUGH_RE, QUOTED_RE, RETRACT_RE, normalize_text, sentences
 
     norm = L.fix_typos(normalize_text(text).translate(L.T2S))
     if not norm.isascii() or any(
@@ -566,17 +576,33 @@ def unread_sentences(text: str, candidates: Sequence[Candidate]) -> list[str]:
     out: list[str] = []
     for sent in sentences(norm):
         s = sent.strip()
-        if not s or s[:500] in spans or s.endswith("?") or not first_person(s):
-            continue
-        if (
-            is_self_question(s)
-            or third_party(s)
-            or any(rx.search(s) for rx in (HYPOTHETICAL_RE, MAYBE, IMPLICIT_CUE_RE, _TRANSIENT))
-            or _TASK.search(s)
-        ):
-            continue
-        out.append(s)
+        if s and s[:500] not in spans and _reads_as_statement(s):
+            out.append(s)
     return out
+
+
+def _reads_as_statement(sentence: str) -> bool:
+    """A first-person sentence that is no question, hypothetical, plan, third-party
+    statement, passing state, one-off task or behavioural cue."""
+    from ._rulebase import (
+        HYPOTHETICAL_RE,
+        IMPLICIT_CUE_RE,
+        first_person,
+        is_self_question,
+        third_party,
+    )
+    from ._rules_packs import MAYBE
+
+    s = sentence.strip()
+    return not (
+        not s
+        or s.endswith("?")
+        or not first_person(s)
+        or is_self_question(s)
+        or third_party(s)
+        or any(rx.search(s) for rx in (HYPOTHETICAL_RE, MAYBE, IMPLICIT_CUE_RE, _TRANSIENT))
+        or _TASK.search(s) is not None
+    )
 
 
 def classify_unread(

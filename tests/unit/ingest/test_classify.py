@@ -1,0 +1,159 @@
+"""The embedding-prototype classifier (shared_core/ingest/classify.py) with real MiniLM.
+
+Statements here are worded unlike the rule rows (the hashing embedder stores nothing for
+them), so a key can only come from the classifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from shared_core import MemoryConfig, UserMemory
+from shared_core.embed import HashingEmbedder, OnnxEmbedder
+from shared_core.ingest import classify
+from shared_core.taxonomy import canonical
+
+pytestmark = pytest.mark.embeddings
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Iterator[OnnxEmbedder]:
+    emb = OnnxEmbedder(threads=1)  # exported once into the user cache dir
+    emb.embed(["warm up"])
+    yield emb
+
+
+def _stored(embedder: Any, *turns: str, **config: Any) -> list[dict[str, Any]]:
+    cfg = MemoryConfig(**config) if config else None
+    with UserMemory("sqlite:///:memory:", embedder=embedder, config=cfg) as mem:
+        for n, text in enumerate(turns):
+            mem.observe("u", text, session_id="s", turn_id=f"t{n}")
+        return [
+            r
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        ]
+
+
+def _canonical(records: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    return {canonical(r["key"], r["value"], r["normalized"]) for r in records}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        (
+            "Tables make comparisons so much easier for my brain to follow.",
+            "response.format",
+            "table",
+        ),
+        (
+            "Google Pay is how I settle everything these days.",
+            "payment.method.google_pay",
+            "google_pay",
+        ),
+        (
+            "Weekends are for sourdough baking, I'm hooked.",
+            "interest.sourdough_baking",
+            "sourdough baking",
+        ),
+    ],
+)
+def test_a_statement_unlike_any_rule_gets_its_key_and_value(
+    minilm: OnnxEmbedder, text: str, key: str, value: str
+) -> None:
+    rules_only = _stored(HashingEmbedder(), text)
+    assert all(r["key"].startswith("note.") for r in rules_only)  # at most a note
+    records = _stored(minilm, text)
+    assert (key, value) in _canonical(records)
+    rec = next(r for r in records if canonical(r["key"], r["value"], r["normalized"])[0] == key)
+    assert rec["provenance"]["actor"] == "extractor:classifier"
+    assert rec["confidence"] == pytest.approx(classify.CLASSIFIED_CONFIDENCE)
+    assert rec["confidence"] < 0.95  # below a rule hit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister swears by Google Pay for everything.",  # someone else
+        "Do tables make comparisons easier to follow?",  # a question
+        "Maybe I'll get into sourdough baking at some point.",  # a possibility
+        "Find me a table of flights to Rome for tomorrow.",  # a one-off task
+    ],
+)
+def test_what_is_not_a_statement_about_the_user_stores_nothing(
+    minilm: OnnxEmbedder, text: str
+) -> None:
+    assert _stored(minilm, text) == []
+
+
+def test_assistant_turns_are_never_classified(minilm: OnnxEmbedder) -> None:
+    with UserMemory("sqlite:///:memory:", embedder=minilm) as mem:
+        mem.observe(
+            "u", "Google Pay is how you settle everything, I'll note that.", role="assistant"
+        )
+        assert [r for r in mem.export("u")["records"] if r["kind"] != "episode"] == []
+
+
+def test_the_hashing_embedder_turns_the_classifier_off() -> None:
+    assert not classify.supports(HashingEmbedder())
+    assert _stored(HashingEmbedder(), "Google Pay is how I settle everything these days.") == []
+
+
+def test_the_config_switch_turns_it_off(minilm: OnnxEmbedder) -> None:
+    assert classify.supports(minilm)
+    text = "Google Pay is how I settle everything these days."
+    assert _stored(minilm, text, classify_unmapped=False) == []
+    assert _stored(minilm, text) != []
+
+
+def test_unsure_keeps_the_note(minilm: OnnxEmbedder) -> None:
+    # a durable fact that fits no key stays the rules' note
+    left = _stored(minilm, "I'm left-handed.")
+    assert [r["key"] for r in left] == ["note.left_handed"]
+    assert left[0]["provenance"]["actor"] == "extractor:rules"
+    # the key is clear (an allergy) but no value is said: still a note, never a guess
+    allergic = _stored(minilm, "I'm allergic.")
+    assert [r["key"] for r in allergic] == ["note.allergic"]
+
+
+def test_two_values_of_a_one_value_key_are_no_guess(minilm: OnnxEmbedder) -> None:
+    assert classify.values("contact.channel", "my phone is on silent, so Signal it is") == []
+    assert classify.values("contact.channel", "Signal is where I reply") == [("Signal", "signal")]
+
+
+def test_a_negated_clause_names_no_value_of_a_positive_key() -> None:
+    assert classify.values("units.system", "I don't understand feet and inches") == []
+    assert classify.values("payment.avoid", "I never pay with PayPal") == [("PayPal", "paypal")]
+
+
+def test_a_key_the_rules_filled_in_the_same_turn_is_not_overwritten(
+    minilm: OnnxEmbedder,
+) -> None:
+    records = _stored(minilm, "Metric units please, I can't get my head around miles.")
+    assert ("units.system", "metric") in _canonical(records)
+    assert all(r["normalized"] != "imperial" for r in records)
+
+
+def test_prototypes_come_from_the_taxonomy_and_the_data_file(minilm: OnnxEmbedder) -> None:
+    pairs = classify.prototypes()
+    keys = {k for k, _ in pairs}
+    assert {"contact.channel", "travel.seat", "food.like", "note"} <= keys
+    assert (
+        "contact.channel",
+        "Preferred contact channel: the channel the user wants to be contacted on",
+    ) in pairs
+    clf = classify.PrototypeClassifier(minilm)
+    pred = clf.predict("Seat me by the aisle on every flight")
+    assert pred.key == "travel.seat" and pred.score > classify.THRESHOLD
+
+
+def test_prototypes_are_embedded_once_per_model(minilm: OnnxEmbedder) -> None:
+    clf = classify.PrototypeClassifier(minilm)
+    clf.predict("warm")
+    calls = minilm.model_calls
+    classify.PrototypeClassifier(minilm).predict("Tables are easier for me to read")
+    assert minilm.model_calls == calls + 1  # the query only, not the prototypes again
