@@ -102,13 +102,32 @@ JOKE_RE = re.compile(
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
 #: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
 LAUGH_RE = re.compile(
-    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$|[🙃😜😂🤪🙄]|^\W*呵呵|\s/s\W*$"
+    r"[🙃😜😂🤪🙄]|^\W*呵呵|\s/s\W*$"
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
     r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)",
     _I,
 )
+#: A laugh that ends a turn ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") is about
+#: the clause it follows, not the whole turn: "celsius please, I'm not american lol" still
+#: asks for Celsius (see :func:`laughed_from`).
+TRAILING_LAUGH_RE = re.compile(r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$", _I)
+_LAUGH_WORDS = re.compile(r"\b(?:lol|lmao|haha+|hehe+)\b|哈哈+|呵呵+|啊|[\W_]", _I)
+
+
+def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
+    """(sentence index, clause offset) from which a turn's trailing laugh applies: the last
+    clause with words besides the laugh ("I live in London, lol" -> "I live in London")."""
+    if not sentence_texts or TRAILING_LAUGH_RE.search(sentence_texts[-1]) is None:
+        return None
+    for i in range(len(sentence_texts) - 1, -1, -1):
+        for text, off in reversed(clauses(sentence_texts[i])):
+            if _LAUGH_WORDS.sub("", text):
+                return i, off
+    return None
+
+
 #: A sentence that reports someone else's words ("歌词里唱“我住长江头”", "she said "I
 #: live here""): the quoted first person is not the user.
 QUOTED_RE = re.compile(

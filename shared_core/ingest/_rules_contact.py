@@ -155,7 +155,22 @@ _QUIET_PAIR_CUE = re.compile(
 )
 
 
+#: An hour said as a word before a day part or am/pm: "ten at night", "seven a.m.".
+_WORD_HOUR = re.compile(
+    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?=\s*(?:o'clock\b|[ap]\.?m\b|at\s+night\b|in\s+the\s+(?:morning|evening)\b|tonight\b))",
+    _I,
+)
+_HOUR_NUMBER = {
+    w: str(n)
+    for n, w in enumerate(
+        ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=1
+    )
+} | {"eleven": "11", "twelve": "12"}
+
+
 def _daypart(text: str) -> str:
+    text = _WORD_HOUR.sub(lambda m: _HOUR_NUMBER[m.group(1).lower()], text)
     return _DAYPART_EN.sub(lambda m: m.group(1) + ("pm" if m.group("pm") else "am"), text)
 
 
@@ -182,7 +197,7 @@ def h_quiet(cl: Clause) -> Iterator[Hit]:
         if cl.start == 0:
             yield 0, len(cl.text), cand(Kind.CONSTRAINT, "contact.quiet_hours", pair, hard=True)
         return
-    if _DAYPART_EN.search(cl.text):
+    if _DAYPART_EN.search(cl.text) or _WORD_HOUR.search(cl.text):
         cl = dataclasses.replace(cl, text=_daypart(cl.text))
     ranged = list(_h_quiet_range(cl))
     yield from ranged

@@ -1405,7 +1405,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "job.title",
         None,
-        r"^\W*(?:an?\s+)?(?P<v>(?:[a-z][a-z -]{0,30}?\s)?(?:"
+        r"^\W*(?:an?\s+)?(?!(?:i|i'm|we|my)\s)(?P<v>(?:[a-z][a-z -]{0,30}?\s)?(?:"
         + JOB_HEAD
         + r"))\s+(?:at|@|here|by\s+trade)\b",
     ),
@@ -2474,7 +2474,12 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         )
         yield start, end, c
         return
-    if key == "job.title" and said.isascii() and not _JOB_WORD.search(said):
+    if (
+        key == "job.title"
+        and said.isascii()
+        and not _JOB_WORD.search(said)
+        and said.split()[-1].lower().rstrip("s") not in L.JOB_HEADS
+    ):
         return  # "I'm a regular at ..." is no job
     if key in ("name", "name.preferred") and _not_a_name(said):
         return  # "this is London, ...", "call me later"
@@ -2552,9 +2557,9 @@ def _lang_name(said: str) -> str:
 
 # ---- irregular cases: moves (two cities, one sentence) and birthdays (dates) ------------
 _PLACE_EN = r"[A-Z][\w'-]+(?:\s+(?!(?:and|now|in|to|from|next|this|last|with|for|but|so|then)\b)[A-Z][\w'-]+)?"
-_MOVE_EN = (
+_MOVE_EN: tuple[re.Pattern[str], ...] = (
     re.compile(
-        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+)?to\s+(?P<cur>"
+        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+|back\s+)?to\s+(?P<cur>"
         + _PLACE_EN
         + r")\s+from\s+(?P<prev>"
         + _PLACE_EN
@@ -2581,6 +2586,28 @@ _MOVE_EN = (
         r"\b(?:i|we)\s+(?:left|moved\s+away\s+from)\s+(?P<prev>"
         + _PLACE_EN
         + r")\s*,?\s+(?:and\s+)?(?:now\s+)?(?:live|are|am|moved)\s+(?:in|to)\s+(?P<cur>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
+)
+_MOVE_EN = (
+    *_MOVE_EN,
+    # "I used to live in Boston but now I'm in Chicago"
+    re.compile(
+        r"\b(?:i|we)\s+used\s+to\s+live\s+in\s+(?P<prev>"
+        + _PLACE_EN
+        + r")\s*,?\s+(?:but\s+|and\s+)?(?:now\s+)?(?:(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:now\s+)?(?:in|based\s+in|living\s+in)"
+        r"|(?:i|we)\s+(?:now\s+)?live\s+in|(?:now\s+)?(?:live|living)\s+in)\s+(?P<cur>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
+    # "after ten years in Paris I finally moved back to Lyon"
+    re.compile(
+        r"\bafter\s+(?:\w+\s+){0,3}?(?:in|living\s+in)\s+(?P<prev>"
+        + _PLACE_EN
+        + r")\s*,?\s+(?:i|we)\s+(?:finally\s+|just\s+|recently\s+|eventually\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+(?P<cur>"
         + _PLACE_EN
         + r")",
         _I,
@@ -2628,7 +2655,8 @@ _MOVING_TO = re.compile(
 
 
 _CITY_COUNTRY = re.compile(
-    r"\b(?:based|live|living|located|reside|residing)\s+in\s+(?P<city>"
+    r"(?:\b(?:based|live|living|located|reside|residing)\s+in|\bhome\s+(?:for\s+(?:me|us)\s+)?is(?:\s+in)?"
+    r"|\bmy\s+(?:flat|apartment|house|place|home)(?:'s|\s+is)\s+in)\s+(?P<city>"
     + _PLACE_EN
     + r")\s*,\s*(?P<country>"
     + "|".join(sorted((re.escape(k) for k in L.COUNTRIES if k.isascii()), key=len, reverse=True))
@@ -2729,8 +2757,36 @@ def _year(y: str) -> str:
     return "".join(_ZH_DIGIT.get(ch, ch) for ch in y)
 
 
+#: "born on 03/09/1975": day and month are told apart by a value over 12, or by the month
+#: named elsewhere in the sentence ("..., that's the 3rd of September"); otherwise unread.
+_BIRTHDAY_NUMERIC = re.compile(
+    _BDAY_CUE + r"(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<y>(?:19|20)\d\d)\b", _I
+)
+_MONTH_NAMED = re.compile(r"\b(?P<mon>" + _MON + r")\b", _I)
+
+
+def _numeric_birthday(cl: Clause) -> Iterator[Hit]:
+    for m in _BIRTHDAY_NUMERIC.finditer(cl.text):
+        a, b = int(m.group("a")), int(m.group("b"))
+        named = {_MONTHS[x.group("mon").lower()] for x in _MONTH_NAMED.finditer(cl.sentence.text)}
+        if a > 12 >= b or (b in named and a not in named):
+            day, month = a, b
+        elif b > 12 >= a or (a in named and b not in named):
+            day, month = b, a
+        else:
+            continue  # 03/04/1990 is April or March: not guessed
+        if 1 <= day <= 31:
+            norm = f"{m.group('y')}-{month:02d}-{day:02d}"
+            yield (
+                m.start(),
+                m.end(),
+                cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm),
+            )
+
+
 def h_birthday(cl: Clause) -> Iterator[Hit]:
     """birthday = MM-DD, or YYYY-MM-DD when the year is said."""
+    yield from _numeric_birthday(cl)
     for rx in _BIRTHDAY_RX:
         for m in rx.finditer(cl.text):
             g = m.groupdict()
@@ -2825,8 +2881,83 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"(?=$|[，。,.!！])",
     ),
 )
+_NAMES_EN = r"(?-i:[A-Z])[a-z'-]+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])[a-z'-]+){0,5}"
+#: English rows read across commas; a match claims its whole span, so the clauses it
+#: covers are not read again ("I'm on blood thinners, warfarin specifically" is warfarin).
+SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ...] = (
+    # "the kids, Mia and Leo, are 6 and 9", "two boys, Sam and Theo", "my youngest, Ruby, ..."
+    (
+        "family.child.names",
+        None,
+        r"\b(?:the|my|our)\s+(?:kids|children|boys|girls|twins|sons|daughters)\s*[,(—–:-]+\s*(?P<v>"
+        + _NAMES_EN
+        + r")\s*(?=[,)—–-]|\s+(?:are|is|have|were|both|turn|just)\b)"
+        r"|(?:^\W*|[,;]\s*|\bi\s+have\s+|\bi've\s+got\s+|\bwe\s+have\s+|\bwith\s+)(?:and\s+)?(?:\d|one|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)\s*[,:(—–-]\s*(?:named\s+|called\s+)?(?P<v2>"
+        + _NAMES_EN
+        + r")\b"
+        r"|\bmy\s+(?:youngest|eldest|oldest|middle\s+(?:one|child|kid)|little\s+one|firstborn)\s*[,(—–-]\s*(?P<v3>(?-i:[A-Z])[a-z'-]+)\b",
+        True,
+    ),
+    (
+        "family.children",
+        None,
+        r"(?:^\W*|[,;]\s*)(?:and\s+)?(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)\b(?=\s*[,:(—–-]\s*(?:named\s+|called\s+)?(?-i:[A-Z]))",
+        True,
+    ),
+    # "we've got two cats, Miso and Tofu", "I own a horse, she's called Duchess"
+    (
+        "pet.names",
+        None,
+        r"\b(?:"
+        + PETS_EN
+        + r")\s*[,(—–-]\s*(?:(?:she|he|it|they)(?:'s|\s+is|\s+are|'re)\s+(?:called|named)\s+|(?:named|called)\s+|(?:her|his|its|their)\s+names?\s+(?:is|are)\s+)?(?P<v>"
+        + _NAMES_EN
+        + r")\b",
+        False,
+    ),
+    # "my hobbies are photography, cycling and woodworking"
+    (
+        "taste.like",
+        None,
+        r"\bmy\s+(?:main\s+|favou?rite\s+)?(?:hobb(?:y|ies)|interests|passions|pastimes)\s+(?:is|are|include|:)\s+(?P<v>[^.;!?]{2,100}?)(?=\s*(?:[.;!?]|$))",
+        True,
+    ),
+    # "tree nuts and sesame are a no-go, I carry an epipen"
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>[a-z][a-z ]{1,25}?(?:\s+and\s+[a-z]+(?:\s+[a-z]+)?)?)\s+(?:are|is)\s+(?:a\s+)?(?:no[\s-]go|off[\s-]limits|out|banned|deadly|dangerous)\b(?=.*\bepi-?pens?\b)",
+        True,
+    ),
+    # "my full name is Oluwaseun Adeyemi, Seun is fine though"
+    (
+        "name.preferred",
+        None,
+        r"\bname\s+is\s+[^,;.]{2,40}[,;]\s*(?:but\s+)?(?:just\s+)?(?P<v>(?-i:[A-Z])[\w'-]+)\s+(?:is\s+(?:fine|ok|okay|good|great)|works|for\s+short)\b",
+        False,
+    ),
+    # "I'm on blood thinners, warfarin specifically"
+    (
+        "medication",
+        None,
+        r"\bi(?:'m|\s+am)\s+on\s+(?:blood\s+thinners|statins|antidepressants|beta\s+blockers|ssris|painkillers|meds|medication|an?\s+\w+)\s*[,:(—–-]+\s*(?:specifically\s+|namely\s+|i\.?e\.?\s+|like\s+)?(?P<v>"
+        + MED_WORD
+        + r")\b",
+        True,
+    ),
+    # "we ended up renting a place in Brighton, which is where I live now"
+    (
+        "location.city",
+        None,
+        r"\bin\s+(?P<v>"
+        + NAME_EN
+        + r")\s*,?\s*(?:which\s+is\s+)?where\s+(?:i|we)\s+(?:now\s+)?(?:live|'m\s+based|am\s+based|reside|call\s+home)\b",
+        True,
+    ),
+)
 _SENT_VALUE_RX = tuple((k, v, re.compile(rx, _I)) for k, v, rx in SENTENCE_VALUE_ROWS)
 _SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_ROWS)
+_SENT_ITEM_EN_RX = tuple((k, c, re.compile(rx, _I), w) for k, c, rx, w in SENTENCE_ITEM_ROWS_EN)
 #: Hint substrings for :func:`h_sentence_rows` (a comma and one of these words).
 SENTENCE_HINTS: tuple[str, ...] = (
     "鱼",
@@ -2858,6 +2989,12 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "不爱吃",
     "不喜欢",
     "讨厌",
+    *("kids", "children", "boys", "girls", "twins", "sons", "daughters", "youngest", "eldest"),
+    *("oldest", "firstborn", "little one", "cat", "dog", "rabbit", "bunny", "horse", "bird"),
+    *("budgie", "hamster", "parrot", "fish", "pupp", "kitten", "turtle", "tortoise", "lizard"),
+    *("snake", "guinea pig", "hobb", "interests", "passions", "pastimes", "epipen", "epi-pen"),
+    *("name", "thinners", "statins", "antidepressants", "blockers", "ssris", "painkillers"),
+    *("meds", "medication", "where i", "where we"),
 )
 
 
@@ -2878,4 +3015,12 @@ def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
             if _skip(key, text, m.start()):
                 continue
             for n, (said, norm) in enumerate(_items(key, codes, m.group("v"))):
+                yield from _row_hits(key, said, norm, start, end, n)
+    for key, codes, rx, whole in _SENT_ITEM_EN_RX:
+        for m in rx.finditer(text):
+            group = next((g for g, v in m.groupdict().items() if v), None)
+            if group is None or _skip(key, text, m.start()):
+                continue
+            start, end = m.span() if whole else m.span(group)
+            for n, (said, norm) in enumerate(_items(key, codes, m.group(group))):
                 yield from _row_hits(key, said, norm, start, end, n)

@@ -37,10 +37,10 @@ def _amt(name: str) -> str:
     number = (
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
         r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million)?"
-        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|元|块钱?|美元))?"
+        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元))?"
         r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
         r"|\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
-        r"(?:\s?(?:dollars|usd|euros|bucks|pounds))?"
+        r"(?:\s?(?:dollars|usd|euros|bucks|pounds|quid))?"
     )
     return f"(?P<{name}>{number}){_NOT_UNIT}"
 
@@ -98,18 +98,26 @@ _BUDGET_RX = (
         + _AMT,
         _I,
     ),
+    # "I've got about $300 to play with", "I have 2k for this"
+    re.compile(
+        r"\b(?:i(?:'ve|\s+have)?\s+got|i\s+have|we(?:'ve|\s+have)?\s+got)\s+(?P<q>about\s+|around\s+|roughly\s+|maybe\s+|up\s+to\s+|only\s+|just\s+)?"
+        + _AMT
+        + r"\s+(?:to\s+(?:spend|play\s+with|work\s+with|blow|put\s+towards?)"
+        r"|for\s+(?:this|the|it|a|an|my)\b|in\s+(?:my|the)\s+budget)",
+        _I,
+    ),
 )
 _AMT_MAX, _BARE_BUDGET = _BUDGET_RX[6], _BUDGET_RX[7]
 _MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)
 _MONEY = re.compile(
-    r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|元|块", _I
+    r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|quid|元|块", _I
 )
 
 
 _DIGITS_GO_ON = re.compile(r"\s*[-–.]\s*\d")
 #: A currency named in the words: "between 500 and 800 dollars" is a budget range.
 _CURRENCY = re.compile(
-    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp)\b|元|块|美元|欧元", _I
+    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp|quid)\b|元|块|美元|欧元", _I
 )
 #: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").
 _WANT = re.compile(
@@ -142,6 +150,28 @@ def _invalid(key: str, raw: str, why: str) -> Candidate:
     return cand(Kind.PREFERENCE, key, f"{shown} ({why})", normalized="", signals=("invalid_value",))
 
 
+_BARE_NUMBER = re.compile(r"^\s*[$€£¥￥]?\s?\d+(?:\.\d+)?\s*$")
+_SCALE_SUFFIX = re.compile(
+    r"^\s*[$€£¥￥]?\s?(?P<n>\d+(?:\.\d+)?)\s?(?:k|K|w|thousand|grand|million|万|千)\b", _I
+)
+
+
+def _scaled_low(
+    lo_raw: str, lo: int | str | None, hi_raw: str, hi: int | str | None
+) -> int | str | None:
+    """ "15-20k", "2 to 3 thousand": a bare low end is on the high end's scale."""
+    if not isinstance(lo, int) or not isinstance(hi, int) or not _BARE_NUMBER.match(lo_raw):
+        return lo
+    m = _SCALE_SUFFIX.match(hi_raw)
+    if m is None:
+        return lo
+    base, low = float(m.group("n")), float(re.sub(r"[^\d.]", "", lo_raw))
+    if not base or low >= base:
+        return lo
+    scaled = low * hi / base
+    return int(scaled) if scaled == int(scaled) else lo
+
+
 def h_budget(cl: Clause) -> Iterator[Hit]:
     """budget.max / budget.min (normalized = plain integer)."""
     has_budget = _mentions_budget(cl.sentence.text)
@@ -151,6 +181,7 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
             if _DIGITS_GO_ON.match(cl.text, r.end()):
                 continue  # "415-555-0199" is a phone number, not a range
             lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
+            lo = _scaled_low(r.group("lo"), lo, r.group("hi"), hi)
             if isinstance(lo, str) or isinstance(hi, str):
                 ranged.append(r.span())
                 why = lo if isinstance(lo, str) else str(hi)

@@ -90,6 +90,7 @@ from ._rulebase import (
     first_person,
     has_explicit_marker,
     is_self_question,
+    laughed_from,
     normalize_text,
     phrase,
     scope_of,
@@ -159,7 +160,9 @@ class RuleExtractor:
         marker = has_explicit_marker(text)
         out: list[Candidate] = []
         correcting = False
-        for sent_text in sentences(text):
+        sents = sentences(text)
+        trailing = laughed_from(sents)
+        for n_sent, sent_text in enumerate(sents):
             correcting = correcting or CORRECTION_RE.search(sent_text) is not None
             sent = Sentence(
                 text=sent_text,
@@ -173,7 +176,15 @@ class RuleExtractor:
             )
             quoted = QUOTED_RE.search(sent_text) is not None
             for clause, hit in self._sentence_hits(sent, at):
-                c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh)
+                # a trailing laugh covers its own clause, later ones and sentence-wide hits
+                laughed = trailing is not None and (
+                    n_sent > trailing[0]
+                    or (
+                        n_sent == trailing[0]
+                        and (clause.start >= trailing[1] or len(clause.text) == len(sent.text))
+                    )
+                )
+                c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh or laughed)
                 if quoted:
                     c = dataclasses.replace(c, signals=c.signals | {"quoted"})
                 out.append(c)
@@ -364,6 +375,8 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "living",
             "located",
             "resid",
+            "home",
+            "flat",
             "之前",
             "以前",
             "原来",

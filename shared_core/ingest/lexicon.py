@@ -544,6 +544,8 @@ def parse_number(text: str) -> int | None:
         "buck",
         "euro",
         "pounds",
+        "pound",
+        "quid",
         "gbp",
         "美元",
         "欧元",
