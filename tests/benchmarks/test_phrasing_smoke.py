@@ -164,7 +164,7 @@ def test_one_command_reports_dev_test_and_dev2(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     assert pb.main(["--split", "all", "--with-dev2", "--limit", "1", "--json", str(out)]) == 0
     saved = json.loads(out.read_text(encoding="utf-8"))
-    assert {"dev", "test", "dev2", "dev3", "dev4", "dev5"} <= set(saved["table"])
+    assert {"dev", "test", "dev2", "dev3", "dev4", "dev5", "dev6"} <= set(saved["table"])
     assert pb.render_markdown(saved).count("\n| dev2 |") == 3
     assert pb.render_markdown(saved).count("\n| dev3 |") == 3
     assert pb.render_markdown(saved).count("\n| dev4 |") == 3
@@ -211,6 +211,26 @@ def test_dev4_is_a_fourth_valid_development_set(data: dict[str, Any]) -> None:
     # an id shared with dev3 is caught
     clash = {**data, "dev4_statements": [*stmts, {**data["dev3_statements"][0], "split": "dev4"}]}
     assert "dev4 id also used by another set" in "\n".join(pb.validate(clash))
+
+
+def test_dev6_is_a_negatives_only_set_in_both_languages(data: dict[str, Any]) -> None:
+    negs = data["dev6_negatives"]
+    assert not data["dev6_statements"]  # negatives only: the bench must cope with that
+    neg_categories = {r["category"] for r in data["negatives"]}
+    for lang in ("en", "zh"):
+        rows = [r for r in negs if r["lang"] == lang]
+        assert len(rows) >= 90
+        assert {r["category"] for r in rows} == neg_categories
+        assert all(r.get("role") == "assistant" for r in rows if r["category"] == "assistant")
+        assert all(r.get("before") for r in rows if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d6-{r['lang']}-{r['category']}-") for r in negs)
+    assert {r["split"] for r in negs} == {"dev6"}
+    report = pb.run(data, split="dev6", limit=2)
+    assert report["table"]["dev6"]["all"]["statements"] == 0
+    assert report["table"]["dev6"]["all"]["negatives"] == 2
+    # an id shared with dev5 is caught
+    clash = {**data, "dev6_negatives": [*negs, {**data["dev5_negatives"][0], "split": "dev6"}]}
+    assert "dev6 id also used by another set" in "\n".join(pb.validate(clash))
 
 
 def test_dev4_has_an_english_half_over_every_category(data: dict[str, Any]) -> None:
