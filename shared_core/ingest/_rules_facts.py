@@ -22,6 +22,7 @@ from ._rulebase import (
     Hit,
     alt,
     cand,
+    neg_before,
     phrase,
     split_items,
 )
@@ -566,6 +567,8 @@ def h_pack(cl: Clause) -> Iterator[Hit]:
     the rows of :data:`ITEM_PACK`: the item each match names."""
     for key, value, explicit, rx in _PACK_RX:
         if (m := rx.search(cl.text)) is not None:
+            if key.startswith("response.") and neg_before(cl.text, m.start()):
+                continue  # "别用表格回答" asks for no table
             exp = explicit and not cl.sentence.implicit_cue
             c = cand(Kind.PREFERENCE, key, m.group(0), normalized=value, explicit=exp)
             yield m.start(), m.end(), c

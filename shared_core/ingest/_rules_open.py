@@ -255,8 +255,11 @@ _NOTE_EN = re.compile(
     _I,
 )
 _NOTE_ZH = re.compile(
-    r"^\W*(?P<body>我(?:不会|不能|从来不|从不|从来没有?|从没|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
-    r"[^?？吗呢]{2,40})$"
+    r"^\W*(?P<body>我(?:(?:不会|不能|从来不|从不|从来没有?|从没|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
+    r"[^?？吗呢]{2,40}"
+    # a lasting trait said in one or two words: "我恐高", "我怕黑", "我晕车", "我上夜班的"
+    r"|(?:上夜班|上晚班|上白班|倒班|晕(?:车|船|机|血)|怕|恐|近视|远视|散光|失眠|打呼|睡眠浅|常年)"
+    r"[^?？吗呢]{0,40}))$"
 )
 #: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
 _NOT_DURABLE = re.compile(
@@ -273,7 +276,7 @@ _NOT_DURABLE = re.compile(
     # an ailment of the day ("I have a headache", "I've got the flu") is no lasting fact
     r"|\b(?:a\s+(?:headache|cold|cough|fever|hangover|sore\s+\w+|stomach\s*ache|tummy\s*ache|toothache"
     r"|runny\s+nose|temperature|blocked\s+nose)|the\s+(?:flu|hiccups|sniffles)|jet\s*lag(?:ged)?)\b"
-    r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|觉得|想|要|打算|可能|也许|累|饿|忙|开心|难过|问|你"
+    r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|这会儿|这周|这几天|觉得|想|打算|可能|也许|累|饿|忙|开心|难过|问|你"
     r"|哈哈|呵呵|嘿嘿|不再|已经不|才怪|开玩笑|逗你",
     _I,
 )
@@ -285,6 +288,8 @@ def h_note(cl: Clause) -> Iterator[Hit]:
     m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text)
     if m is None or _NOT_DURABLE.search(m.group("body")) or _NOT_DURABLE.search(cl.sentence.text):
         return
+    if "要" in m.group("body"):
+        return  # "我要..." is a wish or a plan; "睡觉要开着灯" later in the sentence is not
     body = m.group("body").strip().rstrip(".!。！")
     slug = slugify(re.sub(r"^(?:i(?:'m|\s+am)?|我)\s*", "", body, flags=_I), max_words=4)[:40]
     if not slug:
@@ -323,7 +328,7 @@ _INTEREST_RX = (
 
 
 def h_interest(cl: Clause) -> Iterator[Hit]:
-    """interest.<topic> (always implicit)."""
+    """interest.<topic> (always implicit); "我对X感兴趣" also declares taste.<topic> = like."""
     for rx in _INTEREST_RX:
         for m in rx.finditer(cl.text):
             raw = next(v for v in m.groupdict().values() if v)
@@ -331,6 +336,12 @@ def h_interest(cl: Clause) -> Iterator[Hit]:
             if ok_topic(topic):
                 key = "interest." + slugify(topic)
                 yield m.start(), m.end(), cand(Kind.PREFERENCE, key, "interested", explicit=False)
+                if m.groupdict().get("t6") and not raw.endswith(("不", "没")):
+                    # "我对天文很感兴趣" also declares it: a standing taste for the topic
+                    like = cand(
+                        Kind.PREFERENCE, "taste." + slugify(topic), "like", normalized="like"
+                    )
+                    yield m.start(), m.end(), like
 
 
 _TASTE_EN = re.compile(
@@ -358,7 +369,8 @@ _TASTE_ZH_BARE = re.compile(
     + _ZH_DEGREE
     + r"(?P<pol>"
     + _ZH_NOT
-    + r"?(?:喜欢|爱)(?:吃|喝)|讨厌(?:吃|喝)|最爱|最喜欢)"
+    + r"?(?:喜欢|爱)(?:吃|喝|(?=看|玩|打|踢|听|弹|画|跑|逛|追|下|钓|爬|游|旅|拍))"
+    r"|讨厌(?:吃|喝)|最爱|最喜欢)"
     r"(?P<item>[^，,。.!?！？；;]{1,12})"
 )
 _DISLIKE = re.compile(

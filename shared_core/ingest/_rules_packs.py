@@ -603,8 +603,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"\bi\s+(?:don't|do\s+not|never|won't|refuse\s+to)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>"
         + _alt(PAYMENTS, ascii_only=True)
         + r")\b|不(?:用|喜欢用|想用|接受|收|支持)(?P<v2>"
-        + _alt(PAYMENTS, ascii_only=False)
-        + r")",
+        + _alt(PAYMENTS)
+        + r")(?![A-Za-z])",
     ),
     (
         "payment.method",
@@ -764,7 +764,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "hotel.chain",
         None,
-        r"(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯)?(?:选|住|订)(?P<v>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|丽思卡尔顿|假日)|喜欢住(?P<v2>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉)",
+        r"(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯)?(?:是)?(?:选|住|订)(?P<v>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|丽思卡尔顿|假日)|喜欢住(?P<v2>希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉)",
     ),
     (
         "hotel.room",
@@ -1296,7 +1296,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "taste.like",
         None,
         r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空)(?:我)?(?:最)?(?:喜欢|爱|会去|常)(?P<v>[^，。,；;！!？?]{1,20})"
-        r"|我是(?:个|一个|一名|一位)?(?P<v2>[\u4e00-\u9fff]{2,5}?)(?:爱好者|发烧友|迷)(?=$|[，。,.!！])"
+        r"|我是(?:个|一个|一名|一位)?+(?P<v2>[\u4e00-\u9fff]{2,5}?)(?:爱好者|发烧友|迷)(?=$|[，。,.!！])"
         r"|(?:最近|近来|这几年)?(?:迷上了?|爱上了|喜欢上了?)(?P<v3>[\u4e00-\u9fff]{1,8})",
     ),
     (
@@ -1444,7 +1444,8 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.children",
         None,
-        r"\bmarried\s+with\s+(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children)\b|\b(?:mom|mum|dad|mother|father|parent)\s+of\s+(?P<v2>\d|one|two|three|four|five|six)\b|(?:^|我)(?:家)?有(?P<v3>[一两二三四五六\d])个(?:孩子|小孩|娃)",
+        r"\bmarried\s+with\s+(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children)\b|\b(?:mom|mum|dad|mother|father|parent)\s+of\s+(?P<v2>\d|one|two|three|four|five|six)\b|(?:^|我)(?:家)?有(?P<v3>[一两二三四五六\d])个(?:孩子|小孩|娃)"
+        r"|(?:^\W*|我)家(?:里)?(?:有)?(?P<v4>俩|仨|[一两二三四五六\d](?=个))个?(?:孩子|小孩|娃|宝宝|娃娃)",
     ),
     (
         "family.child.names",
@@ -1493,7 +1494,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?P<v>"
         + NAME_EN
-        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+hotels?(?:\s+chain)?|(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯|首选)?(?:选|住|订)(?P<v2>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|酒店)",
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+hotels?(?:\s+chain)?|(?:住酒店|酒店)(?:我)?(?:一般|都|通常|习惯|首选)?(?:是)?(?:选|住|订)(?P<v2>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|酒店)",
     ),
     (
         "travel.loyalty",
@@ -2041,8 +2042,115 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
 )
 
 
-VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4
-ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4
+# ---- round 4 (zh): families of Chinese phrasings dev4 exposed (issue 12) ----------------
+#: Payment words when the verb is paying: "微信" alone is WeChat Pay there.
+_PAYING = {**PAYMENTS, "微信": "wechat_pay"}
+# each row covers a way of saying it, not one sentence: answer style asked for by what it
+# should be like (适中, 举几个例子, 我是小白), medications after their class word, interests by
+# habit or by years of practice, list items joined by 或者 in a payment, children by order
+VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
+    (
+        "response.length",
+        "medium",
+        r"适中|不长不短|长度适中|中等长度|(?:别|不要)太长(?:也|又)?(?:别|不要)太短",
+    ),
+    (
+        "response.length",
+        "long",
+        r"多详细就(?:写|说|讲)多详细|(?:喜欢|爱)看长的|写长一?点|(?:说|写|讲)得?详细(?:一)?点",
+    ),
+    (
+        "response.length",
+        "short",
+        r"(?:又|还是|怎么)?(?:这么|那么)长|又长了|看不完|看不下去|只(?:想)?(?:看|要)结论",
+    ),
+    (
+        "response.format",
+        "prose",
+        r"(?:用|写成|分)段落|成段(?:写|的)|整段|连贯的(?:文字|段落)|(?:别|不要|不用)(?:分点|列点|列表|分条)",
+    ),
+    (
+        "response.tone",
+        "formal",
+        r"(?<!别那么)(?<!不用那么)(?<!不要那么)(?<!太)正式(?:的|一点的?|点的?|些)?(?:语气|口吻|措辞|风格)|(?:语气|口吻|措辞)(?:要|请)?正式",
+    ),
+    (
+        "response.tone",
+        "direct",
+        r"直接说(?:就行|就好|吧|重点)?|有话直说|(?:不用|别|不要)(?:客套|拐弯抹角|绕弯)",
+    ),
+    (
+        "response.style",
+        "simple",
+        r"(?:解释|说|讲|写)(?:得)?(?:简单|通俗|浅显|易懂)(?:一)?点|我是(?:个)?(?:小白|新手|外行|门外汉)",
+    ),
+    (
+        "response.style",
+        "with_examples",
+        r"(?:多)?举(?:几个|一些|些|点|个)例子|(?:配|带|加)(?:上)?(?:几个)?例子",
+    ),
+    (
+        "response.tone",
+        "encouraging",
+        r"(?:多)?鼓励(?:鼓励|一下)?我|给我(?:点|些)?鼓励|(?:多)?给我(?:点)?正能量",
+    ),
+    ("units.system", "metric", r"千克|厘米|(?:用|按)米(?:和|跟)"),
+)
+ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # interests by habit, by years of practice, as the biggest hobby, or being learned
+    (
+        "taste.like",
+        None,
+        r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空|下班后)(?:我)?(?:一般|通常|经常|常常|基本上?|都|总)(?:会)?(?:去)?(?P<v>[^，。,；;！!？?]{2,12})"
+        r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:我)?(?:已经)?(?:看|玩|踢|打|练|学|弹|画|跑|下|追|拉)了(?:快|差不多|将近)?(?:[一二两三四五六七八九十几\d]+|好几)(?:多)?(?:年|个月)"
+        r"|(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:是|就是)我(?:最大|唯一|主要)?的(?:爱好|兴趣|乐趣)"
+        r"|我(?:最近|现在|一直)?(?:在|正在)学(?:习)?(?P<v4>(?!开车|车|中文|英文|英语|日语|韩语|法语|德语)[\u4e00-\u9fff]{2,4}?)(?=$|[，。,.!！]|呢|了)",
+    ),
+    # airlines by the short "X航" name: "再也不坐亚航了", "南航是我的首选"
+    (
+        "travel.airline.avoid",
+        None,
+        r"(?:再也不|再也不会|不会再|绝不|坚决不|拒绝)(?:坐|乘坐|飞|订|选)(?P<v>[\u4e00-\u9fff]{1,4}?航(?:空)?)(?=$|[了，。,.!！的])",
+    ),
+    (
+        "travel.airline",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?航(?:空)?)(?:是|就是)我(?:的)?(?:首选|最爱|最常坐的|常坐的|最喜欢的)",
+    ),
+    # two payment apps joined by 或者/和 before the paying verb: "用支付宝或者微信付钱"
+    (
+        "payment.method",
+        _PAYING,
+        r"用(?P<v>(?:"
+        + _alt(_PAYING, ascii_only=False)
+        + r")(?:(?:或者|或|和|跟|、|还有)(?:"
+        + _alt(_PAYING, ascii_only=False)
+        + r"))+)(?:付|支付|付款|付钱|结账|买单)",
+    ),
+    # a known medication by name, after the taking verb: "我一直在吃优甲乐"
+    (
+        "medication",
+        None,
+        r"我(?:每天|长期|一直|平时|天天|按时|定期|现在|目前)?(?:都|在)?(?:要)?(?:服用|吃|服|打|注射)(?P<v>"
+        + _alt({k: v for k, v in L.MEDICATIONS.items() if not k.isascii()})
+        + r")",
+    ),
+    # medications taken every day, said without a subject: "每天吃氨氯地平"
+    (
+        "medication",
+        None,
+        r"^\W*(?:每天|长期|一直|平时|天天|按时|定期|每天早上|每天晚上)(?:都|在)?(?:要)?(?:服用|吃|服|打|注射)(?P<v>[\u4e00-\u9fff]{2,8}?(?:药|素|片|胶囊|胍|平|汀|林|宁|芬|乐|酮|唑|沙坦|普利|洛尔))(?=$|[，。,.!！])",
+    ),
+    # children by order: "老大叫浩浩，老二叫萌萌", "大的叫X小的叫Y"
+    (
+        "family.child.names",
+        None,
+        r"(?:老大|大的|大宝|大儿子|大女儿)(?:叫|名叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=$|[，。,.!！、和]|小的|老二|二宝|小宝)"
+        r"|(?:老二|老三|小的|二宝|小儿子|小女儿)(?:叫|名叫)(?P<v2>[\u4e00-\u9fff]{1,3}?)(?=$|[，。,.!！、和])",
+    ),
+)
+VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH
+ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH
 
 
 #: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
@@ -2177,6 +2285,19 @@ _HINTS_4: Mapping[str, str] = {
     "timezone": "jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
     "recommend": "interest|care less",
 }
+#: Hint words of the round-4 (zh) rows, merged into :data:`_HINTS`.
+_HINTS_4ZH: Mapping[str, str] = {
+    "response.length": "适中|不长不短|中等|太长|太短|多详细|看长|长一|长点|详细|这么长|那么长|又长|看不完|看不下去|结论",
+    "response.format": "段落|成段|整段|连贯|分点|列点|列表|分条",
+    "response.tone": "正式|直接|直说|客套|拐弯|绕弯|鼓励|正能量",
+    "response.style": "简单|通俗|浅显|易懂|小白|新手|外行|门外汉|例子",
+    "units.system": "千克|厘米|米",
+    "taste.like": "一般|通常|经常|常常|基本|总|了|爱好|兴趣|乐趣|学",
+    "travel.airline.avoid": "再也|不会再|绝不|坚决不|拒绝",
+    "travel.airline": "首选|最爱|常坐|最喜欢",
+    "medication": "吃|服|打|注射",
+    "family.child.names": "叫",
+}
 _HINTS = {
     # a key missing from one table gets no empty hint word (it would match any text)
     key: tuple(
@@ -2186,11 +2307,12 @@ _HINTS = {
                 *_HINTS.get(key, ()),
                 *_HINTS_3.get(key, "").split("|"),
                 *_HINTS_4.get(key, "").split("|"),
+                *_HINTS_4ZH.get(key, "").split("|"),
             )
         )
         if w
     )
-    for key in {*_HINTS, *_HINTS_3, *_HINTS_4}
+    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH}
 }
 
 
@@ -2353,6 +2475,8 @@ def _skip(key: str, text: str, start: int) -> bool:
     """Whether a row's match is a possibility, a one-off booking or a negative imperative."""
     if MAYBE.search(text):
         return True
+    if key.startswith("response.") and _ZH_DONT.search(text[max(0, start - 8) : start]):
+        return True  # "不要列点", "别用表格": not a preference for it
     return key.startswith(_TRIP_KEYS) and bool(
         ONE_TRIP.search(text) or _ZH_DONT.search(text[max(0, start - 8) : start])
     )
@@ -2433,7 +2557,9 @@ def _negated(text: str, start: int, key: str = "") -> bool:
 
 
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
-_BEHAVIOUR_ZH = re.compile(r"太长|再短|再简|还是太|太啰嗦")
+_BEHAVIOUR_ZH = re.compile(
+    r"(?<!别)(?<!不要)太长|再短|再简|还是太|太啰嗦|这么长|那么长|又长|看不完|看不下去"
+)
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
 
 
@@ -2506,8 +2632,24 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
     if key == "allergy":
         key = _allergy_key(said)
         norm = L.canonical_value(key, said)
+    if key == "medication" and not said.isascii():
+        # "降压药氨氯地平": the drug, not its class in front of it
+        said = re.sub(
+            r"^(?:降压药|降糖药|降脂药|止痛药|抗抑郁药|安眠药|消炎药|胃药|激素)(?=[\u4e00-\u9fff]{2})",
+            "",
+            said,
+        )
+        norm = L.canonical_value(key, said)
+    if key == "travel.loyalty" and not said.isascii():
+        # "国航凤凰知音": the programme, not the airline in front of it
+        said = re.sub(r"^[\u4e00-\u9fff]{1,2}航(?:空)?(?:的)?(?=[\u4e00-\u9fff]{2})", "", said)
+        norm = L.canonical_value(key, said)
+    if key == "family.child.names":  # each child its own record
+        slot = f"family.child.names.{slugify(said)}"
+        yield start, end, cand(_kind(key), slot, said, normalized=said)
+        return
     if key in ("age", "family.children"):
-        number = parse_number(said)
+        number = parse_number({"俩": "2", "仨": "3"}.get(said, said).removesuffix("个"))
         if number is None or not 0 < number < 130:
             return
         norm = str(number)
@@ -2865,6 +3007,11 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "recommend",
         None,
         r"^\W*(?:i'm\s+|i\s+am\s+)?not\s+(?:really\s+|at\s+all\s+)?(?:into|interested\s+in)\s+(?P<v>[a-z][a-z ]{1,25}?)\s*[,;—–-]+\s*(?:so\s+)?(?:don't|do\s+not|never|stop|no\s+need\s+to)\s+(?:recommend|suggest)",
+    ),
+    (
+        "family.child.names",
+        None,
+        r"(?:有|生了)(?:一个|个|一)?(?:女儿|儿子|闺女|孩子|宝宝|小孩)[，,]\s*(?:名字|小名)?叫(?P<v>[\u4e00-\u9fff]{1,3})(?=$|[，。,.!！])",
     ),
     (
         "taste.dislike",

@@ -80,7 +80,7 @@ ibuprofen: ibuprofen | 布洛芬
 sulfa: sulfa | sulfa drugs | sulfonamides | 磺胺 | 磺胺类 | 磺胺类药物 | 磺胺药
 codeine: codeine | 可待因
 morphine: morphine | 吗啡
-insulin: insulin
+insulin: insulin | 胰岛素
 lidocaine: lidocaine
 naproxen: naproxen
 paracetamol: paracetamol | acetaminophen | tylenol
@@ -89,6 +89,16 @@ opioids: opioids | opiates
 nsaids: nsaids | nsaid
 erythromycin: erythromycin | 红霉素
 tetracycline: tetracycline
+levothyroxine: levothyroxine | 优甲乐 | 左甲状腺素 | 雷替斯
+metformin: metformin | 二甲双胍 | 格华止
+amlodipine: amlodipine | 氨氯地平 | 络活喜
+atorvastatin: atorvastatin | 阿托伐他汀 | 立普妥
+warfarin: warfarin | 华法林
+clopidogrel: clopidogrel | 氯吡格雷 | 波立维
+omeprazole: omeprazole | 奥美拉唑
+sertraline: sertraline | 舍曲林 | 左洛复
+melatonin: melatonin | 褪黑素
+montelukast: montelukast | 孟鲁司特
 """
 )
 

@@ -144,3 +144,47 @@ def test_contact_identity_diet_and_work(text: str, key: str, value: str) -> None
 @pytest.mark.parametrize("text", ["我今天不吃了", "我戒了烟", "我在家里上班"])
 def test_no_food_or_employer(text: str) -> None:
     assert not any(k.startswith(("diet.avoid", "job.employer")) for k, _ in extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("回复长度中等就行，不长不短", "response.length", "medium"),
+        ("写长一点，我喜欢细节", "response.length", "long"),
+        ("分段落写，别列表", "response.format", "prose"),
+        ("措辞正式一点的语气", "response.tone", "formal"),
+        ("有话直说，别拐弯抹角", "response.tone", "direct"),
+        ("讲得通俗点，我是门外汉", "response.style", "simple"),
+        ("举一些例子吧", "response.style", "with_examples"),
+        ("给我点鼓励吧", "response.tone", "encouraging"),
+        ("下班后我一般去健身", "interest", "健身"),
+        ("吉他我弹了好几年", "interest", "吉他"),
+        ("摄影是我唯一的爱好", "interest", "摄影"),
+        ("我最近在学书法", "interest", "书法"),
+        ("我对历史特别感兴趣", "interest", "历史"),
+        ("我是个宅男，特别爱打游戏", "interest", "打游戏"),
+        ("我在吃降糖药二甲双胍", "medication", "二甲双胍"),
+        ("每天晚上吃褪黑素", "medication", "褪黑素"),
+        ("我不收PayPal", "payment.avoid", "paypal"),
+        ("我一般用支付宝和微信付款", "payment.method", "wechat_pay"),
+        ("我有个儿子，叫乐乐", "family.child.names", "乐乐"),
+        ("我家仨娃，老大叫一一，老二叫二二", "family.child.names", "二二"),
+        ("我再也不会坐东航了", "travel.airline.avoid", "东航"),
+        ("海航是我最喜欢的", "travel.airline", "海航"),
+        ("我是厦航白鹭会员", "travel.loyalty", "白鹭"),
+        ("我晕船", "note", "我晕船"),
+        ("我怕狗，看到就躲", "note", "我怕狗"),
+    ],
+)
+def test_style_interests_health_family_travel_notes(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert has(found, key, value), found
+
+
+def test_child_count_said_with_lia() -> None:
+    assert has(extract("我家俩娃"), "family.children", "2")
+
+
+@pytest.mark.parametrize("text", ["不要列点", "别用表格回答"])
+def test_a_negative_imperative_is_no_format(text: str) -> None:
+    assert not any(k == "response.format" and v in ("bullets", "table") for k, v in extract(text))
