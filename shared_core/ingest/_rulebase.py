@@ -106,7 +106,11 @@ LAUGH_RE = re.compile(
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
-    r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)",
+    r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)"
+    # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
+    r"|打钱|[vV]我(?:50|五十)|^\W*(?:朕|本宫|本王|寡人|哀家)(?:乃|是|就是)?"
+    r"|我(?:就)?是(?:你爸爸?|你爹|你爷爷|秦始皇|孙悟空|玉皇大帝|如来佛祖|奥特曼|超人|蜘蛛侠|钢铁侠|外星人|宇宙最强"
+    r"|天王老子|亿万富翁|首富)",
     _I,
 )
 #: A laugh that ends a turn ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") is about
@@ -128,6 +132,11 @@ def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
     return None
 
 
+#: A question about what the assistant can do ("你能不能说英文", "你会说日语吗"), not a
+#: request about how to answer the user ("能不能用英文回复我" is one).
+_ABILITY_Q_ZH = re.compile(
+    r"^\W*你(?:能不能|能|会不会|会|可不可以|可以)(?:说|讲|听懂|看懂)(?:[^，,。]{0,8})(?:吗|么|呢)?\W*$"
+)
 #: A sentence that reports someone else's words ("歌词里唱“我住长江头”", "she said "I
 #: live here""): the quoted first person is not the user.
 QUOTED_RE = re.compile(
@@ -252,6 +261,8 @@ def is_self_question(sentence: str) -> bool:
     the code this time?" is a request and is not.
     """
     s = sentence.strip()
+    if _ABILITY_Q_ZH.match(s) and not re.search("回复|回答|跟我|和我|对我|给我", s):
+        return True
     if _REQUEST_RE.search(s):
         return False
     if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(s):

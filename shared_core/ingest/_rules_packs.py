@@ -2451,7 +2451,9 @@ MAYBE = re.compile(
 #: One booking, not a standing preference: "a window seat on the 9am flight", "这趟".
 ONE_TRIP = re.compile(
     r"\b(?:the|this|my|tomorrow's|tonight's|next|that)\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+|\w+\s+)?(?:flight|train)\b(?!s)"
-    r"|这趟|这次|明天的|今晚的|(?:明天|今晚|后天|下周|这周|周末).{0,6}订",
+    r"|这趟|这次|明天的|今晚的|(?:明天|今晚|后天|下周|这周|周末).{0,6}订"
+    # one ticket for one trip: "帮我订一张去上海的机票，要靠窗的" (not "订票时都选靠窗")
+    r"|(?:订|买|抢)(?:一|两|\d)张(?![^。]*(?:都|每次|总是|一律|以后))|去[\u4e00-\u9fff]{2,4}的(?:机票|车票|航班|高铁)",
     _I,
 )
 _TRIP_KEYS = ("seat", "travel.", "hotel.")

@@ -16,6 +16,10 @@ from shared_core.ingest.extract import RuleExtractor
 from shared_core.taxonomy import canonical
 
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
+#: The signals the gate rejects a candidate for (shared_core.ingest.gate).
+REJECTING = frozenset(
+    {"joke", "irony", "retraction", "question", "hypothetical", "third_party", "negated", "quoted"}
+)
 
 
 def extract(text: str) -> set[tuple[str, str]]:
@@ -23,7 +27,7 @@ def extract(text: str) -> set[tuple[str, str]]:
     turn = Turn(user_id="u", text=text, session_id="s", turn_id="t", at=AT)
     out = set()
     for c in RuleExtractor().extract(turn):
-        if c.signals or c.intent.value != "assert" or not c.explicit:
+        if c.signals & REJECTING or c.intent.value != "assert" or not c.explicit:
             continue
         out.add(canonical(c.key, c.value, c.normalized))
     return out
@@ -188,3 +192,31 @@ def test_child_count_said_with_lia() -> None:
 @pytest.mark.parametrize("text", ["不要列点", "别用表格回答"])
 def test_a_negative_imperative_is_no_format(text: str) -> None:
     assert not any(k == "response.format" and v in ("bullets", "table") for k, v in extract(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你能不能说日语",  # what the assistant can do, not how to answer the user
+        "你会讲粤语吗",
+        "我是秦始皇，打钱",  # a meme persona
+        "朕乃玉皇大帝",
+        "我是你爸爸",
+        "帮我订一张去成都的机票，要靠过道的",  # one ticket for one trip
+        "订两张去西安的高铁票，靠窗",
+    ],
+)
+def test_ability_questions_personas_and_one_trip_store_nothing(text: str) -> None:
+    assert extract(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("能不能用日语回复我", "language", "ja"),
+        ("给我订靠过道的座位", "travel.seat", "aisle"),
+        ("帮我订票的时候每次都选靠窗", "travel.seat", "window"),
+    ],
+)
+def test_requests_about_the_user_still_count(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
