@@ -273,8 +273,9 @@ def h_industry(cl: Clause) -> Iterator[Hit]:
                 break
     for m in _IND_ZH.finditer(cl.text):
         term = m.group("ind") or m.group("ind2")
-        c = cand(Kind.FACT, "industry", term)
-        yield m.start(), m.end(), c
+        # "我是做会计的" names a job, "我是做教育的" a sector
+        key = "job.title" if term.endswith(L.ZH_JOB_SUFFIXES) else "industry"
+        yield m.start(), m.end(), cand(Kind.FACT, key, term)
 
 
 _JOB_EN = re.compile(

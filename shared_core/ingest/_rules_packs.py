@@ -1571,7 +1571,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "diet.avoid",
         None,
-        r"^\W*(?:也|从来|从|一直)?不(?:吃|喝|碰)(?P<v>猪肉|牛肉|羊肉|鸡肉|狗肉|海鲜|酒|内脏|[\u4e00-\u9fff]{1,2}肉)",
+        r"^\W*(?:而且|并且|但是?|还|也|从来|从|一直)*不(?:吃|喝|碰)(?P<v>猪肉|牛肉|羊肉|鸡肉|狗肉|海鲜|酒|内脏|[\u4e00-\u9fff]{1,2}肉)",
     ),
     (
         "location.city",
@@ -2643,9 +2643,9 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         )
         norm = L.canonical_value(key, said)
     if key == "travel.loyalty" and not said.isascii():
-        # "国航凤凰知音": the programme, not the airline in front of it
-        said = re.sub(r"^[\u4e00-\u9fff]{1,2}航(?:空)?(?:的)?(?=[\u4e00-\u9fff]{2})", "", said)
-        norm = L.canonical_value(key, said)
+        # "国航凤凰知音": normalized is the programme without the airline in front of it
+        bare = re.sub(r"^[\u4e00-\u9fff]{1,2}航(?:空)?(?:的)?(?=[\u4e00-\u9fff]{2})", "", said)
+        norm = L.canonical_value(key, bare)
     if key == "family.child.names":  # each child its own record
         slot = f"family.child.names.{slugify(said)}"
         yield start, end, cand(_kind(key), slot, said, normalized=said)

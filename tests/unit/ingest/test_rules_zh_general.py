@@ -220,3 +220,21 @@ def test_ability_questions_personas_and_one_trip_store_nothing(text: str) -> Non
 )
 def test_requests_about_the_user_still_count(text: str, key: str, value: str) -> None:
     assert has(extract(text), key, value), extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我是做律师的", "job.title", "律师"),
+        ("我是做金融的", "industry", "finance"),
+        ("我有哮喘，而且不喝酒", "diet.avoid", "酒"),
+    ],
+)
+def test_job_or_sector_and_a_joined_clause(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_loyalty_keeps_the_words_and_normalizes_the_programme() -> None:
+    turn = Turn(user_id="u", text="我是国航凤凰知音会员", session_id="s", turn_id="t", at=AT)
+    c = next(c for c in RuleExtractor().extract(turn) if c.key.startswith("travel.loyalty"))
+    assert (c.value, c.normalized) == ("国航凤凰知音", "凤凰知音")
