@@ -142,6 +142,8 @@ _ABILITY_Q_ZH = re.compile(
 QUOTED_RE = re.compile(
     r"(?:唱|说|写|写着|写道|读|歌词|台词|\bsays?|\bsaid|\bsings?|\bsang|\blyrics?|\bquote[sd]?"
     r"|\bwrote|\bline|\bgoes|\bwent|\bsaying)\W{0,4}[\"“「『']"
+    # someone's words after a colon: "书里写着：我叫孔乙己", "他说：我不吃辣"
+    r"|(?:写着|写道|说道|唱道|念道|(?<!我)说|唱)\s*[:：]"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"

@@ -192,7 +192,7 @@ _DIET_EN = re.compile(
     _I,
 )
 _DIET_ZH = re.compile(
-    r"我(?:现在|已经|目前|如今|最近)?(?P<neg>不再|已经不|不)?(?:现在|已经|开始|目前|如今|最近|改成|改为|也)*"
+    r"我(?:现在|已经|目前|如今|最近)?(?P<neg>不再|已经不|不)?(?:现在|已经|开始|目前|如今|最近|改成|改为|也|只|都|长期)*"
     r"(?:是|只吃|改吃|吃|要|一直)?(?:一[个名位])?(?P<d>素食主义者|素食者|纯素食?|素食|吃素|清真|无麸质|生酮)"
     r"|我(?:不|从不)吃肉(?P<meat>)"
 )
@@ -638,7 +638,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         h_taste,
         _hint(
             "love like enjoy adore hate dislike detest loathe despise stand bear into fan prefer"
-            " 喜欢 爱 讨厌 受不了 不吃"
+            " 喜欢 爱 讨厌 受不了 不吃 吃不了 不能吃 不敢吃 喝不了 能吃"
         ),
     ),
 )

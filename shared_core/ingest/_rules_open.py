@@ -258,7 +258,7 @@ _NOTE_ZH = re.compile(
     r"^\W*(?P<body>我(?:(?:不会|不能|从来不|从不|从来没有?|从没|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
     r"[^?？吗呢]{2,40}"
     # a lasting trait said in one or two words: "我恐高", "我怕黑", "我晕车", "我上夜班的"
-    r"|(?:上夜班|上晚班|上白班|倒班|晕(?:车|船|机|血)|怕|恐|近视|远视|散光|失眠|打呼|睡眠浅|常年)"
+    r"|(?:上夜班|上晚班|上白班|倒班|晕(?:车|船|机|血)|怕|恐|近视|远视|散光|失眠|打呼|睡眠|常年|不抽烟|抽烟)"
     r"[^?？吗呢]{0,40}))$"
 )
 #: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
@@ -360,7 +360,7 @@ _ZH_DEGREE = (
 _ZH_NOT = r"(?:不太|不怎么|不大|不是很|不)"
 _TASTE_ZH = re.compile(
     r"我" + _ZH_DEGREE + r"(?P<pol>" + _ZH_NOT + r"(?:喜欢|爱)(?:吃|喝)?|喜欢吃|喜欢喝|喜欢"
-    r"|热爱|爱吃|爱喝|爱|讨厌吃|讨厌喝|讨厌|受不了|不吃)(?P<item>[^，,。.!?！？；;]{1,12})"
+    r"|热爱|爱吃|爱喝|爱|讨厌吃|讨厌喝|讨厌|受不了|不吃|吃不了|不能吃|不敢吃|喝不了|能吃)(?P<item>[^，,。.!?！？；;]{1,12})"
 )
 #: The same without a subject, in a later clause of a first-person sentence ("我喜欢吃面条，
 #: 不喜欢吃米饭", "我是个吃货，最爱小龙虾"): only the eating/drinking verbs and "最爱".

@@ -414,7 +414,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "contact.email",
         None,
-        r"(?<![\w.+-])(?<!\bto\s)(?<!\bcc\s)(?<!\bbcc\s)(?<!\bfrom\s)(?<!\bforward\s)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+        # ASCII only: "我的邮箱是abc@163.com" has no word boundary before the address
+        r"(?<![A-Za-z0-9_.+-])(?<!\bto\s)(?<!\bcc\s)(?<!\bbcc\s)(?<!\bfrom\s)(?<!\bforward\s)(?P<v>[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)",
     ),
     (
         "contact.channel",
@@ -731,7 +732,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline.avoid",
         None,
-        r"(?:不坐|别订|不要订|不想坐|别给我订)(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|春秋|吉祥)",
+        r"(?:不坐|别订|不要订|不想坐|别给我订)(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|春秋|吉祥)",
     ),
     (
         "travel.airline",
@@ -741,7 +742,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline",
         None,
-        r"(?:喜欢|偏好|习惯|一般|都|比较喜欢)(?:坐|乘坐|飞|选)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)",
+        r"(?:喜欢|偏好|习惯|一般|都|比较喜欢)(?:坐|乘坐|飞|选)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航)",
     ),
     (
         "travel.loyalty",
@@ -1480,14 +1481,14 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\bnever\s+(?:booking|flying|fly(?:ing)?\s+with|taking|using)\s+(?P<v>"
         + NAME_EN
-        + r")|(?:再也不坐|再也不|不坐|别订|不要订|不想坐|别给我订|拒绝坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)",
+        + r")|(?:再也不坐|再也不|不坐|别订|不要订|不想坐|别给我订|拒绝坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航)",
     ),
     (
         "travel.airline",
         None,
         r"^\W*(?P<v>"
         + NAME_EN
-        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航)",
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航)",
     ),
     (
         "hotel.chain",
@@ -2057,7 +2058,7 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "long",
-        r"多详细就(?:写|说|讲)多详细|(?:喜欢|爱)看长的|写长一?点|(?:说|写|讲)得?详细(?:一)?点",
+        r"多详细就(?:写|说|讲)多详细|(?:喜欢|爱)看长的|写长一?点|(?:说|写|讲)得?详细(?:一)?(?:点|些)",
     ),
     (
         "response.length",
@@ -2095,6 +2096,14 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
         r"(?:多)?鼓励(?:鼓励|一下)?我|给我(?:点|些)?鼓励|(?:多)?给我(?:点)?正能量",
     ),
     ("units.system", "metric", r"千克|厘米|(?:用|按)米(?:和|跟)"),
+    ("response.length", "short", r"简明扼要|言简意赅|简洁明了|精简(?:一)?点"),
+    ("response.format", "bullets", r"(?:用|按|分)要点|逐条(?:列|写|说)"),
+    (
+        "relationship.status",
+        "married",
+        r"我(?:已经)?结婚(?:[一二两三四五六七八九十几\d]+|好几|好多|很多)年了?|我(?:已经)?结婚(?:好)?多年",
+    ),
+    ("relationship.status", "single", r"我(?:还)?(?:没|没有)(?:结婚|对象|男朋友|女朋友)|我未婚"),
 )
 ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # interests by habit, by years of practice, as the biggest hobby, or being learned
@@ -2116,6 +2125,31 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "travel.airline",
         None,
         r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?航(?:空)?)(?:是|就是)我(?:的)?(?:首选|最爱|最常坐的|常坐的|最喜欢的)",
+    ),
+    # "我平时都是微信联系", "一般用短信沟通": the channel before the contacting verb
+    (
+        "contact.channel",
+        CHANNELS,
+        r"(?:都是|都用|一般用|一般都是|基本都是|平时用|主要用|只用)(?P<v>微信|短信|邮件|电话|邮箱|Telegram|WhatsApp)"
+        r"(?:联系|沟通|联络|找我|聊)(?=$|[，。,.!！])",
+    ),
+    # pets named one by one: "养了两只猫，一只叫大黄一只叫小白"
+    (
+        "pet.names",
+        None,
+        r"(?:一只|另一只|一条|另一条)(?:叫|名叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=$|[，。,.!！、]|一只|一条|另)",
+    ),
+    # "不需要理财推荐", "别给我保险的推荐"
+    (
+        "recommend",
+        None,
+        r"(?:不需要|不要|不想要|别给我)(?P<v>[\u4e00-\u9fff]{2,6}?)(?:的|方面的|类的)?推荐",
+    ),
+    # "我今年刚满三十": an age said with 满
+    (
+        "age",
+        None,
+        r"我(?:今年)?(?:刚|才|已经)?满(?P<v>\d{1,2}|[一二三四五六七八九十]{1,3})(?:周)?岁?了?(?=$|[，。,.!！])",
     ),
     # two payment apps joined by 或者/和 before the paying verb: "用支付宝或者微信付钱"
     (
@@ -2287,8 +2321,8 @@ _HINTS_4: Mapping[str, str] = {
 }
 #: Hint words of the round-4 (zh) rows, merged into :data:`_HINTS`.
 _HINTS_4ZH: Mapping[str, str] = {
-    "response.length": "适中|不长不短|中等|太长|太短|多详细|看长|长一|长点|详细|这么长|那么长|又长|看不完|看不下去|结论",
-    "response.format": "段落|成段|整段|连贯|分点|列点|列表|分条",
+    "response.length": "适中|不长不短|中等|太长|太短|多详细|看长|长一|长点|详细|这么长|那么长|又长|看不完|看不下去|结论|简明|言简|简洁|精简",
+    "response.format": "段落|成段|整段|连贯|分点|列点|列表|分条|要点|逐条",
     "response.tone": "正式|直接|直说|客套|拐弯|绕弯|鼓励|正能量",
     "response.style": "简单|通俗|浅显|易懂|小白|新手|外行|门外汉|例子",
     "units.system": "千克|厘米|米",
@@ -2297,6 +2331,11 @@ _HINTS_4ZH: Mapping[str, str] = {
     "travel.airline": "首选|最爱|常坐|最喜欢",
     "medication": "吃|服|打|注射",
     "family.child.names": "叫",
+    "contact.channel": "联系|沟通|联络|聊",
+    "pet.names": "一只|一条",
+    "recommend": "推荐",
+    "age": "满",
+    "relationship.status": "结婚|对象|朋友|未婚",
 }
 _HINTS = {
     # a key missing from one table gets no empty hint word (it would match any text)
@@ -2637,7 +2676,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
     if key == "medication" and not said.isascii():
         # "降压药氨氯地平": the drug, not its class in front of it
         said = re.sub(
-            r"^(?:降压药|降糖药|降脂药|止痛药|抗抑郁药|安眠药|消炎药|胃药|激素)(?=[\u4e00-\u9fff]{2})",
+            r"^(?:[一两二三半\d]+[片粒颗支袋])?(?:降压药|降糖药|降脂药|止痛药|抗抑郁药|安眠药|消炎药|胃药|激素)?"
+            r"(?=[\u4e00-\u9fff]{2})",
             "",
             said,
         )

@@ -266,7 +266,9 @@ _LOC_ZH = re.compile(
     r"|我(?P<neg3>已经不|不再|不)?(?:现在|目前)?在(?P<p3>[" + CJK + r"]{2,6}?)(?:住|生活|定居)"
     r"|我(?:们)?家(?:就)?(?:住)?在(?P<p4>[^，,。.!?！？；;]{1,20})|(?:^\W*|我)家住(?P<p5>[^，,。.!?！？；;]{2,20})"
     # "我人在深圳", "我现在在杭州这边": a known city at the clause end
-    r"|我(?:人)?(?:现在|目前|一直)?(?:人)?在(?P<p6>" + _ZH_CITY_ALT + r")(?:这边|这儿|这里|市)?\W*$"
+    r"|(?:我|^\W*(?=现在|目前|如今))(?:人)?(?:现在|目前|如今|一直)?(?:人)?(?:住)?在(?P<p6>"
+    + _ZH_CITY_ALT
+    + r")(?:这边|这儿|这里|市)?\W*$"
 )
 _PLACE_CUT_EN = re.compile(
     r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"

@@ -238,3 +238,34 @@ def test_loyalty_keeps_the_words_and_normalizes_the_programme() -> None:
     turn = Turn(user_id="u", text="我是国航凤凰知音会员", session_id="s", turn_id="t", at=AT)
     c = next(c for c in RuleExtractor().extract(turn) if c.key.startswith("travel.loyalty"))
     assert (c.value, c.normalized) == ("国航凤凰知音", "凤凰知音")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我平时都是微信联系", "contact.channel", "wechat"),
+        ("我的邮箱地址是lili88@126.com", "contact.email", "lili88@126.com"),
+        ("我只吃素", "diet", "vegetarian"),
+        ("我吃不了辣", "food.dislike", "辣"),
+        ("我特别能吃辣", "food.like", "辣"),
+        ("我每天吃两片二甲双胍", "medication", "二甲双胍"),
+        ("我老家是湖南的，现在在深圳", "location.city", "shenzhen"),
+        ("我结婚十年了", "relationship.status", "married"),
+        ("我还没结婚", "relationship.status", "single"),
+        ("我养了两只猫，一只叫大黄一只叫小白", "pet.names", "小白"),
+        ("我常坐国泰", "travel.airline", "国泰"),
+        ("请简明扼要", "response.length", "short"),
+        ("说得详细些", "response.length", "long"),
+        ("用要点列出来", "response.format", "bullets"),
+        ("我不需要理财推荐", "recommend.never", "理财"),
+        ("我今年刚满三十", "age", "30"),
+        ("我睡眠不好", "note", "我睡眠不好"),
+    ],
+)
+def test_more_ways_to_say_it(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+@pytest.mark.parametrize("text", ["书里写着：我叫孔乙己", "他说：我不吃辣"])
+def test_words_after_a_colon_are_someone_elses(text: str) -> None:
+    assert extract(text) == set()
