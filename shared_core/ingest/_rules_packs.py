@@ -499,7 +499,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(LANGS, ascii_only=False)
         + r")|(?P<v2>"
         + _alt(LANGS, ascii_only=False)
-        + r")也会(?:说|讲)|我会(?:说|讲)(?P<v3>(?:"
+        + r")也会(?:说|讲)|我会(?:说|讲)(?:一点点|一点|一些|点)?儿?(?P<v3>(?:"
         + _alt(LANGS, ascii_only=False)
         + r")(?:和|、)?(?:"
         + _alt(LANGS, ascii_only=False)
@@ -2104,6 +2104,16 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
         r"我(?:已经)?结婚(?:[一二两三四五六七八九十几\d]+|好几|好多|很多)年了?|我(?:已经)?结婚(?:好)?多年",
     ),
     ("relationship.status", "single", r"我(?:还)?(?:没|没有)(?:结婚|对象|男朋友|女朋友)|我未婚"),
+    (
+        "relationship.status",
+        "partnered",
+        r"我有(?:个|一个)?(?:女朋友|男朋友|对象|伴侣)了?(?=$|[，。,.!！])",
+    ),
+    ("family.children", "2", r"我(?:家)?(?:有)?一对(?:双胞胎|龙凤胎)"),
+    ("job.status", "unemployed", r"我(?:目前|现在)?(?:在家)?(?:待业|失业)(?:在家|中)?"),
+    ("response.format", "numbered_steps", r"一步步|分步(?:骤)?(?:教|说|讲|写)|按步骤"),
+    ("response.emoji", "true", r"(?:可以|能|多)(?:用|加|发)(?:点|些)?(?:表情|emoji)"),
+    ("accessibility", "large_text", r"看不清(?:小字|字)|字(?:太|很)小"),
 )
 ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # interests by habit, by years of practice, as the biggest hobby, or being learned
@@ -2144,6 +2154,50 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "recommend",
         None,
         r"(?:不需要|不要|不想要|别给我)(?P<v>[\u4e00-\u9fff]{2,6}?)(?:的|方面的|类的)?推荐",
+    ),
+    # currency: "金额用人民币", "价格都按美元算"
+    (
+        "currency",
+        None,
+        r"(?:金额|价格|价钱|费用|钱)(?:都)?(?:用|以|按)(?P<v>人民币|美元|美金|欧元|英镑|日元)",
+    ),
+    # a second pet in the same clause: "我养了一条狗和两只猫"
+    (
+        "pet.species",
+        PETS,
+        r"养了?[^，。,]{0,8}?(?:和|还有|跟|、)(?:一|两|三|几|\d)?[只条个匹缸对窝群头]?(?P<v>"
+        + PETS_ZH
+        + r")",
+    ),
+    # conditions said without a disease suffix: "我有轻度抑郁", "我有焦虑"
+    (
+        "health.condition",
+        None,
+        r"我(?:患有|有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|严重的?)?(?P<v>(?:抑郁|焦虑|贫血|失眠|甲亢|甲减|痛风|偏头痛|过敏性鼻炎|腰间盘突出)症?)(?=$|[，。,.!！])",
+    ),
+    # an intolerance said by its symptom: "我喝牛奶会拉肚子"
+    (
+        "intolerance",
+        None,
+        r"(?:喝|吃)(?:了)?(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:就|会|容易)+(?:会)?(?:拉肚子|腹泻|胀气|肚子疼|肚子痛|胃疼|胃痛|消化不良|肠胃不舒服)",
+    ),
+    # a nickname: "我网名叫小鱼儿", "我小名是豆豆"
+    (
+        "name.preferred",
+        None,
+        r"我的?(?:网名|昵称|外号|小名|绰号)(?:叫|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6})(?=$|[，。,.!！])",
+    ),
+    # an age in a later clause: "我属龙的，今年36"
+    (
+        "age",
+        None,
+        r"(?:^\W*|我)今年(?:已经)?(?P<v>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)(?:岁|周岁)?(?=$|[，。,.!！]|了|啦)",
+    ),
+    # "我是国航金卡", "我有希尔顿钻石卡": a member by card level
+    (
+        "travel.loyalty",
+        None,
+        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡|钻石卡|普卡)(?:会员)?(?=$|[，。,.!！])",
     ),
     # "我今年刚满三十": an age said with 满
     (
@@ -2322,7 +2376,7 @@ _HINTS_4: Mapping[str, str] = {
 #: Hint words of the round-4 (zh) rows, merged into :data:`_HINTS`.
 _HINTS_4ZH: Mapping[str, str] = {
     "response.length": "适中|不长不短|中等|太长|太短|多详细|看长|长一|长点|详细|这么长|那么长|又长|看不完|看不下去|结论|简明|言简|简洁|精简",
-    "response.format": "段落|成段|整段|连贯|分点|列点|列表|分条|要点|逐条",
+    "response.format": "段落|成段|整段|连贯|分点|列点|列表|分条|要点|逐条|一步步|分步|步骤",
     "response.tone": "正式|直接|直说|客套|拐弯|绕弯|鼓励|正能量",
     "response.style": "简单|通俗|浅显|易懂|小白|新手|外行|门外汉|例子",
     "units.system": "千克|厘米|米",
@@ -2334,8 +2388,18 @@ _HINTS_4ZH: Mapping[str, str] = {
     "contact.channel": "联系|沟通|联络|聊",
     "pet.names": "一只|一条",
     "recommend": "推荐",
-    "age": "满",
-    "relationship.status": "结婚|对象|朋友|未婚",
+    "age": "满|今年",
+    "relationship.status": "结婚|对象|朋友|未婚|伴侣",
+    "family.children": "双胞胎|龙凤胎",
+    "job.status": "待业|失业",
+    "response.emoji": "表情|emoji",
+    "accessibility": "看不清|字",
+    "currency": "金额|价格|价钱|费用|钱",
+    "pet.species": "养",
+    "health.condition": "抑郁|焦虑|贫血|失眠|甲亢|甲减|痛风|偏头痛|鼻炎|腰间盘",
+    "intolerance": "拉肚子|腹泻|胀气|肚子|胃|消化",
+    "name.preferred": "网名|昵称|外号|小名|绰号",
+    "travel.loyalty": "金卡|银卡|白金卡|钻石卡|普卡",
 }
 _HINTS = {
     # a key missing from one table gets no empty hint word (it would match any text)
@@ -2553,6 +2617,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             start, end = m.span(group)
             if key == "payment.method" and neg_before(text, m.start()):
                 continue
+            if key == "intolerance" and "不耐" in cl.sentence.text and "不耐" not in text:
+                continue  # "我乳糖不耐，喝牛奶会拉肚子": the symptom clause names no new item
             if _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
                 continue
             negated = _negated(text, m.start(), key)

@@ -269,3 +269,33 @@ def test_more_ways_to_say_it(text: str, key: str, value: str) -> None:
 @pytest.mark.parametrize("text", ["书里写着：我叫孔乙己", "他说：我不吃辣"])
 def test_words_after_a_colon_are_someone_elses(text: str) -> None:
     assert extract(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我的预算大概是八千块", "budget.max", "8000 CNY"),
+        ("23点到7点不要推送", "contact.quiet_hours", "23:00-07:00"),
+        ("金额用人民币", "currency", "CNY"),
+        ("我看不清小字", "accessibility", "large_text"),
+        ("我是国航金卡", "travel.loyalty", "国航"),
+        ("我有个女朋友", "relationship.status", "partnered"),
+        ("我有一对双胞胎", "family.children", "2"),
+        ("我养了一条狗和两只猫", "pet.species", "cat"),
+        ("我有轻度抑郁", "health.condition", "抑郁"),
+        ("我喝牛奶会拉肚子", "intolerance", "牛奶"),
+        ("我会说一点点西班牙语", "language.spoken", "es"),
+        ("我目前待业在家", "job.status", "unemployed"),
+        ("我网名叫小鱼儿", "name.preferred", "小鱼儿"),
+        ("请一步步教我", "response.format", "numbered_steps"),
+        ("可以加emoji", "response.emoji", "true"),
+        ("我属龙的，今年36", "age", "36"),
+    ],
+)
+def test_still_more_ways_to_say_it(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_a_symptom_clause_adds_no_second_intolerance() -> None:
+    found = extract("我乳糖不耐，喝牛奶会拉肚子")
+    assert {v for k, v in found if k.startswith("intolerance")} == {"乳糖"}
