@@ -435,7 +435,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         CHANNELS,
         r"(?P<v>"
         + _alt(CHANNELS)
-        + r")(?!支付)(?:上)?(?:联系|找|通知|告诉)我(?:就行|就好|吧|最好)",
+        + r")(?!支付)(?:上)?(?:联系|找|通知|告诉|发给|发)我(?:就行|就好|吧|最好|$)",
     ),
     (
         "contact.channel",
@@ -1607,7 +1607,10 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "contact.channel",
         CHANNELS,
-        r"^\W*(?:用|发|走)\s*(?P<v>短信|邮件|微信|" + CHAN_EN + r")\s*(?:吧|就行|就好)?\W*$",
+        r"^\W*(?:还是|就)?(?:用|发|走)?\s*(?P<v>短信|邮件|微信|"
+        + CHAN_EN
+        + r")\s*(?:吧|就行|就好)\W*$"
+        r"|^\W*(?:用|发|走)\s*(?P<v2>短信|邮件|微信|" + CHAN_EN + r")\s*\W*$",
     ),
     # ---- time zone
     (
@@ -2063,7 +2066,7 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "short",
-        r"(?:又|还是|怎么)?(?:这么|那么)长|又长了|看不完|看不下去|只(?:想)?(?:看|要)结论",
+        r"(?:又|还是|怎么)?(?:这么|那么)长|又长了|看不完|看不下去|只(?:想)?(?:看|要)结论|(?<!别)(?<!不要)(?<!不)太长",
     ),
     (
         "response.format",
@@ -2096,6 +2099,17 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
         r"(?:多)?鼓励(?:鼓励|一下)?我|给我(?:点|些)?鼓励|(?:多)?给我(?:点)?正能量",
     ),
     ("units.system", "metric", r"千克|厘米|(?:用|按)米(?:和|跟)"),
+    # a terse seat choice, a behavioural signal when it repeats ("还是靠窗", "靠过道吧")
+    (
+        "seat",
+        "window",
+        r"^\W*(?:还是|就|都|要)?靠窗(?:的|边)?(?:座位?|位置|位子)?(?:吧|就行|就好)?\W*$",
+    ),
+    (
+        "seat",
+        "aisle",
+        r"^\W*(?:还是|就|都|要)?靠(?:过道|走廊)(?:的)?(?:座位?|位置|位子)?(?:吧|就行|就好)?\W*$",
+    ),
     ("response.length", "short", r"简明扼要|言简意赅|简洁明了|精简(?:一)?点"),
     ("response.format", "bullets", r"(?:用|按|分)要点|逐条(?:列|写|说)"),
     (
@@ -2400,6 +2414,7 @@ _HINTS_4ZH: Mapping[str, str] = {
     "intolerance": "拉肚子|腹泻|胀气|肚子|胃|消化",
     "name.preferred": "网名|昵称|外号|小名|绰号",
     "travel.loyalty": "金卡|银卡|白金卡|钻石卡|普卡",
+    "seat": "靠",
 }
 _HINTS = {
     # a key missing from one table gets no empty hint word (it would match any text)

@@ -6,10 +6,12 @@ The sentences are worded for these tests, not copied from the phrasing benchmark
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shared_core import UserMemory
+from shared_core.embed import HashingEmbedder
 from shared_core.entities import Turn
 from shared_core.ingest import lexicon as L
 from shared_core.ingest.extract import RuleExtractor
@@ -299,3 +301,25 @@ def test_still_more_ways_to_say_it(text: str, key: str, value: str) -> None:
 def test_a_symptom_clause_adds_no_second_intolerance() -> None:
     found = extract("我乳糖不耐，喝牛奶会拉肚子")
     assert {v for k, v in found if k.startswith("intolerance")} == {"乳糖"}
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value"),
+    [
+        (["太长了", "还是太长", "能不能再短点"], "response.length", "short"),
+        (["这次订靠窗的", "还是靠窗", "靠窗"], "seat", "window"),
+        (["这次用微信发我", "还是微信吧", "微信发我"], "contact.channel", "wechat"),
+    ],
+)
+def test_three_behavioural_signals_make_the_preference(
+    turns: list[str], key: str, value: str
+) -> None:
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(256)) as mem:
+        for n, text in enumerate(turns):
+            mem.observe("u", text, session_id="s1", turn_id=f"t{n}", at=AT + timedelta(minutes=n))
+        stored = {
+            (r["key"], r["normalized"])
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        }
+    assert (key, value) in stored, stored
