@@ -18,7 +18,8 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev4
     python benchmarks/phrasing_bench.py --split dev5
     python benchmarks/phrasing_bench.py --split dev6
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev6)
+    python benchmarks/phrasing_bench.py --split dev7
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev7)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -30,6 +31,8 @@ fourth, written the same way after dev3, before tuning on it; ``--with-dev2`` ad
 vs rules + embedding classifier: never tuned on, also added by ``--with-dev2``.
 ``dev6_negatives.jsonl`` (split ``dev6``) holds negatives only (no statements file): hard
 must-store-nothing sentences in both languages, written before reading the gate's code.
+``dev7_*.jsonl`` (split ``dev7``, Chinese only) is a fresh set of chat-style wordings,
+written before reading the rule code; ``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -73,7 +76,8 @@ DEV3 = "dev3"  # third development set, own files, never part of "all"
 DEV4 = "dev4"  # fourth development set, own files, never part of "all"
 DEV5 = "dev5"  # English yardstick for the embedding classifier, never tuned on
 DEV6 = "dev6"  # negatives only: hard must-store-nothing sentences, en + zh
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6)
+DEV7 = "dev7"  # fresh Chinese wordings, written before reading the rules
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -106,6 +110,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev5_negatives": _read_optional(data_dir / "dev5_negatives.jsonl"),
         "dev6_statements": _read_optional(data_dir / "dev6_statements.jsonl"),
         "dev6_negatives": _read_optional(data_dir / "dev6_negatives.jsonl"),
+        "dev7_statements": _read_optional(data_dir / "dev7_statements.jsonl"),
+        "dev7_negatives": _read_optional(data_dir / "dev7_negatives.jsonl"),
     }
 
 
@@ -376,7 +382,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev6): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev7): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -598,12 +604,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev6 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev7 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev6, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev7, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
