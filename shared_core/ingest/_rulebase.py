@@ -32,6 +32,8 @@ class Sentence:
     implicit_cue: bool
     scope: Scope
     valid_until: datetime | None
+    transient: bool = False  # "right now", "this morning", "今天": a passing state
+    task: bool = False  # "book me a window seat to Rome", "帮我订个座位": a one-off task
 
 
 @dataclass(slots=True)
@@ -110,7 +112,16 @@ LAUGH_RE = re.compile(
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     r"|打钱|[vV]我(?:50|五十)|^\W*(?:朕|本宫|本王|寡人|哀家)(?:乃|是|就是)?"
     r"|我(?:就)?是(?:你爸爸?|你爹|你爷爷|秦始皇|孙悟空|玉皇大帝|如来佛祖|奥特曼|超人|蜘蛛侠|钢铁侠|外星人|宇宙最强"
-    r"|天王老子|亿万富翁|首富)",
+    r"|天王老子|亿万富翁|首富)"
+    # a turn that opens with a laugh ("lol I'm allergic to Mondays") is not a statement
+    r"|^\W*(?:lol|lmao|rofl|haha+|hehe+)\b|^\W*(?:哈哈+|呵呵+|嘿嘿+)"
+    # loving what everyone hates is sarcasm ("I just adore it when my flight gets cancelled",
+    # "我超级喜欢排队两小时"): affection toward a stock annoyance
+    r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with)\b[^.!?]{0,30}?"
+    r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
+    r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam\s+calls)\b"
+    r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|加班|交税|延误|骚扰电话|写报告"
+    r"|(?:周一|星期一).{0,6}开会)",
     _I,
 )
 #: A laugh that ends a turn ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") is about
@@ -149,7 +160,16 @@ QUOTED_RE = re.compile(
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
     r"|\b(?:doctor|dr|mom|mum|dad|friend|wife|husband|boss|teacher|brother|sister|he|she|they)"
     r"\s+(?:said|says|told\s+me|thinks?)\s+(?:that\s+)?i\b"
-    r"|\btranslate\b|翻译",
+    r"|\btranslate\b|翻译"
+    # anyone but the user saying something about the user ("my horoscope says I love
+    # adventure", "the quiz said I'm an introvert", "you said I like jazz")
+    r"|\b(?!i\b)\w+\s+(?:says|said|claims?|claimed|reckons?|insists?|told\s+me)\s+(?:that\s+)?"
+    r"(?:i|i'm|i've|i'd|my)\b|\baccording\s+to\b|听说|据说|\breads\W{0,4}[\"']"
+    # a quoted first person is someone's words, not the user's ("the caption was "I'm vegan"",
+    # "Batman: 'I'm Batman.'", "'I am the walrus', as the song goes")
+    r"|\"[^\"\n]{0,120}?(?:\b(?:i|i'm|my|me)\b|我)[^\"\n]{0,120}?\""
+    r"|(?:^|(?<=[\s:(]))'(?:i|i'm|my)\b(?:[^'\n]|(?<=\w)'(?=\w)){0,120}?'(?!\w)"
+    r"|「[^」]{0,120}?我[^」]{0,120}?」",
     _I,
 )
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
@@ -159,7 +179,17 @@ RETRACT_RE = re.compile(
     r"|\bforget\s+(?:it|that|this|what\s+i\s+(?:just\s+)?said)\s*(?:[.!,]|$)"
     r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
     r"|(?:别|不要|不用)记(?:住)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
-    r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧",
+    r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧"
+    # "delete that, it's not true", "wrong person, that's my son, not me", "oops, I meant
+    # to say that about my cousin, disregard", "I was typing for my friend"
+    r"|\b(?:delete|remove|erase|strike|cancel)\s+(?:that|this|it)\s*(?:[.!,;]|$)|\bdisregard\b"
+    r"|\b(?:that's|that\s+is|it's|it\s+is|that\s+was)\s+not\s+true\b|\bwrong\s+(?:person|chat|window)\b"
+    r"|,\s*not\s+me\W*$|\bi\s+meant\s+(?:to\s+say\s+)?(?:that|it)\s+(?:about|for)\b"
+    r"|\b(?:typing|writing|asking)\s+(?:that\s+)?(?:for|about)\s+(?:my|a|someone)\b"
+    r"|\btyped\s+(?:that|it)\s+by\s+mistake\b"
+    # "撤回", "刚那句删掉", "说的不算", "打错字了", "过敏的是我弟弟，不是我", "帮朋友打的"
+    r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?句(?:话)?(?:删|不算|作废)|说的(?:都)?不算|打错(?:字)?了"
+    r"|[，,]\s*不是我\W*$|帮(?:朋友|别人|同事|家人)(?:打|问|说)的|说错人了",
     _I,
 )
 #: "actually", "I meant", "不对", "其实", "我说错了", ", not X".
@@ -174,6 +204,39 @@ HYPOTHETICAL_RE = re.compile(
     r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
     r"|如果|假如|要是|假设|万一我",
+    _I,
+)
+#: An open possibility, not a plan or a fact: "I may or may not take the job", "或许我会搬去
+#: 成都，看情况", "说不定以后我会去学日语".
+MODAL_RE = re.compile(
+    r"\bmay\s+or\s+may\s+not\b|\bwho\s+knows\b|\bnot\s+sure\s+yet\b|\bhaven't\s+decided\b"
+    r"|\bundecided\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
+    r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准"
+    # a hedged self-diagnosis: "I think I might be gluten intolerant", "maybe I'm lactose
+    # intolerant, not sure", "我觉得我可能对花生过敏"
+    r"|\bi\s+(?:might|may|could)\s+be\b|^\W*maybe\s+i(?:'m|\s+am|\s+have)\b|\bnot\s+sure\W*$"
+    r"|我(?:觉得|怀疑|猜)?(?:我)?(?:可能|好像|大概|似乎)(?:对|有|是)",
+    _I,
+)
+#: The present moment ("right now", "this morning", "as we speak", "今天", "这会儿"): a
+#: state said with it is passing, not a durable fact about the user.
+TRANSIENT_RE = re.compile(
+    r"\b(?:right\s+now|at\s+the\s+moment|as\s+we\s+speak|this\s+(?:morning|afternoon|evening)"
+    r"|today|tonight)\b|今天|今晚|这会儿|此刻|眼下"
+    # a bodily or passing state needs no time word: "I'm craving sushi", "I'm freezing",
+    # "我好困", "饿死了"
+    r"|\bi'?m\s+(?:so\s+|really\s+|kinda\s+|super\s+|literally\s+|just\s+)?(?:craving|starving"
+    r"|freezing|hungry|thirsty|sleepy|exhausted|bored|sweating|knackered|hungover)\b"
+    r"|我(?:好|很|有点|快|太)(?:饿|困|累|冷|热|渴|撑|无聊)|(?:饿|困|累|冷|热|渴)死了",
+    _I,
+)
+#: A one-off task: an imperative for one thing ("book me a window seat to Rome", "find me
+#: a vegan restaurant", "帮我订个靠窗的座位"), not a standing preference ("book me economy",
+#: "给我订靠过道的座位").
+TASK_RE = re.compile(
+    r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|reserve|get|find|order|buy"
+    r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
+    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选)(?:一)?(?:个|张|份|间|下)",
     _I,
 )
 #: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是"
@@ -192,7 +255,7 @@ _QUESTION_START_RE = re.compile(
 )
 _REQUEST_RE = re.compile(
     r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b|^\s*(?:can|could)\s+i\b|\bplease\b"
-    r"|[,，]\s*(?:can|could|would|will)\s+you\b|[,，]\s*(?:ok|okay|alright|right|yeah|k|pls|please)\s*\?+\s*$"
+    r"|[,，]\s*(?:can|could|would|will)\s+you\b|[,，]\s*(?:ok|okay|alright|yeah|k|pls|please)\s*\?+\s*$"
     r"|能不能|可不可以|可以.{0,12}吗|能.{0,6}(?:点|一点|一下)吗|帮我|麻烦|请",
     _I,
 )
@@ -265,6 +328,10 @@ def is_self_question(sentence: str) -> bool:
     s = sentence.strip()
     if _ABILITY_Q_ZH.match(s) and not re.search("回复|回答|跟我|和我|对我|给我", s):
         return True
+    if _ABILITY_RE.search(s) and not has_explicit_marker(s):
+        return True  # "你能不能说英文" asks what the assistant can do; it sets nothing
+    if _TAG_QUESTION_RE.search(s):
+        return True  # "I'm allergic to cats, right?" asks to confirm; it states nothing
     if _REQUEST_RE.search(s):
         return False
     if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(s):
@@ -272,6 +339,24 @@ def is_self_question(sentence: str) -> bool:
     if _WHAT_I_RE.match(s):
         return False  # "What I really love is dark chocolate." is a statement
     return _QUESTION_START_RE.match(s) is not None and not _ZH_SELF_RE.match(s)
+
+
+#: A tag question asking to confirm: "I live in Denver, right?", "我对花生过敏，对吧？".
+_TAG_QUESTION_RE = re.compile(
+    r"[,，]\s*(?:right|correct|isn't\s+it|aren't\s+i|don't\s+i|didn't\s+i|am\s+i|do\s+i)\s*\?+\W*$"
+    r"|[,，]\s*(?:对吧|是吧|对不对|是不是|没错吧)\W*$",
+    re.I,
+)
+
+
+#: A question about the assistant's abilities, not a request: "can you speak Japanese?",
+#: "你能不能说英文", "你可以用英文回答吗", "你会说日语吗".
+_ABILITY_RE = re.compile(
+    r"^\W*(?:can|could|do)\s+you\s+(?:even\s+)?(?:speak|understand)\b[^,;]*\?\W*$"
+    r"|^\W*你(?:能不能|可不可以|会不会|能|可以|会)(?:说|讲|懂|听懂|看懂|用)[^，,。;；我]{0,4}(?:文|语|话)"
+    r"[^，,。;；我]{0,6}(?:吗|么|呢)?\W*$",
+    re.I,
+)
 
 
 #: "What I love is X" / "what works for me is X": a fronted statement, not a question.

@@ -78,9 +78,12 @@ from ._rulebase import (
     IMPLICIT_CUE_RE,
     JOKE_RE,
     LAUGH_RE,
+    MODAL_RE,
     PERMANENT_RE,
     QUOTED_RE,
     RETRACT_RE,
+    TASK_RE,
+    TRANSIENT_RE,
     Clause,
     Hit,
     Sentence,
@@ -168,11 +171,14 @@ class RuleExtractor:
                 text=sent_text,
                 question=is_self_question(sent_text),
                 hypothetical=HYPOTHETICAL_RE.search(sent_text) is not None
-                or MAYBE.search(sent_text) is not None,
+                or MAYBE.search(sent_text) is not None
+                or MODAL_RE.search(sent_text) is not None,
                 correction=correcting,
                 implicit_cue=IMPLICIT_CUE_RE.search(sent_text) is not None,
                 scope=scope_of(sent_text),
                 valid_until=parse_until(sent_text, at),
+                transient=TRANSIENT_RE.search(sent_text) is not None,
+                task=TASK_RE.search(sent_text) is not None,
             )
             quoted = QUOTED_RE.search(sent_text) is not None
             for clause, hit in self._sentence_hits(sent, at):
@@ -192,6 +198,10 @@ class RuleExtractor:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
         out = _dedupe(out)
+        if not retraction and _BARE_CORRECTION_RE.search(text):
+            # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
+            # nothing new takes the previous turn back
+            retraction = not any(c.intent is Intent.ASSERT for c in out)
         if retraction:
             out.append(
                 Candidate(
@@ -269,6 +279,12 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         signals.add("third_party")
     if joke:
         signals.add("joke")
+    # a passing state ("I have a headache this morning", "drinking a coffee as we speak")
+    # is no durable note or event; the keyed facts ("我现在住成都") stay
+    if sent.transient and not clause.permanent and _passing(c.key, sent.text):
+        signals.add("transient")
+    if sent.task and not marker and not clause.permanent:
+        signals.add("task")
     explicit = c.explicit or ((marker or clause.permanent) and not interest)
     correction = sent.correction and not interest and c.intent is Intent.ASSERT
     return dataclasses.replace(
@@ -284,6 +300,18 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     )
 
 
+#: "diagnosed with diabetes this morning" is news of a lasting condition, not a passing one.
+_DIAGNOSED_RE = re.compile(r"\bdiagnos|确诊|查出|诊断", _I)
+
+
+def _passing(key: str, sentence: str) -> bool:
+    """Whether a candidate said with a present-moment word is a passing state: a note, an
+    event, or a condition that was not just diagnosed ("a migraine this afternoon")."""
+    if key.startswith(("note.", "event.")):
+        return True
+    return key.startswith("health.condition") and _DIAGNOSED_RE.search(sentence) is None
+
+
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
     seen: set[tuple[str, str, str]] = set()
     out: list[Candidate] = []
@@ -293,6 +321,15 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
             seen.add(k)
             out.append(c)
     return out
+
+
+#: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").
+_BARE_CORRECTION_RE = re.compile(
+    r"^\W*(?:我)?(?:说|写|打)错了|^\W*不对|^\W*其实(?:没有|不是)"
+    r"|^\W*(?:(?:oh|oops|sorry|wait)\W+)*(?:my\s+mistake|my\s+bad|i\s+was\s+wrong"
+    r"|i\s+got\s+(?:it|that)\s+wrong|wrong\s+(?:person|one))\b",
+    _I,
+)
 
 
 # ---- forget requests ------------------------------------------------------------------
