@@ -117,7 +117,8 @@ LAUGH_RE = re.compile(
     r"|^\W*(?:lol|lmao|rofl|haha+|hehe+)\b|^\W*(?:哈哈+|呵呵+|嘿嘿+)"
     # loving what everyone hates is sarcasm ("I just adore it when my flight gets cancelled",
     # "我超级喜欢排队两小时"): affection toward a stock annoyance
-    r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with)\b[^.!?]{0,30}?"
+    r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with|thrilled|excited"
+    r"|can't\s+wait)\b[^.!?]{0,30}?"
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
     r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam\s+calls)\b"
     r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|加班|交税|延误|骚扰电话|写报告"
@@ -186,10 +187,14 @@ RETRACT_RE = re.compile(
     r"|\b(?:that's|that\s+is|it's|it\s+is|that\s+was)\s+not\s+true\b|\bwrong\s+(?:person|chat|window)\b"
     r"|,\s*not\s+me\W*$|\bi\s+meant\s+(?:to\s+say\s+)?(?:that|it)\s+(?:about|for)\b"
     r"|\b(?:typing|writing|asking)\s+(?:that\s+)?(?:for|about)\s+(?:my|a|someone)\b"
-    r"|\btyped\s+(?:that|it)\s+by\s+mistake\b"
+    r"|\btyped\s+(?:that|it)\s+by\s+mistake\b|\b(?:that's|that\s+is|that\s+was)\s+(?:wrong|incorrect)\b"
+    r"|\bignore\s+(?:it|this|all\s+that|my\s+last\s+(?:message|msg|one))\b"
     # "撤回", "刚那句删掉", "说的不算", "打错字了", "过敏的是我弟弟，不是我", "帮朋友打的"
     r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?句(?:话)?(?:删|不算|作废)|说的(?:都)?不算|打错(?:字)?了"
-    r"|[，,]\s*不是我\W*$|帮(?:朋友|别人|同事|家人)(?:打|问|说)的|说错人了",
+    r"|[，,]\s*不是我\W*$|帮(?:朋友|别人|同事|家人)(?:打|问|说)的|说错人了"
+    # "刚才那是我朋友的名字": the previous turn was about someone else
+    r"|(?:刚才|刚刚|上面|前面)(?:那句?|说的|那个)?(?:是|说的是)(?:我的?)?(?:朋友|别人|同事|家人|室友|妈妈?|爸爸?"
+    r"|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|孩子)",
     _I,
 )
 #: "actually", "I meant", "不对", "其实", "我说错了", ", not X".

@@ -50,6 +50,7 @@ def stored(*turns: str) -> dict[str, str]:
         "haha I'm allergic to effort",
         "oh I simply adore paying taxes",
         "我最喜欢堵车了",
+        "can't wait to spend my weekend on paperwork",
         "我是玉皇大帝，快打钱",
         # open possibilities and hedged self-diagnoses
         "I may or may not adopt a cat",
@@ -86,6 +87,9 @@ def test_look_alike_sentences_store_nothing(text: str) -> None:
         ("我会说德语。", "打错字了"),
         ("我对牛奶过敏。", "说错了，过敏的是我表弟，不是我"),
         ("我住在杭州。", "说错了，我没住杭州"),
+        ("I'm a pharmacist.", "ignore my last message"),
+        ("I live in Porto.", "hmm no, that's wrong"),
+        ("我住在北京。", "刚才说的是我妈"),
     ],
 )
 def test_retractions_take_the_previous_turn_back(turns: tuple[str, str]) -> None:
