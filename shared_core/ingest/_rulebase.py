@@ -248,7 +248,7 @@ TASK_RE = re.compile(
 #: (not "我还是个学生": "still am a ...", a declaration).
 IMPLICIT_CUE_RE = re.compile(
     r"\bagain\b|\bthis\s+time\b|\blast\s+time\b|\bas\s+usual\b|\blike\s+before\b"
-    r"|这次|上次|(?<!我)还是(?!个|一个|一名|一位)|照旧|老样子|跟之前一样"
+    r"|这次|(?:跟|和|像|同|照|按照?)上次|上次(?:那样|一样|那种|那个|那家|的那|订的|选的|坐的|住的)|(?<!我)还是(?!个|一个|一名|一位)|照旧|老样子|跟之前一样"
     # "我还是喜欢表格" chooses again; "我还是学生" / "我还是单身" is a declaration ("still")
     r"|我还是(?=喜欢|用|要|选|想|习惯|坐|订|偏好|倾向|觉得)",
     _I,

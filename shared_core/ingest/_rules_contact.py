@@ -34,7 +34,7 @@ _QUIET_EN = re.compile(
     r"(?::(?P<mi2>\d{2}))?\s*(?P<ap2>[ap]\.?m\.?)?",
     _I,
 )
-_ZH_HOUR = r"(?P<h>\d{1,2}|[一二两三四五六七八九十]{1,3})"
+_ZH_HOUR = r"(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})"
 _QUIET_ZH = re.compile(
     r"(?P<pre>晚上|夜里|夜间|下午|傍晚|早上|上午|凌晨|中午)?\s*"
     + _ZH_HOUR
@@ -70,7 +70,7 @@ _QUIET_RANGE_EN = re.compile(
     _I,
 )
 _ZH_H = (
-    r"(?P<h{n}>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*"
+    r"(?P<h{n}>\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})\s*"
     r"(?:点|[:：](?P<min{n}>[0-5]\d))(?P<half{n}>半)?"
 )
 _QUIET_RANGE_ZH = re.compile(
@@ -241,12 +241,14 @@ _NAME_IM = re.compile(
     r"\s*(?:here|by\s+the\s+way)?(?:\s+(?:from|and\s+[Ii]|and\s+my)\b.*)?\W*$"
 )
 _NAME_ZH = re.compile(
-    r"我(?:的名字|名字)?(?:叫|是)(?P<pre>做)?(?P<n>[" + CJK + r"]{2,4}|[A-Za-z][A-Za-z ]{0,20})"
+    r"我(?:的)?(?:名字|大名|全名|真名|本名|中文名)?(?:叫|是)(?P<pre>做)?"
+    r"(?P<n>[" + CJK + r"]{2,4}|[A-Za-z][A-Za-z ]{0,20})"
 )
 #: "我是张伟" as a whole clause (optionally after a greeting): a self-introduction when the
 #: two or three characters start with a common surname and are not a job/role word.
 _NAME_ZH_IS = re.compile(
-    r"^\W*(?:(?:你好|您好|嗨|哈喽|大家好)\W*)?我是(?P<n>[" + CJK + r"]{2,3})(?:啊|呀|哦)?\W*$"
+    r"^\W*(?:(?:你好|您好|嗨|哈喽|大家好|哈啰)[呀啊哈]?\W*)?"
+    r"我是(?P<n>[" + CJK + r"]{2,3})(?:啊|呀|哦)?\W*$"
 )
 _NAME_ZH_PREF = re.compile(
     r"叫我(?P<n>[" + CJK + r"A-Za-z]{1,6}?)(?:吗|呢)?(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
@@ -271,7 +273,7 @@ def h_name(cl: Clause) -> Iterator[Hit]:
         if all(w.lower() not in L.NAME_STOP and L.lookup(L.LANGUAGES, w) is None for w in words):
             yield mi.start("n"), mi.end("n"), cand(Kind.FACT, "name", mi.group("n"))
     mz = _NAME_ZH.search(t)
-    if mz and not mz.group("pre") and re.search("叫|名字", t[mz.start() : mz.start("n")]):
+    if mz and not mz.group("pre") and re.search("叫|名", t[mz.start() : mz.start("n")]):
         raw = mz.group("n")
         name = raw if raw.isascii() else _NAME_CUT_ZH.sub("", raw)
         if len(name.strip()) >= 2 and not name.startswith(("了", "过")):

@@ -153,6 +153,12 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "allowed",
         r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话)|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call",
     ),
+    # the phone fronted as topic: "电话我基本不接", "电话一律不接的", "陌生电话我都不接" is not
+    (
+        "contact.call",
+        "never",
+        r"(?:^\W*|[，,]\s*)电话(?:我)?(?:基本(?:上)?|一般|从来|从|都|一律|一概|向来|压根)*(?:不接|不听|不打)",
+    ),
     # ---- pronouns
     (
         "pronouns",
@@ -2680,7 +2686,7 @@ def _negated(text: str, start: int, key: str = "") -> bool:
 
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
 _BEHAVIOUR_ZH = re.compile(
-    r"(?<!别)(?<!不要)太长|再短|再简|还是太|太啰嗦|这么长|那么长|又长|看不完|看不下去"
+    r"(?<!别)(?<!不要)太长(?!的)|再短|再简|还是太|太啰嗦|这么长|那么长|又长|看不完|看不下去"
 )
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
 

@@ -1,0 +1,47 @@
+"""Chinese wordings the dev7 set exposed (issue 12): a topic fronted before the verb, name
+words other than 名字, midnight as 零点, and cue words that only count in their idiom.
+
+The sentences are worded for these tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.ingest.test_rules_zh_general import extract, has
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # midnight as 零点 starts a quiet-hours range
+        ("零点到六点半别发消息给我", "contact.quiet_hours", "00:00-06:30"),
+        # the phone fronted as the topic of a refusal
+        ("有事发短信，电话一律不接", "contact.call", "never"),
+        ("电话我从来不接的", "contact.call", "never"),
+        # other words for one's name, and a greeting with a particle
+        ("我全名叫欧阳娜娜", "name", "欧阳娜娜"),
+        ("我真名是李卫东，网上一般不说", "name", "李卫东"),
+        ("嗨呀 我是赵子龙", "name", "赵子龙"),
+        # "上次" in a story is not "like last time": the standing refusal stays explicit
+        ("我再也不坐川航了，上次丢了我的行李", "travel.airline.avoid", "川航"),
+        # "太长的" is an aversion to long answers in general, not a complaint about this one
+        ("简短点吧，太长的我看不进去", "response.length", "short"),
+    ],
+)
+def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # "like last time" is still a behavioural cue, not a standing request
+        ("跟上次一样回答简短一点", "response.length"),
+        # a complaint about this answer stays a one-off signal
+        ("这个回答太长了", "response.length"),
+        # a strange number at night is not a refusal of all calls
+        ("陌生电话我都不接", "contact.call"),
+    ],
+)
+def test_dev7_non_statements_stay_implicit(text: str, key: str) -> None:
+    assert not any(k.startswith(key) for k, _ in extract(text)), extract(text)
