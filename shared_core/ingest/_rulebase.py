@@ -220,7 +220,11 @@ MODAL_RE = re.compile(
     # a hedged self-diagnosis: "I think I might be gluten intolerant", "maybe I'm lactose
     # intolerant, not sure", "我觉得我可能对花生过敏"
     r"|\bi\s+(?:might|may|could)\s+be\b|^\W*maybe\s+i(?:'m|\s+am|\s+have)\b|\bnot\s+sure\W*$"
-    r"|我(?:觉得|怀疑|猜)?(?:我)?(?:可能|好像|大概|似乎)(?:对|有|是)",
+    r"|我(?:觉得|怀疑|猜)?(?:我)?(?:可能|好像|大概|似乎)(?:对|有|是)"
+    # fiction and role-play: "for my essay, I'm pretending to be a farmer", "the character I
+    # play is a doctor", "我梦见我是飞行员", "我在游戏里扮演医生"
+    r"|\bpretend(?:ing)?\s+to\s+be\b|\bthe\s+character\s+i\s+play\b|\bmy\s+character\s+is\b"
+    r"|\brole-?playing\s+as\b|\bi\s+dreamt\b|\bi\s+dreamed\s+(?:that\s+)?i\b|假装(?:我)?是|扮演|梦见|梦到",
     _I,
 )
 #: The present moment ("right now", "this morning", "as we speak", "今天", "这会儿"): a

@@ -57,6 +57,10 @@ def stored(*turns: str) -> dict[str, str]:
         "说不定明年去学画画",
         "I think I might be allergic to kiwi",
         "我好像对芒果过敏",
+        # fiction and role-play
+        "in this roleplay I'm pretending to be a chef",
+        "my character is a retired sailor",
+        "我梦见我是一名宇航员",
         # tag and ability questions
         "I'm allergic to latex, right?",
         "我对虾过敏，对吧",
