@@ -268,7 +268,12 @@ _REQUEST_RE = re.compile(
     r"|能不能|可不可以|可以.{0,12}吗|能.{0,6}(?:点|一点|一下)吗|帮我|麻烦|请",
     _I,
 )
-_ZH_QUESTION_RE = re.compile(r"吗\s*$|么\s*$|呢\s*$|是不是|有没有|是否|对吗|对不对")
+#: A Chinese question: a final particle, an A-not-A form, or a question word near the end
+#: ("对花生过敏的人能吃什么零食", "去哪里玩比较好"); "什么都吃" / "哪儿都行" are statements.
+_ZH_QUESTION_RE = re.compile(
+    r"吗\s*$|么\s*$|呢\s*$|是不是|有没有|是否|对吗|对不对"
+    r"|(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何)(?![都也])[\u4e00-\u9fff]{0,4}\W*$"
+)
 _ZH_SELF_RE = re.compile(r"^\s*我")
 SCOPE_DEVICE_RE = re.compile(
     r"\bon\s+this\s+(?:device|phone|computer|laptop|tablet|machine|ipad|mac)\b"

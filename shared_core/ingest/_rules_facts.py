@@ -49,7 +49,7 @@ _ALLERGY_EN = re.compile(
     _I,
 )
 _ALLERGY_ZH = re.compile(
-    r"(?P<neg>不再|已经不|并不|不)?对(?P<item>[^，,。.!?！？；;]{1,20}?)(?P<neg2>不再|已经不|不)?过敏"
+    r"(?P<neg>不再|已经不|并不|并没有|没有|没|不)?对(?P<item>[^，,。.!?！？；;]{1,20}?)(?P<neg2>不再|已经不|不)?过敏"
 )
 _ALLERGY_ZH2 = re.compile(
     r"我(?P<neg3>不再|已经不)?(?:有)?(?!对)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
@@ -616,7 +616,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         h_location,
         _hint(
             "live stay reside moved relocated based located living home city i'm am"
-            " 住 搬 移居 在 家"
+            " 住 居 搬 移居 在 家"
         ),
     ),
     (h_language, tuple(k for k in L.LANGUAGES)),

@@ -26,6 +26,11 @@ from tests.unit.ingest.test_rules_zh_general import extract, has
         ("我再也不坐川航了，上次丢了我的行李", "travel.airline.avoid", "川航"),
         # "太长的" is an aversion to long answers in general, not a complaint about this one
         ("简短点吧，太长的我看不进去", "response.length", "short"),
+        # 现居 / 本人, living alone in a city, "we" with the partner, 满 after 今年
+        ("本人现居苏州", "location.city", "suzhou"),
+        ("我独自在广州闯荡", "location.city", "guangzhou"),
+        ("我老公叫大伟，我们有两个孩子", "family.children", "2"),
+        ("我属猴，今年已经满五十了", "age", "50"),
     ],
 )
 def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
@@ -41,6 +46,13 @@ def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
         ("这个回答太长了", "response.length"),
         # a strange number at night is not a refusal of all calls
         ("陌生电话我都不接", "contact.call"),
+        # a question word near the end asks; it states nothing
+        ("乳糖不耐的人早餐吃什么好", "intolerance"),
+        ("对青霉素过敏的人能用哪些药", "allergy.medication"),
+        # "没有对X过敏" denies the allergy
+        ("我没有对花生过敏", "allergy.food"),
+        # someone else's children
+        ("他们有三个孩子", "family.children"),
     ],
 )
 def test_dev7_non_statements_stay_implicit(text: str, key: str) -> None:
