@@ -334,6 +334,14 @@ KEY_ALIASES: Mapping[str, str] = MappingProxyType(
 _SLUG_FAMILIES = ("recommend.", "interest.", "taste.")
 
 #: ISO 639-1 codes by language name (English and Chinese names, lowercase).
+#: (ISO 639-1 code, English name) of further languages people say they speak.
+_MORE_LANGUAGES: tuple[tuple[str, str], ...] = (
+    ("cy", "welsh"), ("ga", "irish"), ("da", "danish"), ("no", "norwegian"), ("fi", "finnish"),
+    ("cs", "czech"), ("hu", "hungarian"), ("ro", "romanian"), ("uk", "ukrainian"),
+    ("he", "hebrew"), ("tl", "tagalog"), ("sw", "swahili"), ("ca", "catalan"), ("ms", "malay"),
+    ("bn", "bengali"), ("ur", "urdu"), ("pa", "punjabi"), ("ta", "tamil"), ("fa", "persian"),
+    ("hr", "croatian"), ("sr", "serbian"), ("bg", "bulgarian"), ("sk", "slovak"),
+)  # fmt: skip
 LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
     {
         **dict.fromkeys(("english", "英文", "英语"), "en"),
@@ -372,6 +380,7 @@ LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
         **dict.fromkeys(("swedish",), "sv"),
         **dict.fromkeys(("greek",), "el"),
         **dict.fromkeys(("indonesian",), "id"),
+        **{name: code for code, name in _MORE_LANGUAGES},
     }
 )
 

@@ -289,7 +289,7 @@ SCOPE_SESSION_RE = re.compile(
     _I,
 )
 THIRD_PARTY_RE = re.compile(
-    r"^\W*(?:(?:and|but|also|oh|well|so)\s+)*(?:my\s+(?:best\s+)?(?:friends?|colleagues?|co-?workers?"
+    r"^\W*(?:(?:and|but|also|oh|well|so)\s+)*(?:(?:my|our)\s+(?:best\s+)?(?!(?:friends|mates|family)\s+(?:all\s+)?call\s+me\b)(?:friends?|colleagues?|co-?workers?"
     r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"

@@ -55,7 +55,7 @@ def _hhmm(h: int, mi: int, after: bool, pm: bool | None) -> str:
 
 
 _QUIET_CUE = re.compile(
-    r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no)\b|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
+    r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no|nothing|bed|asleep)\b|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
     r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休|推送|提醒",
     _I,
 )

@@ -70,8 +70,8 @@ imessage: imessage
 )
 PAYMENTS = _codes(
     """
-credit_card: credit card | credit cards | visa | mastercard | amex | 信用卡
-debit_card: debit card | debit cards | 借记卡 | 储蓄卡
+credit_card: credit card | credit cards | credit | card | cards | visa | mastercard | amex | 信用卡
+debit_card: debit card | debit cards | debit | 借记卡 | 储蓄卡
 paypal: paypal
 apple_pay: apple pay
 google_pay: google pay
@@ -333,7 +333,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.emoji",
         "true",
-        r"\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)",
+        r"\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|(?<!n't\s)(?<!not\s)(?<!never\s)\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)",
     ),
     (
         "response.style",
@@ -462,7 +462,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "name.preferred",
         None,
-        r"\b(?:everyone|everybody|people|friends|most\s+people)\s+calls?\s+me\s+(?P<v>[A-Z][\w'-]+)",
+        r"\b(?:everyone|everybody|people|friends|most\s+people)\s+calls?\s+me\s+(?P<v>(?-i:[A-Z])[\w'-]+)",
     ),
     (
         "name",
@@ -596,7 +596,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
+        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
     ),
     (
         "medication",
@@ -819,7 +819,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.like",
         None,
-        r"\bi\s+(?:play|practice|practise)\s+(?P<v>[a-z][a-z ]{1,20}?(?:\s+and\s+[a-z]+)?)" + _END,
+        r"\bi\s+(?:play|practice|practise)\s+(?P<v>[a-z][a-z ]{1,20}?(?:\s+and\s+[a-z]+)?)"
+        + r"(?=\s+(?:in|with|at|on|every|most|twice|once|since|a\s+lot)\b|"
+        + _END[3:],
     ),
     ("taste.like", None, r"(?:我的)?(?:爱好|兴趣爱好|兴趣)是(?P<v>[^，。,；;！!]{1,20})"),
     # ---- do not recommend
@@ -934,7 +936,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "hotel.chain",
         None,
-        r"\bi\s+(?:really\s+)?(?:like|love|prefer)\s+(?:staying\s+(?:at|with)\s+)?(?P<v>HOTELS)s?\b".replace(
+        r"\bi\s+(?:really\s+)?(?:like|love|prefer)\s+(?:staying\s+(?:at|with|in)\s+|to\s+stay\s+(?:at|with|in)\s+)?(?P<v>HOTELS)s?\b".replace(
             "HOTELS",
             r"Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham|Best\s+Western|Ritz[\s-]Carlton|Intercontinental|Shangri-La|Mandarin\s+Oriental|Kempinski|Premier\s+Inn",
         ),
@@ -1091,7 +1093,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "long",
-        r"\b(?:give\s+me|i\s+(?:like|prefer|want))\s+(?:the\s+)?(?:long|detailed|thorough|in-depth|comprehensive)\b|写详细|详细一?点|长一?点的回答|喜欢长的",
+        r"(?<!you\s)\b(?:give\s+me|i\s+(?:like|prefer|want))\s+(?:the\s+)?(?:long|detailed|thorough|in-depth|comprehensive)\b|写详细|详细一?点|长一?点的回答|喜欢长的",
     ),
     (
         "response.format",
@@ -1242,7 +1244,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "diet",
         DIET_CODES,
-        r"(?:\bi(?:'ve|\s+have)\s+been\s+|\bi(?:'m|\s+am)\s+|^\W*(?:been\s+)?)(?:an?\s+)?(?:strict(?:ly)?\s+|full[\s-]time\s+|fully\s+|totally\s+|mostly\s+|proudly\s+)?(?P<v>vegan|vegetarian|vegitarian|vegeterian|vegetarain|veggie|pesc[ae]tarian|paleo|plant[\s-]based)\b(?!\s+(?:food|restaurants?|options?|recipes?|meals?|dishes|places?|friends?|burgers?|milk|cheese)\b)",
+        r"(?:\bi(?:'ve|\s+have)\s+been\s+|\bi(?:'m|\s+am)\s+|^\W*(?:been\s+)?|\bi(?:'ve)?\s+(?:went|gone|turned|became|become|switched\s+to\s+being)\s+)(?:an?\s+)?(?:strict(?:ly)?\s+|full[\s-]time\s+|fully\s+|totally\s+|mostly\s+|proudly\s+)?(?P<v>vegan|vegetarian|vegitarian|vegeterian|vegetarain|veggie|pesc[ae]tarian|paleo|plant[\s-]based)\b(?!\s+(?:food|restaurants?|options?|recipes?|meals?|dishes|places?|friends?|burgers?|milk|cheese)\b)",
     ),
     (
         "diet.avoid",
@@ -1463,7 +1465,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "pet.species",
         PETS,
-        r"\bmy\s+(?:little\s+|old\s+|sweet\s+|new\s+)?(?P<v>"
+        r"\b(?:my|our)\s+(?:little\s+|old\s+|sweet\s+|new\s+)?(?P<v>"
         + PETS_EN
         + r")\b(?!\s+(?:food|allergy|hair))|\b(?P<v2>"
         + PETS_EN
@@ -1480,7 +1482,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + PETS_ZH
         + r")",
     ),
-    ("pet.names", None, r"\bmy\s+(?:" + PETS_EN + r")\s+(?P<v>(?-i:[A-Z])[a-z]+)\b"),
+    ("pet.names", None, r"\b(?:my|our)\s+(?:" + PETS_EN + r")\s+(?P<v>(?-i:[A-Z])[a-z]+)\b"),
     # ---- travel
     (
         "travel.airline.avoid",
@@ -1676,8 +1678,80 @@ _PRONOUN_ROWS = tuple(
     for code, word in (("they/them", "they"), ("he/him", "he"), ("she/her", "she"))
 )
 
+ACTIVITY_EN = r"(?:yoga|pilates|crossfit|karate|judo|taekwondo|jiu[\s-]?jitsu|tai\s+chi|kickboxing|boxing|ballet|salsa|zumba|spinning|meditation|parkour|archery|fencing|rowing|triathlons?|marathons?|park\s?run|martial\s+arts|weightlifting|weights|bouldering|calisthenics)"
+GOING_EN = r"(?:running|swimming|climbing|bouldering|hiking|cycling|surfing|skiing|snowboarding|fishing|sailing|kayaking|canoeing|camping|dancing|skating|ice\s+skating|jogging|birdwatching|bird\s*watching|diving|scuba\s+diving|horse\s+riding|riding|walking|rambling|golfing|bowling|paddleboarding|windsurfing|mountain\s+biking)"
+#: "I'm an avid reader" -> reading: the activity a keen <doer> does.
+DOERS = _codes(
+    """
+running: runner | jogger
+cycling: cyclist | biker
+swimming: swimmer
+climbing: climber | boulderer
+hiking: hiker | walker | rambler
+reading: reader | bookworm
+gardening: gardener
+photography: photographer
+baking: baker
+cooking: cook
+gaming: gamer
+golf: golfer
+skiing: skier
+surfing: surfer
+knitting: knitter
+painting: painter
+sailing: sailor
+birdwatching: birder | birdwatcher
+fishing: angler | fisherman
+travel: traveller | traveler
+dancing: dancer
+guitar: guitarist
+piano: pianist
+singing: singer
+writing: writer
+"""
+)
+_DOER_CODES = {k: v for k, v in DOERS.items() if k != v}
+
 VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
     *_PRONOUN_ROWS,
+    # calls said at the end of a clause ("so please never call"), or allowed ("ringing me is fine")
+    (
+        "contact.call",
+        "never",
+        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|ring|phone)(?=\s*(?:[,.;!]|$|please|pls|me\s*(?:[,.;!]|$)))",
+    ),
+    (
+        "contact.call",
+        "allowed",
+        r"\b(?:ringing|phoning|calling)\s+me\s+(?:is|'s)\s+(?:totally\s+|perfectly\s+|absolutely\s+|always\s+)?(?:fine|ok|okay|alright|welcome)\b",
+    ),
+    # units by preference ("I prefer kilometres to miles")
+    (
+        "units.system",
+        "metric",
+        r"\bprefer\s+(?:kilometres|kilometers|km|kg|kilos|kilograms|metres|meters|centimetres|centimeters|the\s+metric)\b",
+    ),
+    (
+        "units.system",
+        "imperial",
+        r"\bprefer\s+(?:miles|lbs|feet|inches|ounces|the\s+imperial)\b",
+    ),
+    # seats said bare: "Aisle please, always", "window if you can"
+    *(
+        (
+            "seat",
+            seat,
+            r"^\W*(?:an?\s+)?"
+            + seat
+            + r"(?:\s+seats?)?\s*,?\s*(?:please|pls|always|every\s+time|for\s+me|if\s+(?:you\s+)?can|if\s+possible)\b",
+        )
+        for seat in ("aisle", "window")
+    ),
+    (
+        "response.format",
+        "table",
+        r"\b(?:give|show|make)\s+(?:me|it)\s+(?:as\s+)?a\s+table\b|\b(?:put|lay)\s+(?:it|this|that|them|everything)\s+(?:out\s+)?in\s+a\s+table\b",
+    ),
     # diet: "I don't eat meat but fish is ok", "vegetarian but I eat fish", "the only meat I eat is fish"
     (
         "diet",
@@ -1809,6 +1883,104 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
 )
 
 ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # ---- contact: "I'd rather get a whatsapp than a call"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\b(?:rather|prefer\s+to)\s+(?:get|have|receive|use|do)\s+(?:an?\s+)?(?P<v>text|sms|e-?mail|whatsapp|telegram|signal|wechat|imessage)(?:\s+message)?\s+(?:than|over|instead\s+of)\b",
+    ),
+    # ---- languages: "X is my mother tongue", "answer me in X"
+    (
+        "language.spoken",
+        LANGS,
+        r"^\W*(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\s+is\s+my\s+(?:native\s+language|mother\s+tongue|first\s+language|native\s+tongue)\b",
+    ),
+    (
+        "language",
+        LANGS,
+        r"\b(?:answer|reply\s+to|respond\s+to|write\s+to|talk\s+to)\s+me\s+in\s+(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\b",
+    ),
+    # ---- age said with "now": "I'm 59 now"
+    ("age", None, r"\bi(?:'m|\s+am)\s+(?P<v>\d{2})\s+now\b"),
+    # ---- diet: "I'm avoiding sugar these days", "I'm off booze"
+    (
+        "diet.avoid",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+)?(?:avoiding|cutting\s+out|staying\s+away\s+from|off|not\s+eating|not\s+drinking|laying\s+off|done\s+with)\s+(?P<v>"
+        + FOOD_AVOID_LIST
+        + r")\b",
+    ),
+    # ---- tastes: "I could eat ramen every day"
+    (
+        "taste.like",
+        None,
+        r"\bi\s+could\s+(?:eat|drink|live\s+on|live\s+off)\s+(?P<v>[a-z][a-z -]{1,25}?)\s+(?:every\s+(?:single\s+)?(?:day|night|meal)|forever|all\s+day|for\s+(?:every|each)\s+meal)\b",
+    ),
+    # ---- hay fever
+    (
+        "allergy",
+        None,
+        r"\bi\s+(?:get|have|suffer\s+from|'ve\s+got|have\s+got)\s+(?:bad\s+|terrible\s+|awful\s+|really\s+bad\s+|seasonal\s+)?(?P<v>hay\s*fever)\b",
+    ),
+    # ---- where: "a small town outside Leeds", moving "I'll be moving to Berlin"
+    (
+        "location.city",
+        None,
+        r"\b(?:live|living|based)\s+(?:in\s+)?(?:a\s+(?:small\s+|little\s+|tiny\s+)?(?:town|village|suburb|place)\s+)?(?:just\s+)?(?:outside|near|close\s+to|on\s+the\s+outskirts\s+of)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "location.moving_to",
+        None,
+        r"\b(?:i(?:'ll|\s+will)|we(?:'ll|\s+will))\s+be\s+(?:moving|relocating)\s+to\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    # ---- children named in a list: "a son called Max and a daughter called Lily"
+    (
+        "family.daughter",
+        None,
+        r"\b(?:and|plus|also)\s+an?\s+(?:\d+[\s-]year[\s-]old\s+|little\s+|baby\s+)?daughter\s+(?:named|called)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    (
+        "family.son",
+        None,
+        r"\b(?:and|plus|also)\s+an?\s+(?:\d+[\s-]year[\s-]old\s+|little\s+|baby\s+)?son\s+(?:named|called)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+    ),
+    # ---- airlines hated are avoided
+    (
+        "travel.airline.avoid",
+        None,
+        r"\bi\s+(?:really\s+)?(?:hate|can't\s+stand|despise|loathe|refuse\s+to\s+(?:fly|use))\s+(?:flying\s+(?:with\s+)?)?(?P<v>"
+        + L.AIRLINES_EN
+        + r")\b",
+    ),
+    # ---- activities one does or goes to, doers one is
+    (
+        "taste.like",
+        None,
+        r"\bi\s+(?:\w+\s+)?(?:do|practi[cs]e|go\s+to)\s+(?P<v>"
+        + ACTIVITY_EN
+        + r")\b|\bi\s+(?:\w+\s+)?go\s+(?P<v2>"
+        + GOING_EN
+        + r")\b",
+    ),
+    (
+        "taste.like",
+        DOERS,
+        r"\bi(?:'m|\s+am)\s+(?:an?\s+)?(?:keen|avid|passionate|enthusiastic|big|huge|serious|amateur|hobby|weekend|casual|lifelong|obsessive|dedicated)\s+(?P<v>"
+        + _alt(_DOER_CODES)
+        + r")\b",
+    ),
     # ---- contact: "prefer email over anything else", "signal only", "text rather than email"
     (
         "contact.channel",
@@ -2370,7 +2542,7 @@ _HINTS_4: Mapping[str, str] = {
     "relationship.status": "engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
     "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version",
-    "response.format": "paragraph|prose|sentences|no bullet|bullets|lists",
+    "response.format": "paragraph|prose|sentences|no bullet|bullets|lists|table",
     "response.style": "simpl|plain|layman|technical|techy|tech|computers|dumb|water|example",
     "units.time_format": "twenty|military|am/pm|am /",
     "accessibility": "reduce|motion|animation|parallax|moving",
@@ -2378,8 +2550,8 @@ _HINTS_4: Mapping[str, str] = {
     "language.spoken": "learning|studying|taking|native|grew up",
     "intolerance": "stomach|tummy|bloating|cramps|gas|runs|diarrh|indigestion|heartburn|reflux|sensitive",
     "taste.dislike": "stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
-    "taste.like": "love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi",
-    "allergy": "allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't",
+    "taste.like": "love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated",
+    "allergy": "allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't|hay",
     "medication": "been on|been taking",
     "payment.method": "pay|send money|split",
     "payment.avoid": "credit|debit",
@@ -2387,11 +2559,22 @@ _HINTS_4: Mapping[str, str] = {
     "location.city": "flat|apartment|house|place|home|condo|studio|specifically|exact|exactly|where i",
     "job.title": "freelanc|working as|worked as|work as|as a|as an|been a|been an",
     "family.child.names": "youngest|eldest|oldest|middle|little one|firstborn",
-    "pet.species": "keep|own|raise|breed|look after",
+    "pet.species": "keep|own|raise|breed|look after|our ",
     "travel.airline": "prefer|like|love|rate|trust|stick with|go with",
     "travel.loyalty": "gold|silver|platinum|diamond|elite|titanium|ambassador|globalist|explorist|club|rewards|miles|honors|honours|plus|programme|program|frequent flyer|status",
     "timezone": "jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
     "recommend": "interest|care less",
+    "contact.call": "call|ring|phon",
+    "travel.airline.avoid": "hate|can't stand|despise|loathe|refuse",
+    "units.system": "prefer",
+    "seat": "aisle|window",
+    "language": "answer|reply|respond|write|talk",
+    "age": "now",
+    "location.moving_to": "moving|relocating",
+    "family.daughter": "daughter",
+    "family.son": "son",
+    "pet.names": "our ",
+    "hotel.chain": "stay",
 }
 #: Hint words of the round-4 (zh) rows, merged into :data:`_HINTS`.
 _HINTS_4ZH: Mapping[str, str] = {
@@ -2646,6 +2829,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             if key.startswith("taste.") and _DEICTIC.match(m.group(group)):
                 continue
             for said, norm in _items(key, codes, m.group(group)):
+                if codes is not None and key.startswith("taste."):
+                    said = norm  # "an avid reader" likes reading
                 for s_, e_, c in _row_hits(key, said, norm, start, end, n_found):
                     if cl.sentence.implicit_cue and c.kind not in _FACT_KINDS:
                         c = dataclasses.replace(c, explicit=False)

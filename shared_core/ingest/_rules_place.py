@@ -39,7 +39,7 @@ def _amt(name: str) -> str:
         r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元))?"
         r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
-        r"|\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
+        r"|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
         r"(?:\s?(?:dollars|usd|euros|bucks|pounds|quid))?"
     )
     return f"(?P<{name}>{number}){_NOT_UNIT}"
@@ -96,6 +96,14 @@ _BUDGET_RX = (
     re.compile(
         r"\b(?:spend|pay|afford)\s+(?P<q>up\s+to\s+|at\s+most\s+|about\s+|around\s+|at\s+least\s+|more\s+than\s+|over\s+)?"
         + _AMT,
+        _I,
+    ),
+    # "somewhere around £1,000 would be ideal", "$800 is my limit"
+    re.compile(
+        r"(?:\bsomewhere\s+|\b)(?P<q>around\s+|about\s+|roughly\s+|up\s+to\s+|under\s+)?"
+        + _AMT
+        + r"\s+(?:would\s+be\s+(?:ideal|perfect|great|good|fine|my\s+limit|the\s+max)"
+        r"|is\s+(?:my\s+(?:limit|max|ceiling)|ideal|the\s+max))\b",
         _I,
     ),
     # "I've got about $300 to play with", "I have 2k for this"

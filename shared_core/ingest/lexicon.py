@@ -620,6 +620,8 @@ def _parse_en_words(text: str) -> int | None:
     """ "twenty-nine" -> 29, "twelve hundred" -> 1200, "two thousand five hundred" -> 2500;
     ``None`` unless every word is a number word (at most 8 words)."""
     words = [w for w in re.split(r"[\s-]+", text) if w and w != "and"]
+    if len(words) > 1 and words[0] == "a" and words[1] in _EN_SCALES:
+        words[0] = "one"  # "a hundred", "a thousand"
     if not words or len(words) > 8 or words[0] in _EN_SCALES:
         return None
     total = current = 0
