@@ -30,7 +30,8 @@ _QUIET_EN = re.compile(
     r"|text(?:ing|s)?|messag(?:e|ing|es)|email(?:ing|s)?|notif(?:y|ications?)|disturb(?:ing)?"
     r"|bother(?:ing)?|ping(?:ing)?)\s+(?:me\s+)?(?P<dir>after|past|before)\s+(?P<h>\d{1,2})"
     r"(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?"
-    r"|\bquiet\s+hours\s+(?:are\s+|is\s+|:\s*|start\s+at\s+)?(?P<dir2>after|from)?\s*(?P<h2>\d{1,2})"
+    r"|(?:\bquiet\s+hours\s+(?:are\s+|is\s+|:\s*|start\s+at\s+)?|\b(?:nothing|no\s+(?:messages|texts|calls|emails"
+    r"|notifications|pings))\s+(?=after|past|before))(?P<dir2>after|from|past|before)?\s*(?P<h2>\d{1,2})"
     r"(?::(?P<mi2>\d{2}))?\s*(?P<ap2>[ap]\.?m\.?)?",
     _I,
 )
@@ -55,7 +56,8 @@ def _hhmm(h: int, mi: int, after: bool, pm: bool | None) -> str:
 
 
 _QUIET_CUE = re.compile(
-    r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no|nothing|bed|asleep)\b|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
+    r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no|nothing|bed|asleep|unreachable|unavailable|dnd)\b"
+    r"|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
     r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休|推送|提醒",
     _I,
 )
@@ -208,7 +210,10 @@ def h_quiet(cl: Clause) -> Iterator[Hit]:
         mi = int(m.group("mi") or m.group("mi2") or 0)
         ap = (m.group("ap") or m.group("ap2") or "").lower()
         direction = (
-            (m.group("dir") or "after").lower().replace("past", "after").replace("from", "after")
+            (m.group("dir") or m.group("dir2") or "after")
+            .lower()
+            .replace("past", "after")
+            .replace("from", "after")
         )
         pm = None if not ap else ap.startswith("p")
         value = f"{direction} {_hhmm(h, mi, direction == 'after', pm)}"

@@ -19,6 +19,7 @@ not store the same words again. Private to :mod:`shared_core.ingest`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterator, Mapping
 
@@ -665,7 +666,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "job.employer",
         None,
-        r"\b(?:work|working)\s+(?:as\s+an?\s+[\w -]+?\s+)?(?:at|for)\s+(?P<v>" + NAME_EN + r")",
+        r"\b(?:work|working)\s+(?:as\s+an?\s+[\w -]+?\s+)?(?:at|for)\s+(?:the\s+)?(?P<v>"
+        + NAME_EN
+        + r")",
     ),
     (
         "job.employer",
@@ -1210,7 +1213,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "language.spoken",
         LANGS,
-        r"(?:\bi(?:\s+can)?\s+speak|\b(?:i(?:'m|\s+am)\s+)?fluent\s+in|^\W*(?:i\s+)?speak)\s+(?P<v>(?:"
+        r"(?:\bi(?:\s+can)?\s+speak|\b(?:i(?:'m|\s+am)\s+)?fluent\s+in|^\W*(?:i\s+)?speak)\s+(?:fluent\s+|good\s+|decent\s+|basic\s+|conversational\s+|native\s+|broken\s+)?(?P<v>(?:"
         + _alt(LANGS, ascii_only=True)
         + r")(?:\s*(?:,|and|&|plus)\s*(?:a\s+(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+)?(?:"
         + _alt(LANGS, ascii_only=True)
@@ -1712,8 +1715,49 @@ writing: writer
 )
 _DOER_CODES = {k: v for k, v in DOERS.items() if k != v}
 
+DEMONYMS = _codes(
+    """
+London: londoner
+New York: new yorker
+Paris: parisian
+Berlin: berliner
+Glasgow: glaswegian
+Manchester: mancunian
+Liverpool: liverpudlian | scouser
+Birmingham: brummie
+Newcastle: geordie
+Dublin: dubliner
+Boston: bostonian
+Chicago: chicagoan
+Los Angeles: angeleno
+Sydney: sydneysider
+Melbourne: melburnian
+Toronto: torontonian
+Vancouver: vancouverite
+Seattle: seattleite
+Montreal: montrealer
+Edinburgh: edinburgher
+Madrid: madrileño | madrileno
+Rome: roman
+Vienna: viennese
+Hamburg: hamburger
+"""
+)
+_DEMONYM_ALT = _alt({k: v for k, v in DEMONYMS.items() if k != v.lower()})
+
 VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
     *_PRONOUN_ROWS,
+    # employment, relationship and seats said in a few words
+    (
+        "job.status",
+        "unemployed",
+        r"\bjob[\s-]?hunting\b|\b(?:between\s+jobs|out\s+of\s+work)\b|\b(?:got\s+|was\s+|been\s+)?laid\s+off\b|\b(?:lost\s+my\s+job|made\s+redundant)\b",
+    ),
+    (
+        "relationship.status",
+        "single",
+        r"^\W*single\s+(?:mum|mom|dad|parent|father|mother)\b|\bi(?:'m|\s+am)\s+a\s+single\s+(?:mum|mom|dad|parent|father|mother)\b",
+    ),
     # calls said at the end of a clause ("so please never call"), or allowed ("ringing me is fine")
     (
         "contact.call",
@@ -1770,7 +1814,7 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "retired",
-        r"^\W*(?:now\s+|fully\s+|happily\s+|recently\s+|semi[\s-])?retired\b(?!\s+(?:people|folks|couples?|\w+\s+who))|\bi\s+(?:just\s+|recently\s+|finally\s+|already\s+)?retired\b"
+        r"^\W*(?:now\s+|fully\s+|happily\s+|recently\s+|just\s+|finally\s+|semi[\s-])?retired\b(?!\s+(?:people|folks|couples?|\w+\s+who))|\bi\s+(?:just\s+|recently\s+|finally\s+|already\s+)?retired\b"
         r"|\bi(?:'m|\s+am)\s+(?:now\s+)?(?:a\s+)?retiree\b|\bsince\s+i\s+retired\b",
     ),
     (
@@ -1883,6 +1927,78 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
 )
 
 ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # ---- "Londoner here", "I'm a born and bred Glaswegian"
+    (
+        "location.city",
+        DEMONYMS,
+        r"(?:\bi(?:'m|\s+am)\s+(?:a\s+)?(?:born\s+and\s+(?:bred|raised)\s+|proud\s+|true\s+|proper\s+)?|^\W*(?:proud\s+|born\s+and\s+(?:bred|raised)\s+)?)(?P<v>"
+        + _DEMONYM_ALT
+        + r")\b",
+    ),
+    # ---- "I'm on telegram", "Sam here"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\bi(?:'m|\s+am)\s+(?:only\s+|mostly\s+|always\s+|usually\s+)?on\s+(?P<v>whatsapp|telegram|signal|wechat|imessage)\b",
+    ),
+    ("name", None, r"^\W*(?P<v>(?-i:[A-Z])[a-z'-]+)\s+here\W*$"),
+    # ---- "I don't do dairy", "I don't do PayPal"
+    (
+        "diet.avoid",
+        None,
+        r"\bi\s+(?:don't|do\s+not|dont|never)\s+do\s+(?P<v>" + FOOD_AVOID_LIST + r")\b",
+    ),
+    (
+        "payment.avoid",
+        PAYMENTS,
+        r"\bi\s+(?:don't|do\s+not|dont|never)\s+do\s+(?P<v>" + PAY_EN + r")\b",
+    ),
+    # ---- "chocolate is life", "big into hiking", "gamer here", "2 cats"
+    (
+        "taste.like",
+        None,
+        r"^\W*(?P<v>[a-z][a-z -]{1,25}?)\s+(?:is|are)\s+(?:literally\s+|basically\s+)?life\W*$|^\W*(?:really\s+|big\s+|huge\s+|super\s+|totally\s+|very\s+|so\s+)into\s+(?P<v2>"
+        + ITEM_EN
+        + r")"
+        + _END,
+    ),
+    (
+        "taste.like",
+        DOERS,
+        r"^\W*(?:an?\s+)?(?:keen\s+|avid\s+|passionate\s+|big\s+|huge\s+|lifelong\s+|proud\s+)?(?P<v>"
+        + _alt(_DOER_CODES)
+        + r")\s+here\b",
+    ),
+    ("pet.species", PETS, r"^\W*(?:\d|one|two|three|four|a|an)\s+(?P<v>" + PETS_EN + r")\W*$"),
+    # ---- "KLM or nothing", "always Hilton"
+    (
+        "travel.airline",
+        None,
+        r"^\W*(?P<v>"
+        + L.AIRLINES_EN
+        + r")\s+or\s+(?:nothing|bust|nobody|no\s+one)\b|^\W*(?:always|only|usually)\s+(?:fly\s+)?(?P<v2>"
+        + L.AIRLINES_EN
+        + r")\W*$",
+    ),
+    (
+        "hotel.chain",
+        None,
+        r"^\W*(?:always|only|usually)\s+(?:stay\s+(?:at|with)\s+)?(?P<v>Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham|Best\s+Western|Premier\s+Inn|Travelodge)s?\W*$",
+    ),
+    # ---- "casual tone pls"
+    (
+        "response.tone",
+        TONE_CODES,
+        r"^\W*(?P<v>formal|casual|informal|friendly|professional|relaxed|warm|direct)\s+(?:tone|style|voice|register)\b",
+    ),
+    # ---- "I'm in PST"
+    ("timezone", TIMEZONES, r"\bi(?:'m|\s+am)\s+(?:in|on)\s+(?P<v>" + _TZ_ABBR + r")\b"),
+    # ---- "no crypto stuff pls"
+    (
+        "recommend",
+        None,
+        r"^\W*(?:please\s+|pls\s+)?no\s+(?:more\s+)?(?P<v>[a-z][a-z ]{1,25}?)\s+(?:stuff|content|ads|offers|spam|promos?|deals|recommendations|suggestions)\b",
+    ),
     # ---- contact: "I'd rather get a whatsapp than a call"
     (
         "contact.channel",
@@ -2066,7 +2182,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + r")"
         + _END
         + r"|^\W*(?P<v3>[a-z][a-z -]{1,25}?)\s+(?:is|are)\s+(?:basically\s+|literally\s+|honestly\s+|kind\s+of\s+)?my\s+(?:life|passion|thing|jam|obsession|religion|happy\s+place|whole\s+personality|world)\b"
-        r"|\bi(?:'m|\s+am)\s+(?:a\s+|an\s+)?(?:big\s+|huge\s+|massive\s+|total\s+|complete\s+|bit\s+of\s+a\s+|real\s+|proper\s+|giant\s+|serious\s+)?(?P<v4>[a-z][a-z -]{1,20}?)\s+(?:nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob)\b"
+        r"|\bi(?:'m|\s+am)\s+(?:a\s+|an\s+)?(?:big\s+|huge\s+|massive\s+|total\s+|complete\s+|bit\s+of\s+a\s+|real\s+|proper\s+|giant\s+|serious\s+)?(?!(?:big|huge|massive|total|complete|real|proper|giant|serious)\s)(?P<v4>[a-z][a-z -]{1,20}?)\s+(?:nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|fan|supporter)\b(?!\s+of\b)"
         r"|\bi(?:'ve|\s+have)\s+(?:been|become|gotten|got)\s+(?:so\s+|totally\s+|kinda\s+|a\s+bit\s+|completely\s+|really\s+)?(?:obsessed\s+with|addicted\s+to|hooked\s+on|into)\s+(?P<v5>"
         + ITEM_EN
         + r")"
@@ -2537,8 +2653,8 @@ _HINTS_3: Mapping[str, str] = {
 #: Hint words of the round-4 (EN) rows, merged into :data:`_HINTS`.
 _HINTS_4: Mapping[str, str] = {
     "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
-    "diet.avoid": "teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away",
-    "job.status": "retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
+    "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away",
+    "job.status": "hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
     "relationship.status": "engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
     "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version",
@@ -2550,20 +2666,24 @@ _HINTS_4: Mapping[str, str] = {
     "language.spoken": "learning|studying|taking|native|grew up",
     "intolerance": "stomach|tummy|bloating|cramps|gas|runs|diarrh|indigestion|heartburn|reflux|sensitive",
     "taste.dislike": "stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
-    "taste.like": "love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated",
+    "taste.like": "love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter",
     "allergy": "allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't|hay",
     "medication": "been on|been taking",
     "payment.method": "pay|send money|split",
     "payment.avoid": "credit|debit",
     "currency": "dollar|euro|pound|sterling|franc|yen|yuan|rmb|rupee|peso|won|krona|kronor|zloty|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny",
-    "location.city": "flat|apartment|house|place|home|condo|studio|specifically|exact|exactly|where i",
+    "location.city": "flat|apartment|house|place|home|condo|studio|specifically|exact|exactly|where i|outside|near|close to|outskirts|"
+    + "|".join(DEMONYMS),
     "job.title": "freelanc|working as|worked as|work as|as a|as an|been a|been an",
     "family.child.names": "youngest|eldest|oldest|middle|little one|firstborn",
-    "pet.species": "keep|own|raise|breed|look after|our ",
-    "travel.airline": "prefer|like|love|rate|trust|stick with|go with",
+    "pet.species": "keep|own|raise|breed|look after|our |"
+    + "|".join(k for k in PETS if k.isascii()),
+    "travel.airline": "prefer|like|love|rate|trust|stick with|go with|or nothing|or bust|or nobody|or no one|always|only|usually",
     "travel.loyalty": "gold|silver|platinum|diamond|elite|titanium|ambassador|globalist|explorist|club|rewards|miles|honors|honours|plus|programme|program|frequent flyer|status",
     "timezone": "jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
-    "recommend": "interest|care less",
+    "recommend": "interest|care less|stuff|content|ads|offers|spam|promo|deals",
+    "name": "here",
+    "hotel.chain": "always|only|usually",
     "contact.call": "call|ring|phon",
     "travel.airline.avoid": "hate|can't stand|despise|loathe|refuse",
     "units.system": "prefer",
@@ -2574,7 +2694,6 @@ _HINTS_4: Mapping[str, str] = {
     "family.daughter": "daughter",
     "family.son": "son",
     "pet.names": "our ",
-    "hotel.chain": "stay",
 }
 #: Hint words of the round-4 (zh) rows, merged into :data:`_HINTS`.
 _HINTS_4ZH: Mapping[str, str] = {
@@ -2795,9 +2914,12 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`VALUE_ROWS` and :data:`ITEM_ROWS` on one clause."""
     text = cl.text
     active = _active_keys(text.lower())
+    complaint = _complains(cl.sentence.text)
     for key, value, rx, hint in _VALUE_RX:
         if hint is not None and key not in active:
             continue
+        if complaint and key.startswith("response."):
+            continue  # "I hate when you give me long answers" asks for no long answers
         m = rx.search(text)
         if m is None or _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
             continue
@@ -2841,6 +2963,19 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
 #: "again" / "this time" make a request one behavioural signal; a fact stays a fact ("my
 #: rabbit Clover chewed through my charger again").
 _FACT_KINDS = frozenset([Kind.FACT, Kind.RELATIONSHIP])
+
+
+#: A complaint about the assistant's answers names what the user does not want.
+_COMPLAINT = re.compile(
+    r"\b(?:hate|can't\s+stand|don't\s+like|dislike|tired\s+of|sick\s+of)\s+(?:it\s+)?(?:when|how)\s+you\b",
+    _I,
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _complains(sentence: str) -> bool:
+    """Once per sentence, not once per clause (a sentence may have hundreds)."""
+    return _COMPLAINT.search(sentence) is not None
 
 
 _STANDING = re.compile(
@@ -3112,6 +3247,7 @@ _MOVING_TO = re.compile(
 
 _CITY_COUNTRY = re.compile(
     r"(?:\b(?:based|live|living|located|reside|residing)\s+in|\bhome\s+(?:for\s+(?:me|us)\s+)?is(?:\s+in)?"
+    r"|\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+)?in(?=\s+\S+(?:\s+\S+)?\s*,\s*\S+(?:\s+\S+)?\s*(?:[.!]|$))"
     r"|\bmy\s+(?:flat|apartment|house|place|home)(?:'s|\s+is)\s+in)\s+(?P<city>"
     + _PLACE_EN
     + r")\s*,\s*(?P<country>"
@@ -3216,7 +3352,32 @@ def _year(y: str) -> str:
 #: "born on 03/09/1975": day and month are told apart by a value over 12, or by the month
 #: named elsewhere in the sentence ("..., that's the 3rd of September"); otherwise unread.
 _BIRTHDAY_NUMERIC = re.compile(
-    _BDAY_CUE + r"(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<y>(?:19|20)\d\d)\b", _I
+    _BDAY_CUE + r"(?P<a>\d{1,2})[/.](?P<b>\d{1,2})(?:[/.](?P<y>(?:19|20)\d\d))?\b(?![/.]\d)", _I
+)
+_HOLIDAYS = {
+    "christmas day": "12-25",
+    "christmas eve": "12-24",
+    "christmas": "12-25",
+    "new year's day": "01-01",
+    "new years day": "01-01",
+    "new year's eve": "12-31",
+    "new years eve": "12-31",
+    "valentine's day": "02-14",
+    "valentines day": "02-14",
+    "valentine's": "02-14",
+    "halloween": "10-31",
+    "st patrick's day": "03-17",
+    "st. patrick's day": "03-17",
+    "the 4th of july": "07-04",
+    "the fourth of july": "07-04",
+    "independence day": "07-04",
+}
+_BIRTHDAY_HOLIDAY = re.compile(
+    _BDAY_CUE
+    + r"(?:on\s+)?(?P<hol>"
+    + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
+    + r")\b",
+    _I,
 )
 _MONTH_NAMED = re.compile(r"\b(?P<mon>" + _MON + r")\b", _I)
 
@@ -3232,12 +3393,17 @@ def _numeric_birthday(cl: Clause) -> Iterator[Hit]:
         else:
             continue  # 03/04/1990 is April or March: not guessed
         if 1 <= day <= 31:
-            norm = f"{m.group('y')}-{month:02d}-{day:02d}"
+            norm = f"{month:02d}-{day:02d}"
+            if m.group("y"):
+                norm = f"{m.group('y')}-{norm}"
             yield (
                 m.start(),
                 m.end(),
                 cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm),
             )
+    for m in _BIRTHDAY_HOLIDAY.finditer(cl.text):
+        norm = _HOLIDAYS[re.sub(r"\s+", " ", m.group("hol").lower())]
+        yield m.start(), m.end(), cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm)
 
 
 def h_birthday(cl: Clause) -> Iterator[Hit]:

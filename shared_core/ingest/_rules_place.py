@@ -129,7 +129,9 @@ _CURRENCY = re.compile(
 )
 #: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").
 _WANT = re.compile(
-    r"\b(?:i|i'd|i'm|i'll|me|my|ideal|ideally|would\s+be|somewhere|keep\s+it|looking)\b|我", _I
+    r"\b(?:i|i'd|i'm|i'll|me|my|ideal|ideally|would\s+be|somewhere|keep\s+it|looking)\b|我"
+    r"|^\W*(?:somewhere\s+|anywhere\s+)?between\b",
+    _I,
 )
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 

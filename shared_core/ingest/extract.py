@@ -414,6 +414,8 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "resid",
             "home",
             "flat",
+            "i'm in",
+            "i am in",
             "之前",
             "以前",
             "原来",

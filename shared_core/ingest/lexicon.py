@@ -762,6 +762,7 @@ JOB_HEADS: frozenset[str] = _words(
     baker barista waiter waitress bartender recruiter entrepreneur freelancer contractor caregiver
     midwife optometrist physiotherapist statistician mathematician physicist chemist biologist
     investor broker realtor producer director actor actress singer dancer coach trainer
+    dev developer swe sre
     """
 )
 
@@ -941,7 +942,8 @@ TOPIC_STOP: frozenset[str] = _words(
 NOT_PLACE: frozenset[str] = _words(
     """january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday love charge bed school college
-    class church office hospital trouble town utc gmt sales marketing it hr english chinese"""
+    class church office hospital trouble town utc gmt sales marketing it hr english chinese
+    pst pdt est edt cst cdt mst mdt cet cest bst jst aest aedt sgt hkt ist"""
 )
 
 #: Capitalised words that are not a name after "I'm".
@@ -1000,6 +1002,15 @@ vegan: vegen
 prefer: perfer | prefere
 definitely: definately
 tldr: tl;dr | tl:dr | tl dr
+i'm: im
+i've: ive
+don't: dont
+can't: cant
+doesn't: doesnt
+isn't: isnt
+didn't: didnt
+through: thru
+please: plz | pleez
 intolerant: intollerant | intolerent
 penicillin: penicilin | pencillin | penicillen | penecillin
 ibuprofen: ibuprophen | ibuprofin
