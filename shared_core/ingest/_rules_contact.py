@@ -242,7 +242,8 @@ _NAME_EN = re.compile(
     _I,
 )
 _NAME_IM = re.compile(
-    r"^\W*(?:(?:[Hh]i|[Hh]ello|[Hh]ey)\W+)?[Ii](?:'m|\s+am)\s+(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+    r"^\W*(?:(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]iya|[Oo]k|[Oo]kay|[Ss]o|[Ww]ell|[Yy]eah|[Aa]nyway|[Uu]m)\W+)*"
+    r"[Ii](?:'m|\s+am)\s+(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
     r"\s*(?:here|by\s+the\s+way)?(?:\s+(?:from|and\s+[Ii]|and\s+my)\b.*)?\W*$"
 )
 _NAME_ZH = re.compile(

@@ -43,9 +43,13 @@ _I = re.IGNORECASE
 # ---- allergy ---------------------------------------------------------------------------
 _ALLERGY_EN = re.compile(
     r"\b(?P<neg>not\s+|no\s+longer\s+|not\s+really\s+)?(?:also\s+|very\s+|really\s+|severely\s+|badly\s+"
-    r"|deathly\s+|mildly\s+)*allergic\s+to\s+(?P<item>" + NOT_END + r"{1,80})"
+    r"|deathly\s+|mildly\s+)*allergic\s+to\s+(?P<item>" + NOT_END + r"{1,80}?)"
+    r"(?=\s+(?:so|but|because|which|please|and\s+(?:i|my|please))\b|\s*[,.;!?]|$)"
     r"|\b(?:i\s+have|i've\s+got|i\s+got)\s+(?:an?\s+|severe\s+|bad\s+)*"
-    r"(?P<item2>[\w\- ]{2,30}?)\s+allerg(?:y|ies)\b",
+    r"(?!(?:severe|bad|serious|mild|deadly)\s)(?P<item2>[\w\- ]{2,30}?)\s+allerg(?:y|ies)\b"
+    r"(?!\s+to\b)"
+    r"|\b(?:have|'ve\s+got|got)\s+(?:an?\s+)?(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+|real\s+)?"
+    r"allerg(?:y|ies)\s+to\s+(?P<item4>" + NOT_END + r"{1,60})",
     _I,
 )
 _ALLERGY_ZH = re.compile(
@@ -75,7 +79,7 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
                 continue
             seen.append(m.span())
             g = m.groupdict()
-            raw = g.get("item") or g.get("item2") or g.get("item3") or ""
+            raw = g.get("item") or g.get("item2") or g.get("item3") or g.get("item4") or ""
             neg = bool(g.get("neg") or g.get("neg2") or g.get("neg3")) or bool(
                 g.get("item2") is None and _ANYMORE.search(cl.text)
             )
@@ -116,7 +120,8 @@ _COND_EN = re.compile(
     r"(?P<free>"
     + NOT_END
     + r"{2,40})|\bi(?:'m|\s+am)\s+(?:also\s+)?(?P<neg>not\s+|no\s+longer\s+)?"
-    r"(?P<adj>pregnant|diabetic|asthmatic|epileptic|coeliac|celiac|autistic|bipolar|anaemic|anemic)\b",
+    r"(?P<adj>pregnant|diabetic|asthmatic|epileptic|coeliac|celiac|autistic|bipolar|anaemic|anemic"
+    r"|pre-?diabetic)\b",
     _I,
 )
 _COND_ZH = re.compile(
@@ -281,7 +286,7 @@ def h_industry(cl: Clause) -> Iterator[Hit]:
 _JOB_EN = re.compile(
     r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:a|an)\s+(?P<job>" + NOT_END + r"{2,50})"
     r"|\bi\s+work\s+as\s+(?:a\s+|an\s+)?(?P<job2>" + NOT_END + r"{2,50})"
-    r"|\bmy\s+(?:job|profession|occupation|role|title|job\s+title)\s+is\s+(?:a\s+|an\s+)?(?P<job3>"
+    r"|\bmy\s+(?:job|profession|occupation|role|title|job\s+title)\s+is\s+(?!in\s)(?:a\s+|an\s+)?(?P<job3>"
     + NOT_END
     + r"{2,50})",
     _I,

@@ -560,7 +560,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.dislike",
         None,
-        r"^\W*(?P<v>[a-z][a-z ]{1,30}?)\s+(?:are|is)\s+(?:so\s+|really\s+|absolutely\s+)?(?:disgusting|gross|revolting|nasty|inedible|vile)\b",
+        r"^\W*(?P<v>[a-z][a-z ]{1,30}?)\s+(?:are|is)\s+(?:so\s+|really\s+|absolutely\s+|just\s+)?(?:disgusting|gross|revolting|nasty|inedible|vile|the\s+worst|awful|horrible|terrible|foul|rank)\b",
     ),
     (
         "taste.like",
@@ -586,7 +586,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "health.condition",
         None,
-        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>type\s+[12]\s+diabetes|asthma|diabetes|epilepsy|eczema|psoriasis|arthritis|migraines?|ibs|crohn's|celiac\s+disease|adhd|hypertension|high\s+blood\s+pressure)\b|\bi\s+live\s+with\s+(?P<v2>(?:chronic\s+)?[a-z][a-z' ]{2,30}?)"
+        r"\bi(?:'ve|\s+have)\s+(?:had|been\s+living\s+with)\s+(?P<v>type\s+[12]\s+diabetes|psoriasis|crohn's|"
+        + _alt({k: k for k in L.CONDITIONS if k.isascii()})
+        + r")\b|\bi\s+live\s+with\s+(?P<v2>(?:chronic\s+)?[a-z][a-z' ]{2,30}?)"
         + _END,
     ),
     (
@@ -1261,7 +1263,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.like",
         None,
-        r"\bi(?:'m|\s+am)?\s*(?:so\s+|totally\s+|kinda\s+|a\s+bit\s+|completely\s+)?(?:obsessed\s+with|addicted\s+to|crazy\s+about|mad\s+about|hooked\s+on|passionate\s+about|a\s+sucker\s+for)\s+(?P<v>"
+        r"\bi(?:'m|\s+am)?\s*(?:so\s+|totally\s+|kinda\s+|a\s+bit\s+|completely\s+)?(?:obsessed\s+with|addicted\s+to|crazy\s+about|mad\s+about|hooked\s+on|passionate\s+about|a\s+sucker\s+for|can't\s+get\s+enough\s+of)\s+(?P<v>"
         + ITEM_EN
         + r")"
         + _END
@@ -1747,6 +1749,62 @@ _DEMONYM_ALT = _alt({k: v for k, v in DEMONYMS.items() if k != v.lower()})
 
 VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
     *_PRONOUN_ROWS,
+    # "married to my husband", "I'm gay and married", "I'm seeing someone"
+    (
+        "relationship.status",
+        "married",
+        r"\bmarried\s+to\s+(?:my\s+)?(?:husband|wife|partner|spouse)\b|\bi(?:'m|\s+am)\s+[\w ]{1,20}?\s+and\s+(?:happily\s+)?married\b",
+    ),
+    (
+        "relationship.status",
+        "partnered",
+        r"\bi(?:'m|\s+am)\s+(?:seeing\s+someone|in\s+a\s+(?:long[\s-]term\s+|long[\s-]distance\s+|happy\s+|committed\s+)?relationship|taken|dating\s+someone|with\s+someone)\b",
+    ),
+    # diet said with only: "halal only", "only kosher"
+    ("diet", "halal", r"\bhalal\s+only\b|\bonly\s+(?:eat\s+)?halal\b"),
+    ("diet", "kosher", r"\bkosher\s+only\b|\bonly\s+(?:eat\s+)?kosher\b"),
+    # jobs and study in passing
+    (
+        "job.title",
+        "teacher",
+        r"\bi(?:'ve|\s+have)\s+been\s+teaching\b(?!\s+(?:myself|my\s+(?:kids?|son|daughter|dog)))",
+    ),
+    (
+        "job.status",
+        "student",
+        r"\bwhile\s+i(?:'m|\s+am)?\s+(?:study|studying|at\s+uni|at\s+university|at\s+college|finish(?:ing)?\s+my\s+(?:degree|studies))\b",
+    ),
+    # seats and formats said another way
+    (
+        "seat",
+        "exit_row",
+        r"\bexit[\s-]rows?\s+(?:are|is)\s+(?:a\s+must|essential|non-negotiable|the\s+best|my\s+(?:thing|go-to))\b",
+    ),
+    *(
+        (
+            "seat",
+            seat,
+            r"\b(?:give|get|book)\s+me\s+the\s+" + seat + r"\b(?!\s+(?:open|closed|shut))",
+        )
+        for seat in ("aisle", "window")
+    ),
+    ("response.format", "bullets", r"\bbullet(?:ed)?\s+(?:form|format)\b"),
+    (
+        "response.format",
+        "summary_first",
+        r"\b(?:tl;?dr|summary|conclusion|bottom\s+line|short\s+answer)\s+(?:at\s+the\s+(?:start|top|beginning)|up\s+front)\b",
+    ),
+    (
+        "response.style",
+        "with_examples",
+        r"\b(?:give|show)\s+me\s+(?:\w+\s+(?:and\s+)?)?examples\b|\bvisual\s+learner\b",
+    ),
+    # accessibility: "partially sighted"
+    (
+        "accessibility",
+        "large_text",
+        r"\bpartially\s+sighted\b|\b(?:poor|low|bad|weak)\s+(?:eyesight|vision)\b",
+    ),
     # employment, relationship and seats said in a few words
     (
         "job.status",
@@ -1927,6 +1985,72 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
 )
 
 ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # ---- "I work nights as a security guard"
+    (
+        "job.title",
+        None,
+        r"\bwork(?:ed|ing)?\s+(?:nights|days|weekends|part[\s-]time|full[\s-]time|shifts|remotely|freelance)\s+as\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)(?=\s+(?:for|since|at|in|with|on)\b|\s*[,.;!]|$)",
+    ),
+    # ---- "my job is in marketing"
+    (
+        "industry",
+        None,
+        r"\bmy\s+(?:job|work|career|background)\s+is\s+in\s+(?:the\s+)?(?P<v>"
+        + _alt({k: k for k in L.INDUSTRIES if k.isascii()})
+        + r")\b",
+    ),
+    # ---- "... and two cats" after a pet
+    (
+        "pet.species",
+        PETS,
+        r"\b(?:"
+        + PETS_EN
+        + r")\b[^.;!?]{0,30}?\band\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v>"
+        + PETS_EN
+        + r")\b",
+    ),
+    # ---- "I'm GMT+1"
+    (
+        "timezone",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:on\s+|in\s+)?(?P<v>(?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::\d\d)?)",
+    ),
+    # ---- "I'm learning to play the piano", "taking up climbing"
+    (
+        "taste.like",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:learning|taking\s+up|getting\s+into|teaching\s+myself)\s+(?:to\s+play\s+|how\s+to\s+play\s+)?(?:the\s+)?(?P<v>"
+        + PLAYED
+        + r"|"
+        + ACTIVITY_EN
+        + r"|"
+        + GOING_EN
+        + r")\b",
+    ),
+    # ---- "codeine doesn't agree with me" (a drug)
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>"
+        + MEDS_EN
+        + r")\s+(?:doesn't|does\s+not|don't|do\s+not)\s+agree\s+with\s+me\b",
+    ),
+    # ---- "budget: anything over 1k is too much"
+    # ---- "I'm a tea drinker", "I'm not a coffee person"
+    (
+        "taste.like",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+)(?:big\s+|huge\s+|real\s+|total\s+)?(?P<v>"
+        + taxonomy._FOOD_WORDS
+        + r")\s+(?:person|drinker|eater|lover|fiend|fan)\b",
+    ),
+    (
+        "taste.dislike",
+        None,
+        r"\bi(?:'m|\s+am)\s+not\s+(?:really\s+|much\s+of\s+)?(?:a\s+|an\s+)(?:big\s+)?(?P<v>"
+        + taxonomy._FOOD_WORDS
+        + r")\s+(?:person|drinker|eater|lover|fan)\b",
+    ),
     # ---- "Londoner here", "I'm a born and bred Glaswegian"
     (
         "location.city",
@@ -2279,7 +2403,8 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.children",
         None,
-        r"\bmarried\s+with\s+(?P<v>\d|one|two|three|four|five|six|a)\s+(?:kids?|child(?:ren)?|boys?|girls?|sons?|daughters?)\b",
+        r"\bmarried\s+with\s+(?P<v>\d|one|two|three|four|five|six|a)\s+(?:kids?|child(?:ren)?|boys?|girls?|sons?|daughters?)\b"
+        r"|\b(?:with\s+|and\s+)?(?:our|my)\s+(?P<v2>\d|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)\b",
     ),
     # ---- pets
     (
@@ -2654,40 +2779,41 @@ _HINTS_3: Mapping[str, str] = {
 _HINTS_4: Mapping[str, str] = {
     "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
     "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away",
-    "job.status": "hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
-    "relationship.status": "engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
+    "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
+    "relationship.status": "seeing|relationship|taken|dating|someone|engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
     "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version",
-    "response.format": "paragraph|prose|sentences|no bullet|bullets|lists|table",
-    "response.style": "simpl|plain|layman|technical|techy|tech|computers|dumb|water|example",
+    "response.format": "tldr|start|top|up front|form|format|paragraph|prose|sentences|no bullet|bullets|lists|table",
+    "response.style": "give me|show me|visual|simpl|plain|layman|technical|techy|tech|computers|dumb|water|example",
     "units.time_format": "twenty|military|am/pm|am /",
-    "accessibility": "reduce|motion|animation|parallax|moving",
+    "accessibility": "sighted|eyesight|vision|poor|low|weak|reduce|motion|animation|parallax|moving",
     "name.preferred": "for short",
     "language.spoken": "learning|studying|taking|native|grew up",
     "intolerance": "stomach|tummy|bloating|cramps|gas|runs|diarrh|indigestion|heartburn|reflux|sensitive",
-    "taste.dislike": "stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
-    "taste.like": "love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter",
-    "allergy": "allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't|hay",
+    "taste.dislike": "person|drinker|eater|worst|awful|horrible|terrible|foul|rank|stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
+    "taste.like": "drinker|person|eater|can't get enough|learning|taking up|getting into|teaching myself|love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter",
+    "allergy": "agree|allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't|hay",
     "medication": "been on|been taking",
     "payment.method": "pay|send money|split",
     "payment.avoid": "credit|debit",
     "currency": "dollar|euro|pound|sterling|franc|yen|yuan|rmb|rupee|peso|won|krona|kronor|zloty|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny",
     "location.city": "flat|apartment|house|place|home|condo|studio|specifically|exact|exactly|where i|outside|near|close to|outskirts|"
     + "|".join(DEMONYMS),
-    "job.title": "freelanc|working as|worked as|work as|as a|as an|been a|been an",
+    "job.title": "nights|days|weekends|part-time|part time|full-time|full time|shifts|remotely|freelance|teaching|freelanc|working as|worked as|work as|as a|as an|been a|been an",
     "family.child.names": "youngest|eldest|oldest|middle|little one|firstborn",
     "pet.species": "keep|own|raise|breed|look after|our |"
     + "|".join(k for k in PETS if k.isascii()),
     "travel.airline": "prefer|like|love|rate|trust|stick with|go with|or nothing|or bust|or nobody|or no one|always|only|usually",
     "travel.loyalty": "gold|silver|platinum|diamond|elite|titanium|ambassador|globalist|explorist|club|rewards|miles|honors|honours|plus|programme|program|frequent flyer|status",
-    "timezone": "jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
+    "timezone": "gmt|utc|jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
     "recommend": "interest|care less|stuff|content|ads|offers|spam|promo|deals",
+    "industry": "my job|my work|my career|my background",
     "name": "here",
     "hotel.chain": "always|only|usually",
     "contact.call": "call|ring|phon",
     "travel.airline.avoid": "hate|can't stand|despise|loathe|refuse",
     "units.system": "prefer",
-    "seat": "aisle|window",
+    "seat": "give me the|get me the|book me the|exit|aisle|window",
     "language": "answer|reply|respond|write|talk",
     "age": "now",
     "location.moving_to": "moving|relocating",
@@ -2862,8 +2988,15 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
                 continue
             out.append((part, code))
         else:
-            out.append((part, L.canonical_value(key, part) if key.count(".") else part.lower()))
+            norm = L.canonical_value(key, part) if key.count(".") else part.lower()
+            if key == "intolerance":
+                norm = _SAME_INTOLERANCE.get(norm, norm)  # "dairy doesn't agree with me"
+            out.append((part, norm))
     return out
+
+
+#: Intolerances said by the food that carries the substance.
+_SAME_INTOLERANCE = {"dairy": "lactose", "dairy products": "lactose"}
 
 
 #: A possibility or a plan, not a fact: "I might try keto", "maybe I'll get a dog", "可能明年".
@@ -2932,10 +3065,14 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
         # the value is the code ("halal", not "eat halal"); the words stay in the span
         c = cand(_kind(key), slot, value, normalized=value, explicit=exp, hard=_hard(key))
         yield m.start(), m.end(), _negate(c) if _negated(text, m.start(), key) else c
+    # a list key counts its items across rows ("a golden retriever named Max and two cats":
+    # the second row's first item is a sibling, not a replacement of the first row's)
+    listed: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
     for key, codes, rx, hint in _ITEM_RX:
         if hint is not None and key not in active:
             continue
-        n_found = 0
+        n_found = listed.get(key, 0) if _is_list(key) else 0
         for m in rx.finditer(text):
             group = next((g for g, v in m.groupdict().items() if v), None)
             if group is None:
@@ -2953,11 +3090,16 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             for said, norm in _items(key, codes, m.group(group)):
                 if codes is not None and key.startswith("taste."):
                     said = norm  # "an avid reader" likes reading
+                if _is_list(key) and (key, norm) in seen:
+                    continue  # the same item read by two rows
+                seen.add((key, norm))
                 for s_, e_, c in _row_hits(key, said, norm, start, end, n_found):
                     if cl.sentence.implicit_cue and c.kind not in _FACT_KINDS:
                         c = dataclasses.replace(c, explicit=False)
                     yield s_, e_, _negate(c) if negated else c
                 n_found += 1
+        if _is_list(key):
+            listed[key] = n_found
 
 
 #: "again" / "this time" make a request one behavioural signal; a fact stays a fact ("my
@@ -3444,6 +3586,12 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "pescatarian",
         r"^\W*no\s+meat(?:\s+for\s+me)?\s*[,;]?\s*(?:but\s+)?fish\s+(?:is\s+|are\s+)?(?:ok|okay|fine|allowed)\b",
     ),
+    # "Vegetarian, but I eat fish occasionally"
+    (
+        "diet",
+        "pescatarian",
+        r"\bvegetarian\s*[,;—–-]?\s*(?:but|except|although|though)\s+(?:i\s+)?(?:still\s+|also\s+|do\s+)?eats?\s+(?:fish|seafood)\b",
+    ),
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
@@ -3523,7 +3671,7 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         + _NAMES_EN
         + r")\b"
         r"|\bmy\s+(?:youngest|eldest|oldest|middle\s+(?:one|child|kid)|little\s+one|firstborn)\s*[,(—–-]\s*(?P<v3>(?-i:[A-Z])[a-z'-]+)\b",
-        True,
+        False,
     ),
     (
         "family.children",
@@ -3541,6 +3689,34 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         + _NAMES_EN
         + r")\b",
         False,
+    ),
+    # "as a nurse I ...", "being a vegetarian, I ...", "as someone who's lactose intolerant, I ..."
+    (
+        "job.title",
+        None,
+        r"^\W*(?:(?:so|well|honestly|ok|and|yeah)\s+)*(?:as|being)\s+an?\s+(?P<v>(?:[a-z]+\s)?(?:"
+        + JOB_HEAD
+        + r"))\s*,?\s+(?:i|i'm|i've|i'd|my|me)\b",
+        False,
+    ),
+    (
+        "diet",
+        DIET_CODES,
+        r"^\W*(?:(?:so|well|honestly|ok|and|yeah)\s+)*(?:as|being)\s+(?:an?\s+|someone\s+who(?:'s|\s+is)\s+(?:an?\s+)?)(?P<v>vegan|vegetarian|veggie|pesc[ae]tarian|paleo)\s*,?\s+(?:i|i'm|i've|i'd|my|me)\b",
+        False,
+    ),
+    (
+        "intolerance",
+        None,
+        r"^\W*(?:(?:so|well|honestly|ok|and|yeah)\s+)*(?:as|being)\s+(?:someone\s+who(?:'s|\s+is)\s+)?(?P<v>lactose|gluten|fructose|histamine|caffeine)[\s-]intolerant\s*,?\s+(?:i|i'm|i've|i'd|my|me)\b",
+        False,
+    ),
+    # "I can't eat nuts, I'm allergic"
+    (
+        "allergy",
+        None,
+        r"\bi\s+(?:can't|cannot|can\s+not)\s+(?:eat|have|touch)\s+(?P<v>[a-z][a-z ]{1,25}?)\s*[,;—–-]+\s*(?:because\s+|since\s+|as\s+)?i(?:'m|\s+am)\s+(?:very\s+|severely\s+|deathly\s+|really\s+)?allergic\b",
+        True,
     ),
     # "my hobbies are photography, cycling and woodworking"
     (
@@ -3621,13 +3797,15 @@ SENTENCE_HINTS: tuple[str, ...] = (
     *("budgie", "hamster", "parrot", "fish", "pupp", "kitten", "turtle", "tortoise", "lizard"),
     *("snake", "guinea pig", "hobb", "interests", "passions", "pastimes", "epipen", "epi-pen"),
     *("name", "thinners", "statins", "antidepressants", "blockers", "ssris", "painkillers"),
-    *("meds", "medication", "where i", "where we"),
+    *("meds", "medication", "where i", "where we", "as a", "as an", "being", "as someone"),
+    *("vegetarian", "can't eat", "cannot eat"),
 )
 
 
 def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
     """:data:`SENTENCE_VALUE_ROWS` and :data:`SENTENCE_ITEM_ROWS` on a whole sentence."""
     text = cl.text
+    yield from _sentence_rows_en(text)
     if "," not in text and "，" not in text and ":" not in text and "—" not in text:
         return
     for key, value, rx in _SENT_VALUE_RX:
@@ -3643,6 +3821,10 @@ def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
                 continue
             for n, (said, norm) in enumerate(_items(key, codes, m.group("v"))):
                 yield from _row_hits(key, said, norm, start, end, n)
+
+
+def _sentence_rows_en(text: str) -> Iterator[Hit]:
+    """:data:`SENTENCE_ITEM_ROWS_EN` on a whole sentence (with or without a comma)."""
     for key, codes, rx, whole in _SENT_ITEM_EN_RX:
         for m in rx.finditer(text):
             group = next((g for g, v in m.groupdict().items() if v), None)

@@ -98,6 +98,14 @@ _BUDGET_RX = (
         + _AMT,
         _I,
     ),
+    # "anything over 1k is too much for me"
+    re.compile(
+        r"\b(?:anything|something)\s+(?P<q>over|above|more\s+than)\s+"
+        + _AMT
+        + r"\s+(?:is|would\s+be|'s)\s+(?:too\s+(?:much|expensive|pricey|steep)|out"
+        r"|off\s+the\s+table|a\s+no)\b",
+        _I,
+    ),
     # "somewhere around £1,000 would be ideal", "$800 is my limit"
     re.compile(
         r"(?:\bsomewhere\s+|\b)(?P<q>around\s+|about\s+|roughly\s+|up\s+to\s+|under\s+)?"

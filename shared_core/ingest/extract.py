@@ -275,7 +275,8 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         signals.add("question")
     if sent.hypothetical:
         signals.add("hypothetical")
-    if clause.third_party and not c.key.startswith("family."):
+    couple = c.key == "relationship.status" and _COUPLE.search(sent.text) is not None
+    if clause.third_party and not c.key.startswith("family.") and not couple:
         signals.add("third_party")
     if joke:
         signals.add("joke")
@@ -310,6 +311,10 @@ def _passing(key: str, sentence: str) -> bool:
     if key.startswith(("note.", "event.")):
         return True
     return key.startswith("health.condition") and _DIAGNOSED_RE.search(sentence) is None
+
+
+#: "my husband and I", "me and my wife", "our anniversary": the user is half of the couple.
+_COUPLE = re.compile(r"\b(?:and\s+i|and\s+me|me\s+and|we|we're|we've|our|us)\b", re.IGNORECASE)
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:

@@ -144,6 +144,7 @@ latex: latex | 乳胶
 cats: cats | cat | cat hair | cat dander | 猫 | 猫毛
 dogs: dogs | dog | dog hair | 狗 | 狗毛
 bee stings: bee stings | bees | bee | wasps | insect stings | 蜜蜂 | 蜂蜇
+bee stings: wasp stings | wasp | hornets
 mold: mold | mould | 霉菌
 nickel: nickel | 镍
 fragrance: fragrance | perfume | 香水
@@ -161,6 +162,7 @@ epilepsy: epilepsy | epileptic | 癫痫
 heart disease: heart disease | a heart condition | 心脏病
 celiac disease: celiac disease | celiac | coeliac disease | coeliac
 autism: autism | autistic
+prediabetes: prediabetes | pre-diabetes | pre-diabetic | prediabetic
 bipolar disorder: bipolar disorder | bipolar
 depression: depression | 抑郁症
 anxiety: anxiety | 焦虑症
@@ -762,7 +764,8 @@ JOB_HEADS: frozenset[str] = _words(
     baker barista waiter waitress bartender recruiter entrepreneur freelancer contractor caregiver
     midwife optometrist physiotherapist statistician mathematician physicist chemist biologist
     investor broker realtor producer director actor actress singer dancer coach trainer
-    dev developer swe sre
+    dev developer swe sre guard nanny cop detective paralegal medic model marine doula priest
+    pastor rabbi imam judge
     """
 )
 
