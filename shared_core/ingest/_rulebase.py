@@ -295,6 +295,8 @@ THIRD_PARTY_RE = re.compile(
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"
     r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws)"
     r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody"
+    r"|the\s+(?:kids|people|family|couple|guy|girl|woman|man|lady|neighbou?rs?)\s+(?:next\s+door|upstairs"
+    r"|downstairs|across\s+the\s+(?:street|hall|road)|down\s+the\s+(?:street|road))|the\s+neighbou?rs?"
     r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"

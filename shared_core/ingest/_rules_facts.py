@@ -30,7 +30,7 @@ from ._rulebase import (
     negate as _negate,
 )
 from ._rules_open import h_interest, h_taste
-from ._rules_packs import ONE_TRIP
+from ._rules_packs import ONE_TRIP, complains
 from ._rules_place import h_budget, h_location
 from .dates import DATE_HINTS, resolve_dates
 from .lexicon import slugify
@@ -571,7 +571,10 @@ _ANAPHORA = frozenset(
 def h_pack(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`PACK_EN` / :data:`PACK_ZH`: a match yields its key and value;
     the rows of :data:`ITEM_PACK`: the item each match names."""
+    complaint = complains(cl.sentence.text)
     for key, value, explicit, rx in _PACK_RX:
+        if complaint and key.startswith("response."):
+            continue  # "I hate when you use bullet points"
         if (m := rx.search(cl.text)) is not None:
             if key.startswith("response.") and neg_before(cl.text, m.start()):
                 continue  # "别用表格回答" asks for no table

@@ -273,6 +273,9 @@ _NOT_DURABLE = re.compile(
     r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
     r"|at\s+(?:the\s+)?(?:airport|station|office|gym|hospital|store|shop|mall|beach|doctor's|dentist)"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
+    # something under way ("I'm reading a book about ...") is no lasting fact
+    r"|\bi(?:'m|\s+am)\s+(?:currently\s+|just\s+)?(?:reading|learning\s+about|researching|working\s+on"
+    r"|watching|listening\s+to)\b"
     # an ailment of the day ("I have a headache", "I've got the flu") is no lasting fact
     r"|\b(?:a\s+(?:headache|cold|cough|fever|hangover|sore\s+\w+|stomach\s*ache|tummy\s*ache|toothache"
     r"|runny\s+nose|temperature|blocked\s+nose)|the\s+(?:flu|hiccups|sniffles)|jet\s*lag(?:ged)?)\b"

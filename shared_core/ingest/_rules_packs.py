@@ -31,7 +31,15 @@ from ._rulebase import Clause, Hit, cand, neg_before, phrase, split_items
 from ._rulebase import negate as _negate
 from .lexicon import parse_number, slugify
 
-__all__ = ["ITEM_ROWS", "VALUE_ROWS", "h_birthday", "h_move", "h_rows", "h_sentence_rows"]
+__all__ = [
+    "ITEM_ROWS",
+    "VALUE_ROWS",
+    "complains",
+    "h_birthday",
+    "h_move",
+    "h_rows",
+    "h_sentence_rows",
+]
 
 _I = re.IGNORECASE
 
@@ -3009,7 +3017,7 @@ MAYBE = re.compile(
 )
 #: One booking, not a standing preference: "a window seat on the 9am flight", "这趟".
 ONE_TRIP = re.compile(
-    r"\b(?:the|this|my|tomorrow's|tonight's|next|that)\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+|\w+\s+)?(?:flight|train)\b(?!s)"
+    r"\b(?:the|this|my|tomorrow's|tonight's|next|that|\w+'s)\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+|\w+\s+)?(?:flight|train)\b(?!s)"
     r"|这趟|这次|明天的|今晚的|(?:明天|今晚|后天|下周|这周|周末).{0,6}订"
     # one ticket for one trip: "帮我订一张去上海的机票，要靠窗的" (not "订票时都选靠窗")
     r"|(?:订|买|抢)(?:一|两|\d)张(?![^。]*(?:都|每次|总是|一律|以后))|去[\u4e00-\u9fff]{2,4}的(?:机票|车票|航班|高铁)",
@@ -3047,7 +3055,7 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`VALUE_ROWS` and :data:`ITEM_ROWS` on one clause."""
     text = cl.text
     active = _active_keys(text.lower())
-    complaint = _complains(cl.sentence.text)
+    complaint = complains(cl.sentence.text)
     for key, value, rx, hint in _VALUE_RX:
         if hint is not None and key not in active:
             continue
@@ -3115,7 +3123,7 @@ _COMPLAINT = re.compile(
 
 
 @functools.lru_cache(maxsize=64)
-def _complains(sentence: str) -> bool:
+def complains(sentence: str) -> bool:
     """Once per sentence, not once per clause (a sentence may have hundreds)."""
     return _COMPLAINT.search(sentence) is not None
 
@@ -3696,7 +3704,7 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         None,
         r"^\W*(?:(?:so|well|honestly|ok|and|yeah)\s+)*(?:as|being)\s+an?\s+(?P<v>(?:[a-z]+\s)?(?:"
         + JOB_HEAD
-        + r"))\s*,?\s+(?:i|i'm|i've|i'd|my|me)\b",
+        + r"))\s*,?\s+(?:i|i'm|i've|i'd)\b",
         False,
     ),
     (
