@@ -570,7 +570,7 @@ def neg_before(text: str, pos: int) -> bool:
 
 
 _NEG_BEFORE = re.compile(
-    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿)再?(?:给我)?)$",
+    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿|不方便|没法|无法)再?(?:给我)?)$",
     _I,
 )
 

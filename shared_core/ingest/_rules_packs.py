@@ -2556,12 +2556,25 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
     ("response.emoji", "true", r"(?:可以|能|多)(?:用|加|发)(?:点|些)?(?:表情|emoji)"),
     ("accessibility", "large_text", r"看不清(?:小字|字)|字(?:太|很)小"),
 )
+#: A leisure verb said twice ("打打球", "看看书"): a pastime, dropped before the item.
+_REDUP_VERB = r"(?:打打|看看|玩玩|逛逛|听听|跑跑|练练|弹弹|下下|钓钓|爬爬|踢踢|拍拍|唱唱|跳跳|游游)"
 ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # the usual way to pay, said with a habit word and no paying verb: "平时都是微信支付"
+    (
+        "payment.method",
+        PAYMENTS,
+        r"(?:都是|一般是|一般都是|基本都是|基本上都是|通常是|通常都是|习惯用|都用|一般用|基本用|主要用|只用|常用)"
+        r"(?P<v>" + PAY_ZH + r")(?!联系|沟通|联络|找我|聊)",
+    ),
     # interests by habit, by years of practice, as the biggest hobby, or being learned
     (
         "taste.like",
         None,
-        r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空|下班后)(?:我)?(?:一般|通常|经常|常常|基本上?|都|总)(?:会)?(?:去)?(?P<v>[^，。,；;！!？?]{2,12})"
+        r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空|下班后)(?:我)?(?:下班)?(?:后)?(?:没事|没事儿|有空|闲下来)?(?:的时候)?"
+        r"(?:一般|通常|经常|常常|基本上?|都|总|就)+(?:会)?(?:去)?(?P<v>(?![是在用都])[^，。,；;！!？?]{2,12})"
+        r"|(?:偶尔|有时候?|经常|常常|没事就|有空就|闲了就)(?P<v5>"
+        + _REDUP_VERB
+        + r"[\u4e00-\u9fff]{2,6})(?=$|[，。,.!！])"
         r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:我)?(?:已经)?(?:看|玩|踢|打|练|学|弹|画|跑|下|追|拉)了(?:快|差不多|将近)?(?:[一二两三四五六七八九十几\d]+|好几)(?:多)?(?:年|个月)"
         r"|(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:是|就是)我(?:最大|唯一|主要)?的(?:爱好|兴趣|乐趣)"
         r"|我(?:最近|现在|一直)?(?:在|正在)学(?:习)?(?P<v4>(?!开车|车|中文|英文|英语|日语|韩语|法语|德语)[\u4e00-\u9fff]{2,4}?)(?=$|[，。,.!！]|呢|了)",
@@ -2759,7 +2772,7 @@ _HINTS_3: Mapping[str, str] = {
     "language.spoken": "也|说得|讲得|水平|还会|还能",
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
-    "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|发烧友|hobb|超|最|特别",
+    "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|偶尔|有时|经常|常常|没事|闲了|发烧友|hobb|超|最|特别",
     "taste.dislike": "fan of|taste|what i|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
     "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用|风团|红点|肿",
     "health.condition": "living with|lived with|struggling|dealing|diagnos|患者|病人|查出|检查出|诊断",
@@ -2898,7 +2911,10 @@ _VALUE_RX = tuple(
     (key, value, re.compile(rx, _I), _HINTS.get(key)) for key, value, rx in VALUE_ROWS
 )
 _ITEM_RX = tuple((key, codes, re.compile(rx, _I), _HINTS.get(key)) for key, codes, rx in ITEM_ROWS)
-_TRIM_ZH = re.compile(r"^(?:去|玩|做|的)(?=[\u4e00-\u9fff]{2})|^看(?=[\u4e00-\u9fff]{2})|(?:的)$")
+_TRIM_ZH = re.compile(
+    r"^" + _REDUP_VERB + r"(?=[\u4e00-\u9fff]{2})"
+    r"|^(?:去|玩|做|的|吃|喝)(?=[\u4e00-\u9fff]{2})|^看(?=[\u4e00-\u9fff]{2})|(?:的)$"
+)
 #: Qualifiers around a list item: "a bit of Italian", "头孢类的药", "some Spanish".
 _ITEM_QUALIFIER = re.compile(
     r"^(?:(?:a\s+)?(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+|fluent\s+|conversational\s+)|(?<=[\u4e00-\u9fff])(?:类的|的|类)(?:药物?|药品)$",

@@ -31,6 +31,12 @@ from tests.unit.ingest.test_rules_zh_general import extract, has
         ("我独自在广州闯荡", "location.city", "guangzhou"),
         ("我老公叫大伟，我们有两个孩子", "family.children", "2"),
         ("我属猴，今年已经满五十了", "age", "50"),
+        # the eating verb and a doubled leisure verb are not part of the item
+        ("周末最喜欢喝奶茶", "food.like", "奶茶"),
+        ("我平时下班没事就逛逛博物馆", "interest", "博物馆"),
+        ("有时候听听相声", "interest", "相声"),
+        # the usual way to pay without a paying verb; "不方便用X" is no method
+        ("买东西基本都是支付宝", "payment.method", "alipay"),
     ],
 )
 def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
@@ -53,6 +59,9 @@ def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
         ("我没有对花生过敏", "allergy.food"),
         # someone else's children
         ("他们有三个孩子", "family.children"),
+        # a habit word before a place or a copula names no hobby
+        ("周末一般都在家", "interest"),
+        ("出国不方便用微信支付", "payment.method"),
     ],
 )
 def test_dev7_non_statements_stay_implicit(text: str, key: str) -> None:
