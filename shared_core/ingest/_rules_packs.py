@@ -2538,6 +2538,12 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
         r"^\W*(?:还是|就|都|要)?靠(?:过道|走廊)(?:的)?(?:座位?|位置|位子)?(?:吧|就行|就好)?\W*$",
     ),
     ("response.length", "short", r"简明扼要|言简意赅|简洁明了|精简(?:一)?点"),
+    # "不用太详细", "简单说两句就好": short answers asked for by what they need not be
+    (
+        "response.length",
+        "short",
+        r"不(?:用|需要|必)(?:太|那么|很|特别)?(?:详细|细致|啰嗦|长篇大论)|简单(?:说|讲|聊)(?:两句|几句|一下|下)(?:就好|就行|就可以)?",
+    ),
     ("response.format", "bullets", r"(?:用|按|分)要点|逐条(?:列|写|说)"),
     (
         "relationship.status",
@@ -2613,7 +2619,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "currency",
         None,
-        r"(?:金额|价格|价钱|费用|钱)(?:都)?(?:用|以|按)(?P<v>人民币|美元|美金|欧元|英镑|日元)",
+        r"(?:金额|价格|价钱|费用|钱)(?:都)?(?:请)?(?:用|以|按|显示(?:成|为)?|换算成|标成|写成)(?P<v>人民币|美元|美金|欧元|英镑|日元|港币|澳元|加元|韩元)",
     ),
     # a second pet in the same clause: "我养了一条狗和两只猫"
     (

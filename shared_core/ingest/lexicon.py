@@ -1033,7 +1033,7 @@ _TYPO_RE = re.compile(
 #: and "咱就爱吃饺子" speak of the user like "我" does; "我的名子" is "我的名字".
 ZH_TYPOS: Mapping[str, str] = _table(
     """
-我: 俺 | 咱
+我: 俺 | 咱 | 我这人 | 我这个人
 名字: 名子
 素食主义: 素食主意
 再也不: 在也不

@@ -37,6 +37,12 @@ from tests.unit.ingest.test_rules_zh_general import extract, has
         ("有时候听听相声", "interest", "相声"),
         # the usual way to pay without a paying verb; "不方便用X" is no method
         ("买东西基本都是支付宝", "payment.method", "alipay"),
+        # "我这人…" / "我这个人…" is the speaker
+        ("我这个人只用微信联系", "contact.channel", "wechat"),
+        ("我这人不吃羊肉", "diet.avoid", "羊肉"),
+        # short answers asked for by what they need not be; prices shown in a currency
+        ("回答不需要那么详细", "response.length", "short"),
+        ("金额都显示成欧元吧", "currency", "EUR"),
     ],
 )
 def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
