@@ -468,7 +468,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "and",
         ),
     ),
-    (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于")),
+    (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于", "号生", "日生")),
     (h_name, ("name", "call", "i'm", "am", "叫", "名字", "名是", "我是")),
     (h_call, ("call", "phone", "ring", "电话", "来电")),
     (h_channel, tuple(L.CHANNELS)),

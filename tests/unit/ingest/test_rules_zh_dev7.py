@@ -43,6 +43,9 @@ from tests.unit.ingest.test_rules_zh_general import extract, has
         # short answers asked for by what they need not be; prices shown in a currency
         ("回答不需要那么详细", "response.length", "short"),
         ("金额都显示成欧元吧", "currency", "EUR"),
+        # a birthday without the year, and a settled move
+        ("我是五月二十号出生的", "birthday", "05-20"),
+        ("我们决定了下个月搬去厦门", "location.moving_to", "xiamen"),
     ],
 )
 def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
@@ -68,6 +71,8 @@ def test_dev7_wordings_are_read(text: str, key: str, value: str) -> None:
         # a habit word before a place or a copula names no hobby
         ("周末一般都在家", "interest"),
         ("出国不方便用微信支付", "payment.method"),
+        # a child born on a date is no birthday of the user's
+        ("我3月8号生了个女儿", "birthday"),
     ],
 )
 def test_dev7_non_statements_stay_implicit(text: str, key: str) -> None:
