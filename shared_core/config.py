@@ -156,6 +156,10 @@ class MemoryConfig:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise ConfigError(f"{name} must be an int, got {type(v).__name__}")
+        for name in sorted(_BOOL_FIELDS):
+            v = getattr(self, name)
+            if not isinstance(v, bool):
+                raise ConfigError(f"{name} must be a bool, got {v!r}")
         for name in sorted(_FLOAT_FIELDS):
             v = getattr(self, name)
             if not isinstance(v, int | float) or isinstance(v, bool) or v != v:
@@ -254,6 +258,8 @@ _INT_FIELDS = {
     "candidate_pool",
     "embedding_cache_size",
 }
+#: Switches: a truthy string such as "no" must not read as on.
+_BOOL_FIELDS = frozenset({"store_turns", "audit_reads", "classify_unmapped"})
 _FLOAT_FIELDS = {
     "implicit_confidence_cap",
     "confirm_window_days",
@@ -269,7 +275,7 @@ def _parse_env(name: str, raw: str) -> Any:
         return int(raw)
     if name in _FLOAT_FIELDS:
         return float(raw)
-    if name in {"store_turns", "audit_reads", "classify_unmapped"}:
+    if name in _BOOL_FIELDS:
         if raw.lower() not in {"1", "0", "true", "false", "yes", "no"}:
             raise ValueError("expected true/false")
         return raw.lower() in {"1", "true", "yes"}

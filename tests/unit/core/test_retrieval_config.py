@@ -115,3 +115,20 @@ def test_a_custom_fusion_function_is_used(clock: FakeClock) -> None:
     hits = mem.recall("u", "what is my budget", k=5)
     assert seen == [["key", "lexical", "dense"]]
     assert [h.record.key for h in hits] == ["budget.max"]
+
+
+@pytest.mark.parametrize("field", ["store_turns", "audit_reads", "classify_unmapped"])
+@pytest.mark.parametrize("value", ["no", "false", 0, 1, None, [True]])
+def test_config_switches_take_only_bools(field: str, value: object) -> None:
+    """A switch given "no" or 0 is refused, not read as on (or off) by truthiness."""
+    with pytest.raises(ConfigError, match=field):
+        MemoryConfig(**{field: value})  # type: ignore[arg-type]
+    assert getattr(MemoryConfig(**{field: False}), field) is False
+
+
+def test_config_switch_from_environment_is_a_bool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("USERMEMORY_CLASSIFY_UNMAPPED", "false")
+    assert MemoryConfig.from_env().classify_unmapped is False
+    monkeypatch.setenv("USERMEMORY_CLASSIFY_UNMAPPED", "maybe")
+    with pytest.raises(ConfigError):
+        MemoryConfig.from_env()
