@@ -263,3 +263,19 @@ def test_dev4_has_an_english_half_over_every_category(data: dict[str, Any]) -> N
     assert all(r.get("role") == "assistant" for r in en_negs if r["category"] == "assistant")
     assert all(r.get("before") for r in en_negs if r["category"] == "retraction")
     assert all(r["id"].startswith(f"d4-{r['lang']}-") for r in (*stmts, *negs))
+
+
+def test_dev8_is_an_english_set_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev8_statements"], data["dev8_negatives"]
+    assert len(stmts) >= 220 and len(negs) >= 70
+    assert {r["lang"] for r in (*stmts, *negs)} == {"en"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev8"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert groups <= {r["category"] for r in stmts}
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    report = pb.run(data, split="dev8", limit=2)
+    assert set(report["table"]) == {"dev8"}
+    clash = {**data, "dev8_statements": [*stmts, {**data["dev5_statements"][0], "split": "dev8"}]}
+    assert "dev8 id also used by another set" in "\n".join(pb.validate(clash))
