@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -137,3 +139,36 @@ def test_bm25_idf_stays_positive_when_a_term_is_everywhere() -> None:
     ix = BM25Index([["tea"], ["tea", "milk"], ["tea", "lemon"]])
     scores = ix.scores(["tea"])
     assert len(scores) == 3 and min(scores.values()) > 0
+
+
+def test_bm25_counts_terms_like_token_lists() -> None:
+    # documents are kept as padded strings: a repeated, adjacent or prefix-sharing token
+    # must count exactly as often as in the token list, and a non-token never matches
+    ix = BM25Index([["tea", "tea", "tea"], ["teapot", "tea"], ["milk"], []])
+    one = BM25Index([["tea"], ["teapot", "tea"], ["milk"], []])
+    s, s1 = ix.scores(["tea"]), one.scores(["tea"])
+    assert set(s) == {0, 1} and s[0] > s1[0]  # three occurrences beat one
+    assert ix.scores(["teapot"]).keys() == {1}
+    assert ix.scores(["", " ", "tea tea", "tea  tea"]) == {}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["a", "b", "ab", "ba", "c"]), max_size=8), max_size=6),
+    st.lists(st.sampled_from(["a", "b", "ab", "c", "d"]), min_size=1, max_size=3),
+)
+def test_bm25_term_frequency_matches_list_count(docs: list[list[str]], query: list[str]) -> None:
+    # the reference: BM25 with term frequencies from list.count
+    avgdl = (sum(map(len, docs)) / len(docs) if docs else 0.0) or 1.0
+    want: dict[int, float] = {}
+    for term in dict.fromkeys(query):
+        n = sum(1 for d in docs if term in d)
+        for i, d in enumerate(docs):
+            tf = d.count(term)
+            if tf:
+                idf = math.log(1.0 + (len(docs) - n + 0.5) / (n + 0.5))
+                norm = 1.2 * (1.0 - 0.75 + 0.75 * len(d) / avgdl)
+                want[i] = want.get(i, 0.0) + idf * tf * 2.2 / (tf + norm)
+    got = BM25Index(docs).scores(query)
+    assert got.keys() == want.keys()
+    assert all(math.isclose(got[i], want[i]) for i in want)
