@@ -109,6 +109,8 @@ LAUGH_RE = re.compile(
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
     r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)"
+    # a statement taken back by a trailing "... not" ("i'm a morning person... not")
+    r"|(?:\.{2,}|…)\s*not\W*$"
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     r"|打钱|[vV]我(?:50|五十)|^\W*(?:朕|本宫|本王|寡人|哀家)(?:乃|是|就是)?"
     r"|我(?:就)?是(?:你爸爸?|你爹|你爷爷|秦始皇|孙悟空|玉皇大帝|如来佛祖|奥特曼|超人|蜘蛛侠|钢铁侠|外星人|宇宙最强"
@@ -120,7 +122,7 @@ LAUGH_RE = re.compile(
     r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with|thrilled|excited"
     r"|can't\s+wait)\b[^.!?]{0,30}?"
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
-    r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam\s+calls)\b"
+    r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam(?:\s+(?:calls|emails?|texts?|mail))?|robocalls|junk\s+mail)\b"
     r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|加班|交税|延误|骚扰电话|写报告"
     r"|(?:周一|星期一).{0,6}开会)",
     _I,
@@ -153,7 +155,7 @@ _ABILITY_Q_ZH = re.compile(
 #: live here""): the quoted first person is not the user.
 QUOTED_RE = re.compile(
     r"(?:唱|说|写|写着|写道|读|歌词|台词|\bsays?|\bsaid|\bsings?|\bsang|\blyrics?|\bquote[sd]?"
-    r"|\bwrote|\bline|\bgoes|\bwent|\bsaying)\W{0,4}[\"“「『']"
+    r"|\bwrote|\bline|\bgoes|\bwent|\bsaying|\bread)\W{0,4}[\"“「『']"
     # someone's words after a colon: "书里写着：我叫孔乙己", "他说：我不吃辣"
     r"|(?:写着|写道|说道|唱道|念道|(?<!我)说|唱)\s*[:：]"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
@@ -178,6 +180,10 @@ RETRACT_RE = re.compile(
     r"\b(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:remember|save|store|record|keep|note)\s+"
     r"(?:that|this|it)\b|\bscratch\s+that\b|\bnever\s*mind\b|\bnvm\b"
     r"|\bforget\s+(?:it|that|this|what\s+i\s+(?:just\s+)?said)\s*(?:[.!,]|$)"
+    # "forget what i said about living in paris", "ignore the bullet point thing", "never
+    # mind the budget thing": a retraction that names what it takes back
+    r"|\b(?:forget|ignore|disregard)\s+what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)\s+about\b"
+    r"|\b(?:forget|ignore|disregard|never\s*mind)\s+(?:the|my|that|this)\s+(?:\w+\s+){0,3}?thing\b"
     r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
     r"|(?:别|不要|不用)记(?:住)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
     r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧"

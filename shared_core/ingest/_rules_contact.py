@@ -260,7 +260,11 @@ _NAME_ZH_PREF = re.compile(
     r"叫我(?P<n>[" + CJK + r"A-Za-z]{1,6}?)(?:吗|呢)?(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
 )
 _NAME_CUT_ZH = re.compile(r"(?:我|是|在|今|住|了|呢|啊|吧|的|来|从|和|，).*$")
-_NAME_WORD_CUT = re.compile(r"\s+(?:and|but|from|i|by|here|please|so|nice)\b.*$", _I)
+_NAME_WORD_CUT = re.compile(
+    r"\s+(?:and|but|from|i|by|here|please|pls|so|nice|if|when|for|in\s+case|btw|fyi|fwiw|lol"
+    r"|though|tho|because|cause|cuz|just|though|anyway|haha)\b.*$",
+    _I,
+)
 
 
 def h_name(cl: Clause) -> Iterator[Hit]:

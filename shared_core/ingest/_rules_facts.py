@@ -30,7 +30,7 @@ from ._rulebase import (
     negate as _negate,
 )
 from ._rules_open import h_interest, h_taste
-from ._rules_packs import ONE_TRIP, complains
+from ._rules_packs import NOT_ITEM_START, ONE_TRIP, allergy_key, complains
 from ._rules_place import h_budget, h_location
 from .dates import DATE_HINTS, resolve_dates
 from .lexicon import slugify
@@ -58,7 +58,12 @@ _ALLERGY_ZH = re.compile(
 _ALLERGY_ZH2 = re.compile(
     r"我(?P<neg3>不再|已经不)?(?:有)?(?!对)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
 )
-_ITEM_TRIM = re.compile(r"\b(?:too|as\s+well|either|also)\b|也|都", _I)
+_ITEM_TRIM = re.compile(
+    r"\b(?:too|as\s+well|either|also|sadly|unfortunately|honestly|apparently|tbh|lol|btw|fwiw"
+    r"|big\s+time|though|tho)\b|也|都",
+    _I,
+)
+_NEW_CLAUSE = re.compile(NOT_ITEM_START, _I)
 #: "also" / "too" / "another" / "也" / "还": one more allergy that coexists with the earlier ones.
 _ADDITIVE = re.compile(
     r"\b(?:also|too|as\s+well|another|in\s+addition)\b|(?:也|还|另外)(?:对|有)?[^，,。；;]{0,12}过敏",
@@ -85,18 +90,14 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
             )
             items = [_ITEM_TRIM.sub("", i).strip() for i in split_items(raw)]
             groups: dict[str, list[str]] = {}
+            items = [i for i in items if not (i.isascii() and _NEW_CLAUSE.match(i))]
             for item in (i for i in items if i and i.lower() not in _NOT_ALLERGENS):
-                low = item.lower()
-                key = (
-                    "allergy.medication"
-                    if low in L.MEDICATIONS
-                    else "allergy.food"
-                    if low in L.FOODS
-                    else "allergy.other"
-                    if low in L.OTHER_ALLERGENS
-                    else "allergy"
-                )
-                groups.setdefault(key, []).append(item)
+                groups.setdefault(allergy_key(item), []).append(item)
+            known = [k for k in groups if k != "allergy"]
+            if len(known) == 1 and "allergy" in groups:
+                # items said in one list share their kind: "dogs and horses", "kiwi and
+                # lychee" (the unknown one goes with the one the vocabulary knows)
+                groups[known[0]] += groups.pop("allergy")
             additive = not neg and _ADDITIVE.search(cl.text) is not None
             for key, vals in groups.items():
                 if additive:  # a sibling slot per substance: allergy.medication.<slug>

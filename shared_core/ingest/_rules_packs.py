@@ -33,7 +33,9 @@ from .lexicon import parse_number, slugify
 
 __all__ = [
     "ITEM_ROWS",
+    "NOT_ITEM_START",
     "VALUE_ROWS",
+    "allergy_key",
     "complains",
     "h_birthday",
     "h_move",
@@ -482,7 +484,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+old|\s+y/?o)?\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
+        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+old|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
     ),
     (
         "age",
@@ -2074,6 +2076,14 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"\bi(?:'m|\s+am)\s+(?:only\s+|mostly\s+|always\s+|usually\s+)?on\s+(?P<v>whatsapp|telegram|signal|wechat|imessage)\b",
     ),
     ("name", None, r"^\W*(?P<v>(?-i:[A-Z])[a-z'-]+)\s+here\W*$"),
+    # ---- "hey it's marcus here", "This is Dana here": a self-introduction in chat (a
+    # lowercase word only after a greeting; never a state: "it's freezing here")
+    (
+        "name",
+        None,
+        r"^\W*(?:hi|hey|hello|hiya|yo)\W+(?:it's|its|it\s+is|this\s+is)\s+(?!(?:me|us|him|her|them|it|that|this|what|who|nobody|someone|everyone|hot|cold|late|early|nice|fine|ok|okay|quiet|busy|dark|loud|fun|boring|weird|lovely|sunny|rainy|windy|snowy|cloudy|chilly|stuffy|muggy|noisy|crazy|early|empty)\b|\w+(?:ing|ed)\b)(?P<v>[a-z][a-z'-]+)\s+here\b"
+        r"|^\W*(?:it's|its|it\s+is|this\s+is)\s+(?!\w+(?:ing|ed)\b)(?P<v2>(?-i:[A-Z])[a-z'-]+)\s+here\b",
+    ),
     # ---- "I don't do dairy", "I don't do PayPal"
     (
         "diet.avoid",
@@ -2942,7 +2952,8 @@ def _hard(key: str) -> bool:
     return row is not None and row.hard
 
 
-def _allergy_key(item: str) -> str:
+def allergy_key(item: str) -> str:
+    """The allergy key an allergen's words call for (``allergy`` when unknown)."""
     low = item.lower()
     if low in L.MEDICATIONS:
         return "allergy.medication"
@@ -2950,6 +2961,8 @@ def _allergy_key(item: str) -> str:
         return "allergy.food"
     if low in L.OTHER_ALLERGENS:
         return "allergy.other"
+    if PETS.get(low) or PETS.get(low.removesuffix("s")) or PETS.get(low.removesuffix("es")):
+        return "allergy.other"  # an animal ("horses", "rabbits") is an other allergen
     return "allergy"
 
 
@@ -3117,7 +3130,11 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             negated = _negated(text, m.start(), key)
             if key.startswith("taste.") and _DEICTIC.match(m.group(group)):
                 continue
-            for said, norm in _items(key, codes, m.group(group)):
+            raw = m.group(group)
+            more = _more_items(text, end) if key in _SPLIT or _is_list(key) else ""
+            if more and key.isascii():
+                raw, end = f"{raw} and {more}", end + text[end:].find(more) + len(more)
+            for said, norm in _items(key, codes, raw):
                 if codes is not None and key.startswith("taste."):
                     said = norm  # "an avid reader" likes reading
                 if _is_list(key) and (key, norm) in seen:
@@ -3130,6 +3147,36 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
                 n_found += 1
         if _is_list(key):
             listed[key] = n_found
+
+
+#: A list said in one breath goes on past the word a row stops at: "thai food and ramen",
+#: "lisinopril and atorvastatin", "revolut or google pay". The next item is short, ends
+#: the clause (or another "and"), and is no new clause ("and I live in Leeds", "and need an
+#: epipen", "and that's it").
+#: Words that start a new clause, not a list item ("and I live in Leeds", "and carry an
+#: epipen", "and that's it").
+NOT_ITEM_START = (
+    r"(?:i|i'm|im|i've|i'd|my|me|also|then|so|we|it|it's|that|that's"
+    r"|this|they|he|she|you|please|pls|plz|thanks|not|no|never|don't|dont|can't|cant|need|have|has|got"
+    r"|get|am|is|are|was|were|will|would|should|must|do|does|did|carry|carries|take|use|live|work|want"
+    r"|love|like|hate|keep|make|go|stuff|things?|everything|anything|more|other|others|such|etc)\b"
+)
+_MORE_ITEMS = re.compile(
+    r"\s*,?\s*(?:and|or|&|\+|plus)\s+(?!" + NOT_ITEM_START + r")"
+    r"(?:(?:learning|studying)\s+)?(?P<v>[a-z][a-z'&-]*(?:\s+[a-z][a-z'&-]*){0,2}?)"
+    r"(?=\s*(?:[,.;!?)]|$|\b(?:and|or)\b|\s(?:lol|btw|tbh|pls|please|too|as\s+well)\b))",
+    _I,
+)
+
+
+def _more_items(text: str, end: int) -> str:
+    """The items that continue a matched list after ``end`` ("" when none)."""
+    found: list[str] = []
+    pos = end
+    while len(found) < 4 and (m := _MORE_ITEMS.match(text, pos)):
+        found.append(m.group("v"))
+        pos = m.end()
+    return " and ".join(found)
 
 
 #: "again" / "this time" make a request one behavioural signal; a fact stays a fact ("my
@@ -3250,7 +3297,7 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         key, said = places[-1]
         norm = L.canonical_value(key, said)
     if key == "allergy":
-        key = _allergy_key(said)
+        key = allergy_key(said)
         norm = L.canonical_value(key, said)
     if key == "medication" and not said.isascii():
         # "降压药氨氯地平": the drug, not its class in front of it
@@ -3870,3 +3917,100 @@ def _sentence_rows_en(text: str) -> Iterator[Hit]:
             start, end = m.span() if whole else m.span(group)
             for n, (said, norm) in enumerate(_items(key, codes, m.group(group))):
                 yield from _row_hits(key, said, norm, start, end, n)
+
+
+# --------------------------------------------------------------------------------------
+# a value said on its own with a preference word ("paypal is my go to", "strictly halal
+# for me", "always telegram", "delta is my airline of choice", "never klarna"): the
+# fallback for a clause no other rule read, before it becomes a rule or a note
+# --------------------------------------------------------------------------------------
+
+_HOTELS_EN = (
+    r"Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel"
+    r"|Ibis|Radisson|Wyndham|Best\s+Western|Ritz[\s-]Carlton|Intercontinental|Shangri-La"
+    r"|Mandarin\s+Oriental|Kempinski|Premier\s+Inn"
+)
+#: Vocabularies a bare value is looked up in: (key, key when refused, surface -> code).
+_BARE_VOCAB: tuple[tuple[str, str, Mapping[str, str] | None, str], ...] = (
+    (
+        "contact.channel",
+        "",
+        CHANNELS,
+        _alt(
+            {k: v for k, v in CHANNELS.items() if k not in ("line", "mail", "phone")},
+            ascii_only=True,
+        ),
+    ),
+    (
+        "payment.method",
+        "payment.avoid",
+        PAYMENTS,
+        _alt(
+            {
+                k: v
+                for k, v in PAYMENTS.items()
+                if k not in ("credit", "card", "cards", "transfer", "invoice", "debit")
+            },
+            ascii_only=True,
+        ),
+    ),
+    (
+        "diet",
+        "",
+        {**DIET_CODES, "halal": "halal", "kosher": "kosher"},
+        _alt({**DIET_CODES, "halal": "", "kosher": ""}, ascii_only=True),
+    ),
+    ("travel.airline", "travel.airline.avoid", None, L.AIRLINES_EN),
+    ("hotel.chain", "", None, _HOTELS_EN),
+)
+_BARE_PRE = r"(?:(?:strictly|always|only|mostly|just|usually|definitely|preferably|100%)\s+)*"
+_BARE_NEG = (
+    r"(?P<neg>never(?:\s+again)?|no|not|no\s+more)\s+(?:(?:booking|book|flying|fly|using|use"
+    r"|paying\s+(?:with|by)|pay\s+(?:with|by))\s+(?:with\s+)?)?"
+)
+_BARE_POST = (
+    r"(?:'s|\s+is|\s+are)\s+(?:my|the)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
+    r"|choice|thing|jam|best\s+bet)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
+    r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
+    r"|works\s+best|is\s+(?:best|easiest|preferred))\b"
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _bare_rx() -> tuple[tuple[str, str, Mapping[str, str] | None, re.Pattern[str]], ...]:
+    out = []
+    for key, refused, codes, alt in _BARE_VOCAB:
+        rx = re.compile(
+            r"^\W*(?:" + _BARE_NEG + r")?" + _BARE_PRE + r"(?P<v>" + alt + r")"
+            r"(?:\s+again)?(?:(?P<post>" + _BARE_POST + r")|(?=\W*$))",
+            _I,
+        )
+        out.append((key, refused, codes, rx))
+    return tuple(out)
+
+
+def h_bare_value(cl: Clause) -> Iterator[Hit]:
+    """A known value with a preference word and nothing else that says what it is for."""
+    if cl.third_party or not cl.text.isascii():
+        return
+    for key, refused, codes, rx in _bare_rx():
+        m = rx.match(cl.text)
+        if m is None:
+            continue
+        bare = m.group("post") is None
+        pre = m.group(0)[: m.start("v")].strip(" \t.,!").lower()
+        if bare and not pre:
+            continue  # "telegram" alone (an answer, a topic) says no preference
+        said = m.group("v")
+        norm = codes.get(re.sub(r"[\s-]+", " ", said.lower()), said.lower()) if codes else said
+        if m.group("neg"):
+            if not refused:
+                continue
+            key = refused
+        slot = _slot(key, norm, 1) if _is_list(key) else key
+        yield (
+            m.start("v"),
+            m.end("v"),
+            cand(_kind(key), slot, said, normalized=norm, hard=_hard(key)),
+        )
+        return

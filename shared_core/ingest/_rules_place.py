@@ -5,10 +5,12 @@ numerals) and where the user lives (city, country, address words). Private to
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterator
 
+from .. import taxonomy
 from ..entities import Candidate, Kind
 from ..errors import InvalidInputError
 from . import lexicon as L
@@ -191,7 +193,22 @@ def _scaled_low(
 
 
 def h_budget(cl: Clause) -> Iterator[Hit]:
-    """budget.max / budget.min (normalized = plain integer)."""
+    """budget.max / budget.min (normalized = plain integer). One currency named anywhere in
+    the clause holds for every bound in it ("at least 1000 dollars but no more than 1500",
+    "max budget 700$"): a bound said without it gets the clause's currency code."""
+    hits = list(_budget_hits(cl))
+    codes = {taxonomy.currency_of(v) for _, _, c in hits if (v := c.value)} - {""}
+    code = taxonomy.currency_of(cl.text)
+    if len(codes) > 1 or not code or (codes and codes != {code}):
+        yield from hits
+        return
+    for s, e, c in hits:
+        if c.value and not taxonomy.currency_of(c.value) and not c.signals:
+            c = dataclasses.replace(c, value=f"{c.value} ({code})")
+        yield s, e, c
+
+
+def _budget_hits(cl: Clause) -> Iterator[Hit]:
     has_budget = _mentions_budget(cl.sentence.text)
     ranged: list[tuple[int, int]] = []
     if has_budget or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text)):

@@ -102,7 +102,15 @@ from ._rulebase import (
 )
 from ._rules_contact import h_call, h_channel, h_name, h_quiet, h_recommend
 from ._rules_open import h_address, h_correction, h_note, h_rule
-from ._rules_packs import MAYBE, SENTENCE_HINTS, h_birthday, h_move, h_rows, h_sentence_rows
+from ._rules_packs import (
+    MAYBE,
+    SENTENCE_HINTS,
+    h_bare_value,
+    h_birthday,
+    h_move,
+    h_rows,
+    h_sentence_rows,
+)
 from .dates import parse_until
 
 __all__ = ["RuleExtractor"]
@@ -253,6 +261,16 @@ class RuleExtractor:
             used: list[tuple[int, int]] = []
             for _start, _end, c in _claim(clause, active, used):
                 yield clause, c
+            if not used and not clause.third_party and _SUBJECTLESS_EN.match(ctext):
+                # chat drops the "I": "work as a nurse", "just turned 27", "been vegan for
+                # years", "got three kids": read the clause with its subject put back
+                said = dataclasses.replace(clause, text="i " + ctext.lstrip())
+                for _start, _end, c in _claim(said, _CLAUSE_HANDLERS, used):
+                    yield clause, c
+            if not used:
+                for _s, _e, c in h_bare_value(clause):
+                    used.append((_s, _e))
+                    yield clause, c
             if not used:
                 for _s, _e, c in h_rule(clause):
                     used.append((_s, _e))
@@ -260,6 +278,19 @@ class RuleExtractor:
             if not used:
                 for _s, _e, c in h_note(clause):
                     yield clause, c
+
+
+#: A clause that starts with a first-person verb and no subject ("live in leeds", "work as
+#: a nurse", "just turned 27", "been vegan for years"); a third-person verb ("lives") or an
+#: imperative one ("take me to ...") is not read this way.
+_SUBJECTLESS_EN = re.compile(
+    r"^\W*(?:(?:also|and|but|so|currently|still|now|just|mostly|usually|actually|honestly"
+    r"|basically|always)\s+)*"
+    r"(?:live|living|work|working|turned|been|moved|speak|got|take|taking|use|using|pay|fly"
+    r"|prefer|grew\s+up|have\s+(?:a|an|one|two|three|four|five|\d)\b|allergic|intolerant"
+    r"|fluent|married|divorced|engaged|single|retired|unemployed|based)\b(?!\s+(?:me|us|him|her|them|it)\b)",
+    _I,
+)
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
