@@ -109,7 +109,9 @@ class MemoryConfig:
             sure; on by default, and only ever active with a MiniLM-class embedder (off
             with the hashing embedder).
         audit_read_batch: read entries are buffered and written with the next write, or
-            when this many are waiting (or the oldest is 2 s old); 1 writes each at once.
+            by a background thread when this many are waiting (or the oldest is 2 s old;
+            ``close`` waits for it and writes the rest); 1 writes each at once, on the
+            caller's thread.
         episode_query_boost: relevance multiplier for episodes when the query refers to
             a past conversation ("last time", "上次").
         retrieval: the fusion function, its weights and the retrieval channels

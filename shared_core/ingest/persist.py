@@ -14,8 +14,9 @@ more than the recall itself, so they ride along with the next write.
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,10 +30,13 @@ from ..llm import Embedder
 from ..recall.retrieve import embedding_parts
 from ..storage.protocols import VectorItem, WriteBatch
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from .._base import MemoryBase
 
 __all__ = [
+    "BackgroundFlush",
     "ReadAuditBuffer",
     "commit",
     "index_records",
@@ -78,6 +82,56 @@ class ReadAuditBuffer:
         """Forget the buffered entries of ``user_id`` (an erased user leaves no trace)."""
         with self._lock:
             self._pending = [a for a in self._pending if a.user_id != user_id]
+
+
+class BackgroundFlush:
+    """Runs a flush on a short-lived daemon thread, one at a time (thread-safe).
+
+    A request while a flush runs makes that thread flush once more before it exits, so
+    nothing requested waits for a later request. The thread ends when there is nothing
+    left to do: an instance that is never closed leaves no thread behind.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._again = False
+
+    def request(self, flush: Callable[[], None]) -> None:
+        """Run ``flush`` in the background (again after the running one, if one runs)."""
+        with self._lock:
+            if self._thread is not None:
+                self._again = True
+                return
+            self._thread = threading.Thread(
+                target=self._run, args=(flush,), name=self._name, daemon=True
+            )
+            self._thread.start()
+
+    def _run(self, flush: Callable[[], None]) -> None:
+        again = True
+        try:
+            while again:
+                try:
+                    flush()
+                except UserMemoryError as exc:  # the entries stay buffered for the next flush
+                    log.warning("background %s failed: %s", self._name, exc)
+                with self._lock:
+                    again, self._again = self._again, False
+                    if not again:
+                        self._thread = None
+        finally:  # an unexpected error ended the loop: let the next request start a thread
+            with self._lock:
+                if self._thread is threading.current_thread():
+                    self._thread = None
+
+    def wait(self) -> None:
+        """Return once no flush runs (call before a final flush on the caller's thread)."""
+        with self._lock:
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
 
 
 def memory_event(user_id: str, rec: MemoryRecord) -> dict[str, Any]:

@@ -1,0 +1,95 @@
+"""The read audit's full-buffer flush runs off the recall's thread, and loses nothing:
+closing writes what is buffered, and an erase stays final while a flush is in flight."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from shared_core import FakeClock, MemoryConfig, UserMemory
+from shared_core.embed import HashingEmbedder
+
+
+@pytest.fixture
+def gated(clock: FakeClock) -> Iterator[tuple[UserMemory, threading.Event, threading.Event]]:
+    """A memory whose audit-only writes (the read flushes) wait for ``release``."""
+    mem = UserMemory.from_url(
+        "sqlite:///:memory:",
+        clock=clock,
+        embedder=HashingEmbedder(),
+        config=MemoryConfig(audit_read_batch=2),
+    )
+    entered, release = threading.Event(), threading.Event()
+    apply = mem.records.apply
+
+    def gated_apply(batch: Any) -> None:
+        if batch.audit and not batch.records and threading.current_thread().daemon:
+            entered.set()
+            assert release.wait(10)
+        apply(batch)
+
+    mem.records.apply = gated_apply  # type: ignore[method-assign]
+    yield mem, entered, release
+    release.set()
+    mem.close()
+
+
+def _reads(mem: UserMemory, user: str) -> int:
+    return sum(a.action == "read" for a in mem.audit_log(user))
+
+
+def test_the_recall_that_fills_the_buffer_does_not_wait_for_its_write(gated) -> None:
+    mem, entered, release = gated
+    mem.observe("u", "My budget is 5000.")
+    mem.recall("u", "budget")
+    mem.recall("u", "budget")  # fills the buffer (2): returns while the flush is held
+    assert entered.wait(5)
+    assert not release.is_set()
+    mem.recall("u", "budget")  # a third read while the flush is in flight is buffered
+    release.set()
+    mem.close()  # waits for the flush, then writes the rest
+    assert len(mem.read_audit) == 0
+
+
+def test_every_read_is_written_once(gated) -> None:
+    mem, _entered, release = gated
+    release.set()
+    mem.observe("u", "My budget is 5000.")
+    for _ in range(7):
+        mem.recall("u", "budget")
+    assert _reads(mem, "u") == 7  # audit_log waits for the flush in flight, then flushes
+
+
+def test_an_erase_during_an_inflight_flush_stays_final(gated) -> None:
+    mem, entered, release = gated
+    mem.observe("u", "My budget is 5000.")
+    mem.recall("u", "budget")
+    mem.recall("u", "budget")
+    assert entered.wait(5)  # the flush has taken u's reads and is about to commit them
+    done = threading.Event()
+    forgetting = threading.Thread(target=lambda: (mem.forget("u"), done.set()))
+    forgetting.start()
+    assert not done.wait(0.3)  # the erase waits for the flush that holds u's reads
+    release.set()
+    forgetting.join(10)
+    assert done.is_set()
+    mem.flush_audit()
+    assert "u" not in mem.users()
+    assert _reads(mem, "u") == 0
+
+
+def test_write_through_stays_on_the_callers_thread(clock: FakeClock) -> None:
+    mem = UserMemory.from_url(
+        "sqlite:///:memory:",
+        clock=clock,
+        embedder=HashingEmbedder(),
+        config=MemoryConfig(audit_read_batch=1),
+    )
+    mem.observe("u", "My budget is 5000.")
+    mem.recall("u", "budget")
+    assert len(mem.read_audit) == 0  # written before recall returned
+    assert mem.records.audit_log("u")[-1].action == "read"
+    mem.close()
