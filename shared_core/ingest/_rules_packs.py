@@ -2707,8 +2707,91 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"|(?:老二|老三|小的|二宝|小儿子|小女儿)(?:叫|名叫)(?P<v2>[\u4e00-\u9fff]{1,3}?)(?=$|[，。,.!！、和])",
     ),
 )
+# ---- chat fragments (dev8): a noun phrase that says the fact without a verb, each for a
+# whole family of words, not one wording
+_FRAG_LEAD = (
+    r"^\W*(?:(?:fyi|btw|also|oh\s+and|and|plus|i\s+have|i've\s+got|got|have)\W+(?:an?\s+)?)*"
+)
+_SEVERITY = r"(?:(?:severe|bad|serious|mild|deadly|major|slight|proper|real|massive|life[\s-]threatening)\s+)?"
+_NOT_FRAG_ITEM = r"(?!(?:just|not|so|very|really|also|mildly|slightly|bit|a|an|the|any|no|my|your|his|her|their|our|this|that|food|an?)\b)"
+_FRAG_END = r"(?:\s+(?:here|over\s+here|fyi|btw|lol|tbh))?(?:\s*\([^)]*\))?\W*$"
+_CITY_EN = _alt({c: c for c in L.CITIES if c.isascii()})
+_CITY_OR_NAME = r"(?:" + _CITY_EN + r"|(?-i:[A-Z])[a-z]+(?:\s+(?-i:[A-Z])[a-z]+)?)"
+ITEM_ROWS_8: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # "fyi severe fish allergy", "latex allergy btw", "i've got a bad sesame allergy"
+    (
+        "allergy",
+        None,
+        _FRAG_LEAD
+        + _SEVERITY
+        + _NOT_FRAG_ITEM
+        + r"(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)"
+        + _FRAG_END,
+    ),
+    # "dairy intolerance here (not an allergy)", "fructose intolerant btw"
+    (
+        "intolerance",
+        None,
+        _FRAG_LEAD
+        + _SEVERITY
+        + _NOT_FRAG_ITEM
+        + r"(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+intoleran(?:ce|t)"
+        + _FRAG_END,
+    ),
+    # "big chess nerd", "i'm a total history buff", "pizza lover here"
+    (
+        "taste.like",
+        None,
+        r"^\W*(?:i'm\s+|i\s+am\s+)?(?:(?:a|an)\s+)?(?:(?:big|huge|total|massive|complete|absolute|proper|such\s+a|bit\s+of\s+a)\s+)?"
+        r"(?P<v>[a-z][a-z0-9]+(?:\s+[a-z0-9]+)?)\s+(?:nerd|geek|buff|fanatic|junkie|enthusiast|addict|lover|fiend)s?"
+        + _FRAG_END,
+    ),
+    # "dog mom to a golden retriever", "proud cat dad", "rabbit owner"
+    (
+        "pet.species",
+        PETS,
+        r"\b(?P<v>" + PETS_EN + r")\s+(?:mom|mum|mama|mommy|dad|papa|daddy|parent|owner)\b",
+    ),
+    # "home is lyon these days", "our flat is in glasgow", "toronto based", "born and raised
+    # in chicago and still here"
+    (
+        "location.city",
+        None,
+        r"^\W*(?:my\s+|our\s+)?(?:home|home\s+base)\s+is\s+(?:in\s+)?(?P<v>"
+        + _CITY_OR_NAME
+        + r")\b"
+        r"|^\W*(?:my|our)\s+(?:flat|apartment|apt|place|house|home|condo)\s+is\s+in\s+(?P<v2>"
+        + _CITY_OR_NAME
+        + r")\b"
+        r"|^\W*(?P<v3>" + _CITY_OR_NAME + r")[\s-]based\b"
+        r"|\bborn\s+and\s+raised\s+in\s+(?P<v4>"
+        + _CITY_OR_NAME
+        + r")\s*,?\s+and\s+still\s+(?:here|there|live\s+there|living\s+there)\b",
+    ),
+    # "daily sertraline, 50mg", "gotta take my insulin before every meal"
+    (
+        "medication",
+        None,
+        r"^\W*(?:(?:daily|nightly|morning|evening|every\s+day)\s+)?(?P<v>"
+        + MED_WORD
+        + r")\s*,?\s*\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ml|iu|units?)\b"
+        r"|\b(?:gotta|have\s+to|need\s+to|got\s+to|must)\s+take\s+(?:my\s+)?(?P<v2>"
+        + MED_WORD
+        + r")\b"
+        r"|^\W*(?:daily|nightly|twice[\s-]daily)\s+(?P<v3>"
+        + _alt({m: m for m in L.MEDICATIONS if m.isascii()})
+        + r")\W*$",
+    ),
+)
+_HINTS_8 = {
+    "intolerance": "intoleran",
+    "taste.like": "nerd|geek|buff|fanatic|junkie|enthusiast|addict|lover|fiend",
+    "pet.species": "mom|mum|mama|dad|papa|parent|owner",
+    "location.city": "home|flat|apartment|apt|place|house|condo|based|raised",
+    "medication": "mg|mcg|µg|ml|iu|unit|take|daily|nightly",
+}
 VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH
-ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH
+ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH + ITEM_ROWS_8
 
 
 #: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
@@ -2897,11 +2980,12 @@ _HINTS = {
                 *_HINTS_3.get(key, "").split("|"),
                 *_HINTS_4.get(key, "").split("|"),
                 *_HINTS_4ZH.get(key, "").split("|"),
+                *_HINTS_8.get(key, "").split("|"),
             )
         )
         if w
     )
-    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH}
+    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH, *_HINTS_8}
 }
 
 
@@ -3405,7 +3489,7 @@ _MOVE_EN = (
     *_MOVE_EN,
     # "I used to live in Boston but now I'm in Chicago"
     re.compile(
-        r"\b(?:i|we)\s+used\s+to\s+live\s+in\s+(?P<prev>"
+        r"(?:\b(?:i|we)\s+|^\W*)used\s+to\s+live\s+in\s+(?P<prev>"
         + _PLACE_EN
         + r")\s*,?\s+(?:but\s+|and\s+)?(?:now\s+)?(?:(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:now\s+)?(?:in|based\s+in|living\s+in)"
         r"|(?:i|we)\s+(?:now\s+)?live\s+in|(?:now\s+)?(?:live|living)\s+in)\s+(?P<cur>"

@@ -261,11 +261,16 @@ class RuleExtractor:
             used: list[tuple[int, int]] = []
             for _start, _end, c in _claim(clause, active, used):
                 yield clause, c
-            if not used and not clause.third_party and _SUBJECTLESS_EN.match(ctext):
+            if not clause.third_party and (put := _subject_for(ctext)):
                 # chat drops the "I": "work as a nurse", "just turned 27", "been vegan for
-                # years", "got three kids": read the clause with its subject put back
-                said = dataclasses.replace(clause, text="i " + ctext.lstrip())
-                for _start, _end, c in _claim(said, _CLAUSE_HANDLERS, used):
+                # years", "two kids": read the clause with its subject put back after the
+                # leading adverbs (what the clause already said as it is keeps its span)
+                at_, subject = put
+                said = dataclasses.replace(clause, text=ctext[:at_] + subject + ctext[at_:])
+                shift = len(subject)
+                taken = [(s + shift * (s >= at_), e + shift * (e > at_)) for s, e in used]
+                for _start, _end, c in _claim(said, _CLAUSE_HANDLERS, taken):
+                    used.append((max(at_, _start - shift), max(at_, _end - shift)))
                     yield clause, c
             if not used:
                 for _s, _e, c in h_bare_value(clause):
@@ -283,14 +288,53 @@ class RuleExtractor:
 #: A clause that starts with a first-person verb and no subject ("live in leeds", "work as
 #: a nurse", "just turned 27", "been vegan for years"); a third-person verb ("lives") or an
 #: imperative one ("take me to ...") is not read this way.
-_SUBJECTLESS_EN = re.compile(
+_LEAD_EN = (
     r"^\W*(?:(?:also|and|but|so|currently|still|now|just|mostly|usually|actually|honestly"
-    r"|basically|always)\s+)*"
-    r"(?:live|living|work|working|turned|been|moved|speak|got|take|taking|use|using|pay|fly"
-    r"|prefer|grew\s+up|have\s+(?:a|an|one|two|three|four|five|\d)\b|allergic|intolerant"
-    r"|fluent|married|divorced|engaged|single|retired|unemployed|based)\b(?!\s+(?:me|us|him|her|them|it)\b)",
-    _I,
+    r"|basically|always|happily|recently|newly)\s+)*"
 )
+_NOT_OBJECT = r"\b(?!\s+(?:me|us|him|her|them|it)\b)"
+#: (subject to put back, clause start it fits): a verb takes "i", a state "i'm", "been"
+#: "i've", a counted noun ("two kids", "2 cats") "i have".
+_SUBJECTLESS_EN = (
+    (
+        "i ",
+        re.compile(
+            _LEAD_EN + r"(?:live|living|work|working|turned|moved|speak|got|take|taking|use|using"
+            r"|pay|fly|prefer|grew\s+up|have\s+(?:a|an|one|two|three|four|five|\d)\b|get"
+            r"|gotta\s+take|have\s+to\s+take|need\s+to\s+take|used\s+to\s+live|keep)" + _NOT_OBJECT,
+            _I,
+        ),
+    ),
+    (
+        "i'm ",
+        re.compile(
+            _LEAD_EN + r"(?:allergic|intolerant|fluent|married|divorced|engaged|single|retired"
+            r"|unemployed|based|into|obsessed|widowed|separated|self[\s-]employed)\b",
+            _I,
+        ),
+    ),
+    ("i've ", re.compile(_LEAD_EN + r"been\b", _I)),
+    (
+        "i have ",
+        re.compile(
+            r"^\W*(?:a|an|one|two|three|four|five|six|\d)\s+(?:kids?|children|child|sons?"
+            r"|daughters?|cats?|dogs?|rabbits?|hamsters?|parrots?|birds?)\b",
+            _I,
+        ),
+    ),
+)
+
+
+_LEAD_RX = re.compile(_LEAD_EN, _I)
+
+
+def _subject_for(clause: str) -> tuple[int, str] | None:
+    """Where a subject-less first-person clause dropped its subject, and which one."""
+    for subject, rx in _SUBJECTLESS_EN:
+        if rx.match(clause):
+            lead = _LEAD_RX.match(clause)
+            return (lead.end() if lead else 0), subject
+    return None
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:

@@ -115,3 +115,43 @@ def test_retractions_that_name_their_topic_take_it_back(turns: tuple[str, str]) 
 )
 def test_sarcasm_and_quoted_signs_store_nothing(text: str) -> None:
     assert stored(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # a dropped subject of each kind: a state ("i'm"), "been" ("i've"), a count ("i have")
+        ("happily divorced, no regrets", "relationship.status", "divorced"),
+        ("been into pottery since college", "interest", "pottery"),
+        ("three kids and a mortgage", "family.children", "3"),
+        ("used to live in Denver, now i'm in Austin", "location.city.previous", "denver"),
+        # noun-phrase fragments: allergy / intolerance, "X nerd", "cat dad", homes, doses
+        ("btw mild shellfish allergy", "allergy.food", "shellfish"),
+        ("histamine intolerant fyi", "intolerance", "histamine"),
+        ("total history buff", "interest", "history"),
+        ("proud cat dad", "pet.species", "cat"),
+        ("my apartment is in Boston", "location.city", "Boston"),
+        ("Berlin-based designer", "location.city", "Berlin"),
+        ("nightly melatonin", "medication", "melatonin"),
+        ("metformin 500mg twice a day", "medication", "metformin"),
+        ("gotta take my levothyroxine first thing", "medication", "levothyroxine"),
+    ],
+)
+def test_subjectless_clauses_and_fragments_are_read(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert has(found, key, value), found
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("my brother is a big chess nerd", "interest"),
+        ("home is where the heart is", "location.city"),
+        ("daily routine matters", "medication"),
+        ("not coeliac, just intolerant", "intolerance"),
+        ("the peanut allergy thing is overblown", "allergy"),
+        ("take me to the airport", "note"),
+    ],
+)
+def test_fragment_look_alikes_store_no_such_key(text: str, key: str) -> None:
+    assert not any(k.startswith(key) for k in stored(text)), stored(text)
