@@ -104,7 +104,7 @@ JOKE_RE = re.compile(
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
 #: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
 LAUGH_RE = re.compile(
-    r"[🙃😜😂🤪🙄]|^\W*呵呵|\s/s\W*$"
+    r"[🙃😜🤪🙄]|[😂🤣](?!\W*$)|^\W*呵呵|\s/s\W*$"
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
@@ -123,6 +123,7 @@ LAUGH_RE = re.compile(
     r"|can't\s+wait)\b[^.!?]{0,30}?"
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
     r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam(?:\s+(?:calls|emails?|texts?|mail))?|robocalls|junk\s+mail)\b"
+    r"|(?:最|超|超级|真|太)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
     r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|加班|交税|延误|骚扰电话|写报告"
     r"|(?:周一|星期一).{0,6}开会)",
     _I,
@@ -130,8 +131,12 @@ LAUGH_RE = re.compile(
 #: A laugh that ends a turn ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") is about
 #: the clause it follows, not the whole turn: "celsius please, I'm not american lol" still
 #: asks for Celsius (see :func:`laughed_from`).
-TRAILING_LAUGH_RE = re.compile(r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+)\W*$", _I)
-_LAUGH_WORDS = re.compile(r"\b(?:lol|lmao|haha+|hehe+)\b|哈哈+|呵呵+|啊|[\W_]", _I)
+TRAILING_LAUGH_RE = re.compile(
+    r"\b(?:lol|lmao|haha+|hehe+)\W*$|(?:哈哈+|呵呵+|[😂🤣]+)\W*$|(?<![a-z])h{3,}\W*$", _I
+)
+_LAUGH_WORDS = re.compile(
+    r"\b(?:lol|lmao|haha+|hehe+)\b|哈哈+|呵呵+|(?<![a-z])h{3,}(?![a-z])|啊|[\W_]", _I
+)
 
 
 def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
@@ -158,6 +163,9 @@ QUOTED_RE = re.compile(
     r"|\bwrote|\bline|\bgoes|\bwent|\bsaying|\bread)\W{0,4}[\"“「『']"
     # someone's words after a colon: "书里写着：我叫孔乙己", "他说：我不吃辣"
     r"|(?:写着|写道|说道|唱道|念道|(?<!我)说|唱)\s*[:：]"
+    # "他发了条朋友圈：我对芒果过敏", "看到一句话：我不吃香菜", "有本书叫《我在北京当保安》"
+    r"|(?:朋友圈|微博|动态|签名|标题|文案|弹幕|评论|帖子|一句话|这句话|那句话|原话|台词)\s*[:：]"
+    r"|《[^》]{0,60}?我[^》]{0,60}?》"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
@@ -214,7 +222,7 @@ CORRECTION_RE = re.compile(
 HYPOTHETICAL_RE = re.compile(
     r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
-    r"|如果|假如|要是|假设|万一我",
+    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我",
     _I,
 )
 #: An open possibility, not a plan or a fact: "I may or may not take the job", "或许我会搬去
@@ -277,8 +285,8 @@ _REQUEST_RE = re.compile(
 #: A Chinese question: a final particle, an A-not-A form, or a question word near the end
 #: ("对花生过敏的人能吃什么零食", "去哪里玩比较好"); "什么都吃" / "哪儿都行" are statements.
 _ZH_QUESTION_RE = re.compile(
-    r"吗\s*$|么\s*$|呢\s*$|是不是|有没有|是否|对吗|对不对"
-    r"|(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何)(?![都也])[\u4e00-\u9fff]{0,4}\W*$"
+    r"吗\s*$|么\s*$|(?<!着)(?<!睡觉)(?<!上班)(?<!在忙)呢\s*$|是不是|有没有|是否|对吗|对不对"
+    r"|(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何)(?![都也的])[\u4e00-\u9fff]{0,4}\W*$"
 )
 _ZH_SELF_RE = re.compile(r"^\s*我")
 SCOPE_DEVICE_RE = re.compile(
@@ -306,6 +314,7 @@ THIRD_PARTY_RE = re.compile(
     r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
+    r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)"
     r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)"
     r"|^\W*(?:请)?(?:帮|给|替)我的?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫"
     r"|儿子|女儿|孩子|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户)",
@@ -576,7 +585,7 @@ def neg_before(text: str, pos: int) -> bool:
 
 
 _NEG_BEFORE = re.compile(
-    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿|不方便|没法|无法)再?(?:给我)?)$",
+    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿|不方便|没法|无法|从不|从来不|从来都不|绝不|坚决不)再?(?:给我)?)$",
     _I,
 )
 

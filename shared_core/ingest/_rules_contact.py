@@ -41,7 +41,7 @@ _QUIET_ZH = re.compile(
     + _ZH_HOUR
     + r"\s*(?:点|:00)(?P<half>半)?\s*"
     r"(?P<dir>以后|之后|后|以前|之前|前)\s*(?:就)?(?:请)?(?:千万)?(?:别|不要|不准|勿|请勿)(?:再)?(?:给我)?"
-    r"(?:联系|打扰|打电话|发消息|发信息|发短信|发通知|通知|打|发)"
+    r"(?:联系|打扰|打电话|发消息|发信息|发短信|发通知|通知|打|发|找我|吵我|烦我)"
 )
 
 
@@ -76,10 +76,10 @@ _ZH_H = (
     r"(?:点|[:：](?P<min{n}>[0-5]\d))(?P<half{n}>半)?"
 )
 _QUIET_RANGE_ZH = re.compile(
-    r"(?P<pre1>晚上|夜里|夜间|下午|傍晚|中午|早上|上午|凌晨)?\s*"
+    r"(?P<pre1>晚上|夜里|夜间|半夜|深夜|下午|傍晚|中午|早上|上午|凌晨|晚|早)?\s*"
     + _ZH_H.format(n=1)
     + r"\s*(?:以后|之后)?\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
-    + r"(?P<pre2>早上|上午|凌晨|早晨|中午|下午|晚上)?\s*"
+    + r"(?P<pre2>早上|上午|凌晨|早晨|中午|下午|晚上|早|晚)?\s*"
     + _ZH_H.format(n=2)
 )
 _ZH_UNTIL = re.compile(
@@ -124,10 +124,12 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         if z1 is None or z2 is None or z1 > 24 or z2 > 24:
             continue
         pre1 = m.group("pre1") or ""
-        pm1 = pre1 in ("晚上", "夜里", "夜间", "下午", "傍晚") or (not pre1 and z1 > z2 and z1 < 12)
-        pm2 = (m.group("pre2") or "") in ("下午", "晚上")
+        pm1 = pre1 in ("晚上", "晚", "夜里", "夜间", "下午", "傍晚") or (
+            (not pre1 or pre1 in ("半夜", "深夜")) and z1 > z2 and z1 < 12
+        )
+        pm2 = (m.group("pre2") or "") in ("下午", "晚上", "晚")
         s1 = (z1 + 12 if pm1 and z1 < 12 else z1) % 24
-        if pre1 in ("夜里", "夜间", "凌晨", "半夜") and z1 == 12:
+        if pre1 in ("夜里", "夜间", "凌晨", "半夜", "深夜") and z1 == 12:
             s1 = 0  # "夜里12点" is midnight
         same_half = pre1 in ("中午", "下午", "傍晚", "晚上") and z2 < 12 and z2 + 12 > s1
         if not m.group("pre2") and same_half:
@@ -257,7 +259,9 @@ _NAME_ZH_IS = re.compile(
     r"我是(?P<n>[" + CJK + r"]{2,3})(?:啊|呀|哦)?\W*$"
 )
 _NAME_ZH_PREF = re.compile(
-    r"叫我(?P<n>[" + CJK + r"A-Za-z]{1,6}?)(?:吗|呢)?(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
+    r"(?<!别)(?<!不要)(?<!不用)(?<!别再)(?:叫|喊|称呼)我"
+    r"(?P<n>(?:(?!吧|呢|了|就|哈)[" + CJK + r"A-Za-z]){1,6}?)(?:吗|呢)?"
+    r"(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
 )
 _NAME_CUT_ZH = re.compile(r"(?:我|是|在|今|住|了|呢|啊|吧|的|来|从|和|，).*$")
 _NAME_WORD_CUT = re.compile(
@@ -322,6 +326,9 @@ _CALL_NEG_ZH = re.compile(
     r"(?:不要|别|不准|不许|不用|别再|不要再|请勿|勿)(?:再)?(?:给我|跟我|和我)?(?:打电话|打我电话|来电|电话联系|call我)"
     r"|不要打电话给我|别打电话给我|不接电话"
 )
+#: With the phone named earlier in the sentence ("电话的话，除非急事，不然不要打给我"), a bare
+#: "don't ring me" refuses calls.
+_CALL_NEG_ZH_TOPIC = re.compile(r"(?:不要|别|不用)(?:再)?(?:打给我|给我打|打过来)")
 _CALL_POS_ZH = re.compile(
     r"(?:可以|能|允许)(?:给我)?打(?:我)?电话|打电话(?:也行|也可以|没问题|可以)"
 )
@@ -336,7 +343,8 @@ _CALL_STANDING = re.compile(r"\bcalls\b|不接电话", _I)
 def h_call(cl: Clause) -> Iterator[Hit]:
     t = cl.text
     emergency = _EMERGENCY.search(cl.sentence.text) is not None
-    for rx in (_CALL_NEG_EN, _CALL_NEG_ZH):
+    topic = "电话" in cl.sentence.text and _CALL_NEG_ZH.search(cl.sentence.text) is None
+    for rx in (_CALL_NEG_EN, _CALL_NEG_ZH, *((_CALL_NEG_ZH_TOPIC,) if topic else ())):
         for m in rx.finditer(t):
             standing = _CALL_STANDING.search(m.group(0)) is not None
             c = cand(Kind.CONSTRAINT, "contact.call", "never", hard=True, permanent=standing)
@@ -398,7 +406,20 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         False,
     ),
-    (re.compile(r"只(?:接受|要|用|收|看)(?P<ch>" + _CH_ZH + r")"), True),
+    (
+        re.compile(
+            r"只(?:接受|要|用|收|看|上|回|刷)(?P<ch>" + _CH_ZH + r"|" + _CH_EN + r")(?![A-Za-z])",
+            _I,
+        ),
+        True,
+    ),
+    # the channel as the verb: "直接微信我就好", "有事短信我"
+    (
+        re.compile(
+            r"(?P<ch>" + _CH_ZH + r")(?:找|戳|私|联系|滴滴|敲)?我(?:就好|就行|就可以|就ok|吧|哈)"
+        ),
+        True,
+    ),
     (re.compile(r"(?:喜欢|偏好|习惯|倾向于?|首选)(?:用|通过)?(?P<ch>" + _CH_ZH + r")"), True),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:最好|就行|就好|比较好|优先)"), True),
     (re.compile(r"(?:请)?(?:用|通过)(?P<ch>" + _CH_ZH + r")(?:通知|联系)我"), True),

@@ -53,7 +53,8 @@ _ALLERGY_EN = re.compile(
     _I,
 )
 _ALLERGY_ZH = re.compile(
-    r"(?P<neg>不再|已经不|并不|并没有|没有|没|不)?对(?P<item>[^，,。.!?！？；;]{1,20}?)(?P<neg2>不再|已经不|不)?过敏"
+    r"(?P<neg>不再|已经不|并不|并没有|没有|没|不)?对(?P<item>[^，,。.!?！？；;]{1,20}?)"
+    r"(?:严重|特别|非常|很|有点|有些|比较|超级|超)?(?P<neg2>不再|已经不|不)?过敏"
 )
 _ALLERGY_ZH2 = re.compile(
     r"我(?P<neg3>不再|已经不)?(?:有)?(?!对)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
@@ -231,10 +232,15 @@ _LANG_RX = (
         + _LANG_EN_ALT
         + r")\s+please\b|\bi\s+(?:only\s+)?(?:speak|understand|read)\s+(?P<l4>"
         + _LANG_EN_ALT
-        + r")\b",
+        + r")\b"
+        # a Chinese language name in an English request: "please reply in 中文"
+        r"|\b(?:reply|respond|answer|talk|write)\s+(?:to\s+me\s+)?in\s*(?P<l5>"
+        + _LANG_ZH_ALT
+        + r")",
         _I,
     ),
-    re.compile(r"(?:用|说|讲)(?P<l>" + _LANG_ZH_ALT + r")"),
+    # "会讲德语" / "能说日语" is a language spoken, not one to reply in
+    re.compile(r"(?<!会)(?<!能)(?:用|说|讲)(?P<l>" + _LANG_ZH_ALT + r")"),
 )
 
 
@@ -370,7 +376,7 @@ def h_device(cl: Clause) -> Iterator[Hit]:
 
 
 _SEAT_EN = re.compile(r"\b(?P<s>aisle|window|middle|exit[- ]row)\s+seats?\b", _I)
-_SEAT_ZH = re.compile(r"(?P<s>靠窗|靠过道|过道|靠走廊|中间)(?:的)?(?:座位|位置|位子)")
+_SEAT_ZH = re.compile(r"(?P<s>靠窗|靠过道|过道|靠走廊|中间)(?:的)?(?:座位|位置|位子|位)")
 _SEAT_ZH_MAP = {
     "靠窗": "window",
     "靠过道": "aisle",
@@ -633,7 +639,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
     (h_job, _hint("a work job profession occupation role title 是")),
     (h_family, _hint("my 我")),
     (h_device, _hint("device 设备")),
-    (h_seat, _hint("seat 座位 位置 位子")),
+    (h_seat, _hint("seat 座位 位置 位子 过道位 窗位 走廊位")),
     (h_timezone, _hint("zone utc gmt / 时区")),
     (h_event, DATE_HINTS),
     (

@@ -518,11 +518,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(LANGS, ascii_only=False)
         + r")也会(?:说|讲)|我会(?:说|讲)(?:一点点|一点|一些|点)?儿?(?P<v3>(?:"
         + _alt(LANGS, ascii_only=False)
-        + r")(?:和|、)?(?:"
+        + r")(?:(?:和|、|跟|以及|还有|外加)(?:一点点|一点|一些|点)?儿?(?:"
         + _alt(LANGS, ascii_only=False)
-        + r")?)"
-        # a later clause without its subject: "我会说中文，还会一点日语"
-        + r"|^\W*(?:还|也|另外还)(?:会|能)(?:说|讲)?(?:一点|一些|点|些)?儿?(?P<v4>"
+        + r"))*)"
+        # a later clause without its subject: "我会说中文，还会一点日语", "另外会讲德语"
+        + r"|^\W*(?:还|也|另外还|另外|而且还|而且|同时)(?:会|能)(?:说|讲)?(?:一点|一些|点|些)?儿?(?P<v4>"
         + _alt(LANGS, ascii_only=False)
         + r")",
     ),
@@ -2790,8 +2790,146 @@ _HINTS_8 = {
     "location.city": "home|flat|apartment|apt|place|house|condo|based|raised",
     "medication": "mg|mcg|µg|ml|iu|unit|take|daily|nightly",
 }
-VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH
-ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH + ITEM_ROWS_8
+# ---- round 5 (zh): families of WeChat-style phrasings dev9 exposed (issue 12) ------------
+# subject-less and fronted clauses ("离婚了", "高血压好多年了", "東航我不坐了"), internet
+# words for a status (单身狗, 学生党), ways of asking for short answers by what is too long
+VALUE_ROWS_5ZH: tuple[tuple[str, str, str], ...] = (
+    (
+        "relationship.status",
+        "single",
+        r"^\W*(?:我)?(?:目前|现在|还是|一直)?(?:是)?(?:个|一个|一枚)?(?:单身狗|单身汪|单身人士|母胎solo|万年单身|单身)(?:一枚|一只|一个)?(?:中)?(?=$|[，。,.!！]|呢|啦|了)",
+    ),
+    (
+        "relationship.status",
+        "partnered",
+        r"我(?:和|跟)(?:我的?)?(?:女朋友|男朋友|女友|男友|对象|伴侣)(?:已经)?(?:在一起|同居|交往|谈了)",
+    ),
+    (
+        "relationship.status",
+        "divorced",
+        r"^\W*(?:我)?(?:已经|早就|前几年|去年)?(?:离婚|离异|离了婚)(?:了)?(?=$|[，。,.!！]|了)",
+    ),
+    (
+        "job.status",
+        "student",
+        r"^\W*(?:我)?(?:目前|现在)?(?:还)?是(?:个|一名|一个)?(?:学生|学生党|在校生|大学生|研究生|博士生|留学生)(?=$|[，。,.!！]|呢|啦|哈)",
+    ),
+    ("job.status", "unemployed", r"^\W*(?:目前|现在)?(?:在家)?(?:待业|失业|无业)(?:在家|中|了)?"),
+    (
+        "response.length",
+        "short",
+        r"太长(?:了)?(?:的)?(?:我)?(?:就)?(?:不看|看不下去|不想看|懒得看)|尽量(?:精简|简短|简洁|短)|tl;?dr",
+    ),
+    (
+        "response.length",
+        "medium",
+        r"(?:不用|不必|不要|别)(?:太)?长(?:也|又)?(?:不用|不必|不要|别)(?:太)?短",
+    ),
+    (
+        "accessibility",
+        "reduced_motion",
+        r"(?:动画|动效|闪烁|晃动|转场)[^，。,]{0,6}(?:敏感|头晕|晕|少就少|越少越好|关掉|减少|别太多|不要太多)",
+    ),
+)
+#: A food said with how little the user can stand it ("香菜是真的接受不了", "榴莲我是真不行").
+_CANT_STAND = r"(?:接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来)"
+ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>(?!一点|根本|真|实在|完全|怎么|这个|那个|这|那)[\u4e00-\u9fff]{1,4}?)(?:我)?(?:是)?(?:真的?|实在|完全|根本|一点都|怎么都)?"
+        + _CANT_STAND
+        + r"(?=$|[，。,.!！]|的)",
+    ),
+    # a fronted condition: "高血压好多年了", "偏头痛是我的老毛病了"
+    (
+        "health.condition",
+        None,
+        r"^\W*(?:我)?(?:的)?(?:患有|得了|有)?(?P<v>(?!患|得|有)[\u4e00-\u9fff]{0,5}?(?:病|症|炎|痛|高血压|高血脂|哮喘|痛风|失眠|贫血|甲亢|甲减))"
+        r"(?:是我的?)?(?:老毛病|好多年了|好几年了|很多年了|多年了|[一二两三四五六七八九十几\d]+年了|是老毛病)",
+    ),
+    # the usual way to pay, said by what is easiest: "付款的话微信支付最方便"
+    (
+        "payment.method",
+        _PAYING,
+        r"(?P<v>"
+        + _alt(_PAYING, ascii_only=False)
+        + r")(?:最方便|最好用|最顺手|用得最多|比较方便)",
+    ),
+    # a card swiped: "出国我都刷visa信用卡", "只刷借记卡"
+    (
+        "payment.method",
+        PAYMENTS,
+        r"(?<!不)刷(?:visa|master|万事达|银联|招行|工行)?(?P<v>信用卡|借记卡|储蓄卡)",
+    ),
+    # a fronted method the user refuses: "PayPal我不用的", "信用卡我从来不用"
+    (
+        "payment.avoid",
+        PAYMENTS,
+        r"^\W*(?P<v>"
+        + PAY_ZH
+        + r"|"
+        + PAY_EN
+        + r")(?:我)?(?:从来|一般|基本|坚决|绝对)?(?:都)?不(?:用|碰|办)(?:的)?(?=$|[，。,.!！]|的)",
+    ),
+    # a fronted airline the user won't fly: "東航我不坐了"
+    (
+        "travel.airline.avoid",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{1,4}?航(?:空)?)(?:我)?(?:再也|以后|坚决|一律|绝对|是)?(?:都)?不(?:坐|飞|乘坐|考虑)了?(?=$|[，。,.!！]|的)",
+    ),
+    # "在腾讯上班" without a subject
+    (
+        "job.employer",
+        None,
+        r"^\W*(?:目前|现在)?在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:上班|工作|打工|实习)",
+    ),
+    # "我有仨娃", "家里两个孩子"
+    (
+        "family.children",
+        None,
+        r"(?:我|我家|家里)(?:有)?(?P<v>[一二两三四五六七八九]|\d|俩|仨)(?:个)?(?:娃|孩子|小孩|宝宝|崽|娃儿)",
+    ),
+    # "网贷之类的千万别推给我", "股票基金啥的别推荐"
+    (
+        "recommend",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:之类的?|什么的|啥的|这类的?|这种|这些)?(?:就|也|都|千万|可)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐|销)?(?:给我)?了?(?=$|[，。,.!！]|了|啊|哈)",
+    ),
+    # where the user is, said without a living verb: "人在杭州", "我在美国，住洛杉矶", a city
+    # alone in a later clause: "我住德国，慕尼黑这边" (known places only)
+    (
+        "location.place",
+        None,
+        r"(?:^\W*|我)(?:现在|目前|一直)?(?:人)?在(?P<v>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|这边|那边|生活|定居|工作|上班)"
+        r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:这边|这儿|这里|那边)(?=$|[，。,.!！])",
+    ),
+    # "我在华为做硬件工程师": the role after the employer
+    (
+        "job.title",
+        None,
+        r"(?:^\W*|我)(?:目前|现在)?在[\u4e00-\u9fffA-Za-z]{2,8}?(?:做|当|干)(?P<v>[\u4e00-\u9fff]{2,6}(?:工程师|经理|设计师|老师|医生|护士|会计|律师|销售|运营|程序员|主管|总监))(?=$|[，。,.!！])",
+    ),
+)
+_HINTS_5ZH: Mapping[str, str] = {
+    "relationship.status": "单身|solo|女朋友|男朋友|女友|男友|对象|伴侣|离婚|离异",
+    "job.status": "学生|在校|研究生|博士生|待业|失业|无业",
+    "response.length": "太长|尽量|tl;dr|tldr|长",
+    "accessibility": "动画|动效|闪烁|晃动|转场",
+    "taste.dislike": "接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来",
+    "health.condition": "老毛病|年了",
+    "payment.method": "方便|好用|顺手|最多|刷",
+    "payment.avoid": "不用|不碰|不办",
+    "travel.airline.avoid": "不坐|不飞|不乘坐|不考虑",
+    "job.employer": "上班|工作|打工|实习",
+    "family.children": "娃|孩子|小孩|宝宝|崽",
+    "recommend": "推",
+    "job.title": "做|当|干",
+    "location.place": "在|这边|这儿|这里|那边",
+    "language.spoken": "另外会|而且会|同时会|会一点|会点|还有|以及|外加",
+}
+VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH + VALUE_ROWS_5ZH
+ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH + ITEM_ROWS_8 + ITEM_ROWS_5ZH
 
 
 #: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
@@ -2981,11 +3119,12 @@ _HINTS = {
                 *_HINTS_4.get(key, "").split("|"),
                 *_HINTS_4ZH.get(key, "").split("|"),
                 *_HINTS_8.get(key, "").split("|"),
+                *_HINTS_5ZH.get(key, "").split("|"),
             )
         )
         if w
     )
-    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH, *_HINTS_8}
+    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH, *_HINTS_8, *_HINTS_5ZH}
 }
 
 
@@ -3017,7 +3156,8 @@ _TRIM_ZH = re.compile(
 )
 #: Qualifiers around a list item: "a bit of Italian", "头孢类的药", "some Spanish".
 _ITEM_QUALIFIER = re.compile(
-    r"^(?:(?:a\s+)?(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+|fluent\s+|conversational\s+)|(?<=[\u4e00-\u9fff])(?:类的|的|类)(?:药物?|药品)$",
+    r"^(?:(?:a\s+)?(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+|fluent\s+|conversational\s+)"
+    r"|^(?:一点点|一点|一些|点)儿?(?=[\u4e00-\u9fff]{2})|(?<=[\u4e00-\u9fff])(?:类的|的|类)(?:药物?|药品)$",
     _I,
 )
 
@@ -3309,7 +3449,7 @@ def _negated(text: str, start: int, key: str = "") -> bool:
 
 #: Complaints that are behaviour, not a declaration: three of them make the preference.
 _BEHAVIOUR_ZH = re.compile(
-    r"(?<!别)(?<!不要)太长(?!的)|再短|再简|还是太|太啰嗦|这么长|那么长|又长|看不完|看不下去"
+    r"(?<!别)(?<!不要)(?<!不用)(?<!不必)太长(?!的|了?(?:的)?我?就?(?:不看|懒得看|不想看|看不下去))|再短|再简|还是太|太啰嗦|这么长|那么长|又长|看不完|看不下去"
 )
 _BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
 
@@ -3332,6 +3472,9 @@ _DEICTIC = re.compile(
 )
 
 
+_SEAT_WORDS = re.compile(r"靠窗|过道|走廊|座位|靠窗位|出口")
+
+
 def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> Iterator[Hit]:
     if key in ("taste.like", "taste.dislike"):
         if not said or slugify(said) in L.TOPIC_STOP:
@@ -3343,6 +3486,13 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
             cand(Kind.PREFERENCE, "taste." + slugify(said), polarity, normalized=polarity),
         )
         return
+    if key.startswith("taste.") and _SEAT_WORDS.search(said):
+        return  # "我喜欢过道位": a seat, read by the seat rules
+    if key == "location.place":
+        # a known city or country only: "我在上班" / "我在家这边" name no place
+        if said.lower() not in L.CITIES and said.lower() not in L.COUNTRIES:
+            return
+        key = "location.city"
     if key == "recommend":
         if not slugify(said) or slugify(said) in L.TOPIC_STOP:
             return
@@ -3526,7 +3676,8 @@ _MOVE_ZH = (
     re.compile(
         r"(?:之前|以前|原来|过去|本来)(?:一直)?(?:住在|住|在)(?P<prev>"
         + CITY_ZH
-        + r")(?:住|生活|工作)?\s*[，,]\s*(?:现在|目前|如今|后来|现)(?:已经)?(?:搬到了?|搬来了?|住在|住|在)(?P<cur>"
+        + r")(?:住|生活|工作)?\s*[，,]\s*(?:现在|目前|如今|后来|现|去年|前年|今年|上个月|前几年|这两年)(?:已经)?"
+        r"(?:搬到了?|搬来了?|搬去了?|住在|住|定居(?:在|于)?|落户(?:在)?|在)(?P<cur>"
         + CITY_ZH
         + r")(?=$|[，,。.！!；;]|了|住|生活|工作|定居)"
     ),

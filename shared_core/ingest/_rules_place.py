@@ -124,6 +124,15 @@ _BUDGET_RX = (
         r"|for\s+(?:this|the|it|a|an|my)\b|in\s+(?:my|the)\s+budget)",
         _I,
     ),
+    # a fronted amount as the limit ("五万块是我的上限", "3k封顶"); the money at hand
+    # ("我手头就一千块")
+    re.compile(
+        _AMT + r"\s*(?:是|就是|算)?(?:我的?)?(?P<q>上限|极限|封顶|顶天|最高)"
+        r"(?:了)?(?=$|[，。,.!！])"
+    ),
+    re.compile(
+        r"(?:手头|手上|兜里|卡里)(?:就|只|只有|就剩|总共)(?:有)?\s*(?P<q>大概|大约)?" + _AMT
+    ),
 )
 _AMT_MAX, _BARE_BUDGET = _BUDGET_RX[6], _BUDGET_RX[7]
 _MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)
@@ -135,7 +144,8 @@ _MONEY = re.compile(
 _DIGITS_GO_ON = re.compile(r"\s*[-–.]\s*\d")
 #: A currency named in the words: "between 500 and 800 dollars" is a budget range.
 _CURRENCY = re.compile(
-    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp|quid)\b|元|块|美元|欧元", _I
+    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp|quid)\b|元|块|美元|欧元|人民币|美金|英镑|日元|港币",
+    _I,
 )
 #: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").
 _WANT = re.compile(
@@ -244,8 +254,8 @@ def _budget_hits(cl: Clause) -> Iterator[Hit]:
             if isinstance(amount, str):
                 yield m.start(), m.end(), _invalid(key, q + m.group("amt"), amount)
                 continue
-            if amount is None:
-                continue
+            if amount is None or amount == 0:
+                continue  # "我的预算是零" sets no limit
             if not (i in (0, 1) or has_budget or _MONEY.search(m.group("amt")) or amount >= 100):
                 continue
             if rx is _BARE_BUDGET and not has_budget:
@@ -253,6 +263,8 @@ def _budget_hits(cl: Clause) -> Iterator[Hit]:
             if rx is _AMT_MAX and not (has_budget or _CURRENCY.search(m.group(0))):
                 continue  # "I walked 400 max" is no budget; "500 bucks max" is
             value = m.group(0).strip() if i in (2, 3, 4, 6) else (q + m.group("amt")).strip()
+            if not _CURRENCY.search(value) and (named := _CURRENCY.search(cl.sentence.text)):
+                value = f"{value} {named.group(0)}"  # "预算一万二，人民币": the currency said apart
             yield m.start(), m.end(), cand(Kind.PREFERENCE, key, value, normalized=str(amount))
 
 

@@ -164,7 +164,7 @@ class RuleExtractor:
             return []
 
     def _extract(self, raw: str, at: datetime) -> list[Candidate]:
-        text = L.fix_typos(normalize_text(raw).translate(L.T2S))
+        text = L.chat_zh(L.fix_typos(normalize_text(raw).translate(L.T2S)))
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
@@ -544,8 +544,8 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
         ),
     ),
     (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于", "号生", "日生")),
-    (h_name, ("name", "call", "i'm", "am", "叫", "名字", "名是", "我是")),
-    (h_call, ("call", "phone", "ring", "电话", "来电")),
+    (h_name, ("name", "call", "i'm", "am", "叫", "喊", "称呼", "名字", "名是", "我是")),
+    (h_call, ("call", "phone", "ring", "电话", "来电", "打给我", "给我打", "打过来")),
     (h_channel, tuple(L.CHANNELS)),
     (
         h_recommend,

@@ -143,7 +143,7 @@ dust mites: dust mites | dust mite | mites | 尘螨 | 螨虫
 latex: latex | 乳胶
 cats: cats | cat | cat hair | cat dander | 猫 | 猫毛
 dogs: dogs | dog | dog hair | 狗 | 狗毛
-bee stings: bee stings | bees | bee | wasps | insect stings | 蜜蜂 | 蜂蜇
+bee stings: bee stings | bees | bee | wasps | insect stings | 蜜蜂 | 蜂蜇 | 蜂毒 | 蜂蛰 | 蜜蜂蛰
 bee stings: wasp stings | wasp | hornets
 mold: mold | mould | 霉菌
 nickel: nickel | 镍
@@ -1043,6 +1043,33 @@ ZH_TYPOS: Mapping[str, str] = _table(
 """
 )
 _ZH_TYPO_RE = re.compile("|".join(re.escape(w) for w in sorted(ZH_TYPOS, key=len, reverse=True)))
+
+
+#: Chat shorthand mixed into Chinese, as (pattern, replacement): "vx我" / "wx联系" is WeChat,
+#: "base上海" lives there, "别call我" asks for no calls, "灰常" is 非常, "本人" opening a
+#: clause is the user.
+_CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<![A-Za-z])(?:vx|VX|Vx|wx|WX|[vV]信|薇信)(?![A-Za-z])"), "微信"),
+    (re.compile(r"(?<![A-Za-z])[bB]ase(?:在)?\s*(?=[\u4e00-\u9fff])"), "住在"),
+    (re.compile(r"(?<![A-Za-z])[cC]all\s*我"), "打电话给我"),
+    (re.compile(r"灰常"), "非常"),
+    (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))本人(?=[\u4e00-\u9fff])"), "我"),
+)
+#: A space typed between two Chinese words ends a clause ("芒果过敏 吃了会肿"), and so does
+#: an emoji right after Chinese text ("今年刚满十八岁🎉", "坐标成都🐼"): a comma is put there.
+_ZH_SPACE_BREAK = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
+_ZH_EMOJI_BREAK = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u2600-\u27bf\U0001f000-\U0001faff])")
+
+
+def chat_zh(text: str) -> str:
+    """Chinese chat habits read as plain text: shorthand (``_CHAT_ZH``) and a space or an
+    emoji after Chinese words as a clause break. Text without Chinese is returned as is."""
+    if not any("\u4e00" <= ch <= "\u9fff" for ch in text):
+        return text
+    for rx, repl in _CHAT_ZH:
+        text = rx.sub(repl, text)
+    text = _ZH_SPACE_BREAK.sub("，", text)
+    return _ZH_EMOJI_BREAK.sub("，", text)
 
 
 def fix_typos(text: str) -> str:
