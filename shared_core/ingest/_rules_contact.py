@@ -304,6 +304,10 @@ def _zh_self_intro(name: str) -> bool:
         name[0] in L.ZH_SURNAMES
         and not name.endswith(L.ZH_JOB_SUFFIXES)
         and not name.endswith(("人", "的", "了", "者", "生", "员", "家", "族"))
+        # a self-label, not a name: 路痴, 吃货, 铲屎官, 社恐, 工作狂, 起床困难户
+        and not name.endswith(
+            ("痴", "控", "迷", "货", "党", "狗", "鬼", "官", "恐", "牛", "狂", "户")
+        )
         and name not in L.ZH_NOT_NAMES
     )
 

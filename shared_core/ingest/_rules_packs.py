@@ -1320,7 +1320,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "taste.like",
         None,
         r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空)(?:我)?(?:最)?(?:喜欢|爱|会去|常)(?P<v>[^，。,；;！!？?]{1,20})"
-        r"|我是(?:个|一个|一名|一位)?+(?P<v2>[\u4e00-\u9fff]{2,5}?)(?:爱好者|发烧友|迷)(?=$|[，。,.!！])"
+        r"|我是(?:个|一个|一名|一位)?+(?:资深|铁杆|忠实|骨灰级|狂热|超级|死忠|老)?+(?P<v2>[\u4e00-\u9fff]{2,5}?)(?:爱好者|发烧友|迷)(?=$|[，。,.!！])"
         r"|(?:最近|近来|这几年)?(?:迷上了?|爱上了|喜欢上了?)(?P<v3>[\u4e00-\u9fff]{1,8})",
     ),
     (
@@ -2831,6 +2831,11 @@ VALUE_ROWS_5ZH: tuple[tuple[str, str, str], ...] = (
         r"(?:动画|动效|闪烁|晃动|转场)[^，。,]{0,6}(?:敏感|头晕|晕|少就少|越少越好|关掉|减少|别太多|不要太多)",
     ),
 )
+#: Hotel chains by their Chinese names (a name, kept as said).
+_HOTEL_CHAINS_ZH = (
+    r"希尔顿欢朋|希尔顿|万豪|凯悦|君悦|柏悦|洲际|皇冠假日|智选假日|假日|喜来登|威斯汀|亚朵|全季|汉庭|如家"
+    r"|香格里拉|丽思卡尔顿|锦江之星|锦江|维也纳|桔子|华住|格林豪泰|丽枫|宜必思|诺富特|凯宾斯基|文华东方"
+)
 #: A food said with how little the user can stand it ("香菜是真的接受不了", "榴莲我是真不行").
 _CANT_STAND = r"(?:接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来)"
 ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
@@ -2904,6 +2909,23 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"(?:^\W*|我)(?:现在|目前|一直)?(?:人)?在(?P<v>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|这边|那边|生活|定居|工作|上班)"
         r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:这边|这儿|这里|那边)(?=$|[，。,.!！])",
     ),
+    # a hotel chain named with a habit word: "出差住宿我只住亚朵", "我一般都是全季"
+    (
+        "hotel.chain",
+        None,
+        r"(?:只|一般|都|通常|习惯|基本|常|首选|最爱)(?:都)?(?:是)?(?:住|选|订)?(?P<v>"
+        + _HOTEL_CHAINS_ZH
+        + r")"
+        r"(?=$|[，。,.!！]|的|酒店|了|吧)",
+    ),
+    # the time zone by a place: "时间按德国的算", "时间以东京为准"
+    (
+        "timezone",
+        TIMEZONES,
+        r"时间(?:都)?(?:按|按照|用|以|照)(?P<v>"
+        + _alt(TIMEZONES, ascii_only=False)
+        + r")(?:的|那边的)?(?:算|为准|来)",
+    ),
     # "我在华为做硬件工程师": the role after the employer
     (
         "job.title",
@@ -2927,6 +2949,8 @@ _HINTS_5ZH: Mapping[str, str] = {
     "job.title": "做|当|干",
     "location.place": "在|这边|这儿|这里|那边",
     "language.spoken": "另外会|而且会|同时会|会一点|会点|还有|以及|外加",
+    "hotel.chain": _HOTEL_CHAINS_ZH,
+    "timezone": "时间",
 }
 VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH + VALUE_ROWS_5ZH
 ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH + ITEM_ROWS_8 + ITEM_ROWS_5ZH
@@ -3690,11 +3714,11 @@ _MOVE_WHEN_ZH = (
 _MOVING_TO = re.compile(
     r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+|^\W*)(?:moving|relocating)\s+to\s+(?P<cur>"
     + _PLACE_EN
-    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|(?:^\W*|我(?:们)?(?:全家)?)"
+    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:全家)?)"
     # a settled decision is a definite plan: "我们已经定了明年搬到新加坡"
     + r"(?:已经)?(?:定了|决定了?|确定了?)?"
     + _MOVE_WHEN_ZH
-    + r"+(?:要)?搬(?:家)?(?:到|去|回)(?:老家)?(?P<cur2>"
+    + r"+(?:正式|就|会|将|得)?(?:要)?搬(?:家)?(?:到|去|回)(?:老家)?(?P<cur2>"
     + CITY_ZH
     + r")(?=$|[，,。.！!；;]|了|去|住|工作|定居)",
     _I,
@@ -3940,9 +3964,10 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "name",
         None,
-        r"(?:本人|我|免贵|敝人|敝)姓[\u4e00-\u9fff][，,]\s*(?:名|全名)?叫(?P<v>"
+        # "我姓李，叫李雷", or the full name right after the surname: "我姓王，王小明"
+        r"(?:本人|我|免贵|敝人|敝)姓([\u4e00-\u9fff])[，,]\s*(?:(?:名|全名)?叫)?(?P<v>(?<=叫)"
         + ZH_NAME
-        + r")(?=$|[，。,.!！])",
+        + r"|\1[\u4e00-\u9fff]{1,2})(?=$|[，。,.!！])",
     ),
     (
         "allergy",

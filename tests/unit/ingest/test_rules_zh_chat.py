@@ -100,6 +100,17 @@ def test_chat_shorthand_is_read_as_plain_chinese() -> None:
         ("太长的我一般不看", "response.length", "short"),
         ("不用太长也不用太短", "response.length", "medium"),
         ("界面动画能少就少，我容易头晕", "accessibility", "reduced_motion"),
+        # a self-label in one word is a note, not a name
+        ("我脸盲，认人很慢", "note", "我脸盲"),
+        ("我是吃货", "note", "我是吃货"),
+        # a hotel chain with a habit word; the time zone by a place
+        ("我一般住汉庭", "hotel.chain", "汉庭"),
+        ("时间以东京为准", "timezone", "Asia/Tokyo"),
+        # a planned move after a comma, with 正式
+        ("公司外派，下个月正式搬去深圳", "location.moving_to", "shenzhen"),
+        # the full name right after the surname; a qualifier before X迷
+        ("我姓陈，陈小红", "name", "陈小红"),
+        ("我是铁杆篮球迷", "interest", "篮球"),
     ],
 )
 def test_chat_wordings_are_read(text: str, key: str, value: str) -> None:
@@ -114,6 +125,8 @@ def test_chat_wordings_are_read(text: str, key: str, value: str) -> None:
         ("别叫我小张了", "name.preferred"),  # asks not to be called so
         ("我在上班", "location.city"),  # no place
         ("这个我真不行", "food.dislike"),  # a deictic is no food
+        ("我是吃货", "name"),  # a self-label
+        ("我住过一次希尔顿", "hotel.chain"),  # once is no habit
     ],
 )
 def test_chat_non_statements_yield_no_key(text: str, key: str) -> None:
