@@ -2697,7 +2697,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"^\W*(?:每天|长期|一直|平时|天天|按时|定期|每天早上|每天晚上)(?:都|在)?(?:要)?(?:服用|吃|服|打|注射)(?P<v>[\u4e00-\u9fff]{2,8}?(?:药|素|片|胶囊|胍|平|汀|林|宁|芬|乐|酮|唑|沙坦|普利|洛尔))(?=$|[，。,.!！])",
+        r"^\W*(?:每天|长期|一直|平时|天天|按时|定期|每天早上|每天晚上)(?:都|在)?(?:要)?(?:空腹|饭后|饭前|睡前)?(?:服用|吃|服|打|注射)(?:[一两半\d]+[片粒颗支])?(?P<v>[\u4e00-\u9fff]{2,8}?(?:药|素|片|胶囊|胍|平|汀|林|宁|芬|乐|酮|唑|沙坦|普利|洛尔))(?=$|[，。,.!！])",
     ),
     # children by order: "老大叫浩浩，老二叫萌萌", "大的叫X小的叫Y"
     (
@@ -2825,6 +2825,17 @@ VALUE_ROWS_5ZH: tuple[tuple[str, str, str], ...] = (
         "medium",
         r"(?:不用|不必|不要|别)(?:太)?长(?:也|又)?(?:不用|不必|不要|别)(?:太)?短",
     ),
+    # "回复的时候别太长": a standing limit, unless the short end is bounded too
+    (
+        "response.length",
+        "short",
+        r"(?:回复|回答|回|写|说)(?:的时候|时)?(?:都)?(?:别|不要)(?:写得?|说得?)?太长(?!(?:也|又)?(?:别|不要|不用)?(?:太)?短)",
+    ),
+    (
+        "relationship.status",
+        "married",
+        r"我(?:跟|和)(?:我的?)?(?:老公|老婆|丈夫|妻子|太太|爱人)(?:已经)?结婚",
+    ),
     (
         "accessibility",
         "reduced_motion",
@@ -2909,6 +2920,14 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"(?:^\W*|我)(?:现在|目前|一直)?(?:人)?在(?P<v>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|这边|那边|生活|定居|工作|上班)"
         r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:这边|这儿|这里|那边)(?=$|[，。,.!！])",
     ),
+    # a pet named with its kind in front: "我家那只橘猫叫胖虎"
+    (
+        "pet.species",
+        PETS,
+        r"我家(?:的)?(?:那|这)?(?:只|条|个|两只|俩)?(?P<v>"
+        + PETS_ZH
+        + r")(?:叫|名叫|的名字(?:是|叫))",
+    ),
     # a hotel chain named with a habit word: "出差住宿我只住亚朵", "我一般都是全季"
     (
         "hotel.chain",
@@ -2934,9 +2953,9 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ),
 )
 _HINTS_5ZH: Mapping[str, str] = {
-    "relationship.status": "单身|solo|女朋友|男朋友|女友|男友|对象|伴侣|离婚|离异",
     "job.status": "学生|在校|研究生|博士生|待业|失业|无业",
     "response.length": "太长|尽量|tl;dr|tldr|长",
+    "relationship.status": "单身|solo|女朋友|男朋友|女友|男友|对象|伴侣|离婚|离异|结婚",
     "accessibility": "动画|动效|闪烁|晃动|转场",
     "taste.dislike": "接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来",
     "health.condition": "老毛病|年了",
@@ -2950,6 +2969,7 @@ _HINTS_5ZH: Mapping[str, str] = {
     "location.place": "在|这边|这儿|这里|那边",
     "language.spoken": "另外会|而且会|同时会|会一点|会点|还有|以及|外加",
     "hotel.chain": _HOTEL_CHAINS_ZH,
+    "pet.species": "叫|名字",
     "timezone": "时间",
 }
 VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH + VALUE_ROWS_5ZH
@@ -3446,7 +3466,9 @@ def complains(sentence: str) -> bool:
 
 
 _STANDING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|in\s+general|prefer)\b|以后|总是|一直", _I
+    r"\b(?:always|never|from\s+now\s+on|in\s+general|prefer)\b|以后|总是|一直"
+    r"|(?:回复|回答|回)(?:我)?(?:的时候|时)",  # "回答的时候别写太长": whenever answering
+    _I,
 )
 _NOT_BEFORE = re.compile(
     r"\b(?:not|never|no\s+longer|don't|dont|do\s+not)\s+(?:\w+\s+)?$|(?:不再|已经不|并不|没有)$", _I
@@ -3938,6 +3960,21 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # the partner named in a later clause: "我跟我老公结婚三年了，他叫陈浩"
+    (
+        "family.partner.name",
+        None,
+        r"我的?(?:跟|和|有(?:个|一个)?)?(?:我的?)?(?:老公|丈夫|先生|男朋友|男友)[^。.!！?？，,]{0,12}[，,]\s*他(?:的名字)?叫(?P<v>"
+        + ZH_NAME
+        + r")(?=$|[，。,.!！])",
+    ),
+    (
+        "family.partner.name",
+        None,
+        r"我的?(?:跟|和|有(?:个|一个)?)?(?:我的?)?(?:老婆|妻子|太太|女朋友|女友)[^。.!！?？，,]{0,12}[，,]\s*她(?:的名字)?叫(?P<v>"
+        + ZH_NAME
+        + r")(?=$|[，。,.!！])",
+    ),
     (
         "diet.avoid",
         None,
@@ -4107,6 +4144,8 @@ _SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_R
 _SENT_ITEM_EN_RX = tuple((k, c, re.compile(rx, _I), w) for k, c, rx, w in SENTENCE_ITEM_ROWS_EN)
 #: Hint substrings for :func:`h_sentence_rows` (a comma and one of these words).
 SENTENCE_HINTS: tuple[str, ...] = (
+    "他叫",
+    "她叫",
     "鱼",
     "海鲜",
     "fish",

@@ -111,6 +111,16 @@ def test_chat_shorthand_is_read_as_plain_chinese() -> None:
         # the full name right after the surname; a qualifier before X迷
         ("我姓陈，陈小红", "name", "陈小红"),
         ("我是铁杆篮球迷", "interest", "篮球"),
+        # a pet named with its breed in front; a dose and 空腹 before the drug
+        ("我家这只柯基叫豆包", "pet.species", "dog"),
+        ("每天晚上睡前吃一粒褪黑素", "medication", "褪黑素"),
+        # "不会超过" as the upper bound
+        ("租房我不会超过三千块", "budget.max", "3000 CNY"),
+        # a standing length limit said about replying
+        ("回答的时候不要写太长", "response.length", "short"),
+        # married to the partner, and the partner named in a later clause
+        ("我和我老婆结婚五年了", "relationship.status", "married"),
+        ("我有个男朋友，他叫阿强", "family.partner.name", "阿强"),
     ],
 )
 def test_chat_wordings_are_read(text: str, key: str, value: str) -> None:
@@ -127,6 +137,8 @@ def test_chat_wordings_are_read(text: str, key: str, value: str) -> None:
         ("这个我真不行", "food.dislike"),  # a deictic is no food
         ("我是吃货", "name"),  # a self-label
         ("我住过一次希尔顿", "hotel.chain"),  # once is no habit
+        ("我同事的老公，他叫李四", "family.partner.name"),  # someone else's partner
+        ("别太长也别太短", "response.length.short"),  # both ends bounded: medium
     ],
 )
 def test_chat_non_statements_yield_no_key(text: str, key: str) -> None:
@@ -148,6 +160,8 @@ def test_a_language_one_can_speak_is_no_reply_language() -> None:
         "我超喜欢被老板骂",  # loving to be subjected to something is sarcasm
         "我对周一过敏😂",  # a trailing laugh on a single clause
         "我的预算是零",  # no limit at all
+        "我的主业是摸鱼，副业是干饭",  # an everyday activity given as a job
+        "本人工作：躺平",
         "我朋友在成都",  # someone else's place
     ],
 )
