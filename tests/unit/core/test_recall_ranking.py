@@ -121,3 +121,19 @@ def test_a_pasted_chinese_document_is_searched_on_its_head_quickly(mem, clock):
     mem.context("u1", query)
     assert time.perf_counter() - started < 5.0  # generous: it took 8 s before the guard
     assert got and any("青霉素" in s.record.value for s in got)
+
+
+def test_the_name_of_a_thing_is_not_the_users_name(mem, clock):
+    """A question about the name of a pet, a restaurant or a book must not rank the user's own
+    name first: only wordings about *my* name (my name, call me, 我的名字, 叫我) pull it."""
+    _say(mem, clock, 0, "My name is Ada Lovelace.")
+    _say(mem, clock, 5, "We adopted a puppy and named it Biscuit.")
+    _say(mem, clock, 9, "我们新开的那家餐厅叫做小南国。")
+    clock.set(T0 + timedelta(days=10))
+    for question in ("What was the puppy's name?", "那家餐厅叫做什么名字？"):
+        got = mem.recall("u1", question, k=3)
+        assert got, question
+        assert got[0].record.key != "name", question
+    for question in ("What's my name?", "你还记得我的名字吗？", "How should you call me?"):
+        got = mem.recall("u1", question, k=3)
+        assert got and got[0].record.key == "name", question
