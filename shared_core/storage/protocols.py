@@ -109,7 +109,9 @@ def unerased_audit(
 ) -> list[Any]:
     """For stores: the ``items`` (one per audit entry) without read-only entries dated before
     their user's last erasure, so another process's buffered reads cannot bring an erased
-    id back. Entries of a user the batch writes are kept (that write passed the fence).
+    id back. A user the batch writes keeps the write's own entries (that write passed the
+    fence), but not buffered ``read`` entries riding along with it: those may predate an
+    erasure made by another process, and they name the erased records.
 
     ``erased_at(user_id)`` is the stored erasure time (``None`` if never), ``at(entry,
     item)`` the entry's time in the same form; each user is looked up once.
@@ -117,7 +119,7 @@ def unerased_audit(
     cuts: dict[str, Any] = {}
     kept = []
     for entry, item in zip(entries, items, strict=True):
-        if entry.user_id not in written:
+        if entry.user_id not in written or entry.action == "read":
             if entry.user_id not in cuts:
                 cuts[entry.user_id] = erased_at(entry.user_id)
             cut = cuts[entry.user_id]

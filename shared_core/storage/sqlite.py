@@ -157,7 +157,14 @@ class SqliteRecordStore(SqliteUserTables):
             with self.db.transaction() as conn:
                 self._move_fences(conn, written_users, batch.expected())
                 if batch.audit:
-                    erased = self._erasures(conn, {a.user_id for a in batch.audit} - written_users)
+                    erased = self._erasures(
+                        conn,
+                        {
+                            a.user_id
+                            for a in batch.audit
+                            if a.user_id not in written_users or a.action == "read"
+                        },
+                    )
                     audit_rows = unerased_audit(
                         batch.audit,
                         audit_rows,

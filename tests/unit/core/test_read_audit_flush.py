@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,3 +95,33 @@ def test_write_through_stays_on_the_callers_thread(clock: FakeClock) -> None:
     assert len(mem.read_audit) == 0  # written before recall returned
     assert mem.records.audit_log("u")[-1].action == "read"
     mem.close()
+
+
+def test_another_instances_buffered_reads_do_not_ride_a_write_past_an_erase(
+    clock: FakeClock, tmp_path: Path
+) -> None:
+    """Instance A buffered a read of ``u``; instance B erases ``u``; A then writes ``u``
+    again (a new life for the id). The stale read must not ride that write into the log:
+    it names the erased records."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    a, b = (
+        UserMemory.from_url(
+            url, clock=clock, embedder=HashingEmbedder(), config=MemoryConfig(audit_read_batch=64)
+        )
+        for _ in range(2)
+    )
+    try:
+        a.observe("u", "My budget is 5000.")
+        erased = {s.record.id for s in a.recall("u", "budget")}
+        assert erased and len(a.read_audit) == 1  # buffered in A, not written
+        clock.advance(timedelta(seconds=1))
+        b.forget("u")
+        clock.advance(timedelta(seconds=1))
+        a.observe("u", "I live in Berlin.")
+        log = b.audit_log("u")
+        assert [e for e in log if e.action == "read"] == []
+        assert not any(erased & set(e.detail.get("record_ids", ())) for e in log)
+        assert any(e.action == "create" for e in log)  # the new write itself is logged
+    finally:
+        a.close()
+        b.close()
