@@ -85,11 +85,14 @@ class ReadAuditBuffer:
 
 
 class BackgroundFlush:
-    """Runs a flush on a short-lived daemon thread, one at a time (thread-safe).
+    """Runs a flush on a short-lived thread, one at a time (thread-safe).
 
     A request while a flush runs makes that thread flush once more before it exits, so
     nothing requested waits for a later request. The thread ends when there is nothing
-    left to do: an instance that is never closed leaves no thread behind.
+    left to do: an instance that is never closed leaves no thread behind. It is not a
+    daemon: the interpreter waits for a flush under way before it exits, so a program
+    that never calls ``close`` still gets the entries it took (a daemon thread was
+    stopped mid-write and they were lost).
     """
 
     def __init__(self, name: str) -> None:
@@ -105,7 +108,7 @@ class BackgroundFlush:
                 self._again = True
                 return
             self._thread = threading.Thread(
-                target=self._run, args=(flush,), name=self._name, daemon=True
+                target=self._run, args=(flush,), name=self._name, daemon=False
             )
             self._thread.start()
 

@@ -3,6 +3,9 @@ closing writes what is buffered, and an erase stays final while a flush is in fl
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -13,6 +16,8 @@ import pytest
 
 from shared_core import FakeClock, MemoryConfig, UserMemory
 from shared_core.embed import HashingEmbedder
+
+FLUSHER = "read-audit flush"  # the background flush thread's name
 
 
 @pytest.fixture
@@ -28,7 +33,7 @@ def gated(clock: FakeClock) -> Iterator[tuple[UserMemory, threading.Event, threa
     apply = mem.records.apply
 
     def gated_apply(batch: Any) -> None:
-        if batch.audit and not batch.records and threading.current_thread().daemon:
+        if batch.audit and not batch.records and threading.current_thread().name == FLUSHER:
             entered.set()
             assert release.wait(10)
         apply(batch)
@@ -125,3 +130,34 @@ def test_another_instances_buffered_reads_do_not_ride_a_write_past_an_erase(
     finally:
         a.close()
         b.close()
+
+
+_EXIT_WITHOUT_CLOSE = """
+import sys
+from shared_core import MemoryConfig, UserMemory
+from shared_core.embed import HashingEmbedder
+m = UserMemory.from_url(sys.argv[1], embedder=HashingEmbedder(),
+                        config=MemoryConfig(audit_read_batch=4))
+m.observe("u", "My budget is 5000.")
+for _ in range(4):
+    m.recall("u", "budget")  # the 4th fills the buffer: its flush is under way at exit
+"""
+
+
+def test_a_full_buffer_is_written_when_the_interpreter_exits_without_close(
+    tmp_path: Path,
+) -> None:
+    """The background flush of a full buffer finishes before the interpreter exits (as the
+    write on the recall's thread did before the flush moved off it)."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    root = Path(__file__).resolve().parents[3]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT_WITHOUT_CLOSE, url], env=env, timeout=120, check=False
+    )
+    assert done.returncode == 0
+    with UserMemory.from_url(url, embedder=HashingEmbedder()) as mem:
+        assert _reads(mem, "u") == 4
