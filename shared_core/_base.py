@@ -97,8 +97,8 @@ class MemoryBase:
                 breaker.metrics = self.metrics
         self._unindexed: set[str] = set()  # records whose vectors failed to write
         self.read_audit = persist.ReadAuditBuffer()
-        # a flush holds it from taking the entries to their commit; dropping an erased
-        # user's entries waits for it, so none of them is written after the erase
+        # one flush at a time, from taking the entries to their commit: a flush on the
+        # caller's thread (audit_log, close) waits for the one in the background
         self._audit_lock = threading.Lock()
         self._audit_flusher = persist.BackgroundFlush("read-audit flush")
 
@@ -144,9 +144,10 @@ class MemoryBase:
             if pending:
                 try:
                     self.records.apply(WriteBatch(audit=pending))
-                except UserMemoryError:
+                except BaseException:
                     self.read_audit.restore(pending)  # kept for the next flush
                     raise
+                self.read_audit.done(pending)
 
     def _audit_read(self, entry: AuditEntry) -> None:
         """Buffer a read entry: a write per recall costs more than the recall itself.
@@ -164,8 +165,8 @@ class MemoryBase:
                 self._audit_flusher.request(self.flush_audit)
 
     def _drop_pending_reads(self, user_id: str) -> None:
-        with self._audit_lock:  # waits for a flush that took them before this
-            self.read_audit.drop_user(user_id)
+        # waits for a write (a flush, or another user's write) that took them before this
+        self.read_audit.drop_user(user_id)
 
     def _commit(self, batch: WriteBatch, user_id: str, *, invalidate: bool = True) -> None:
         """Persist ``batch`` (see :func:`shared_core.ingest.persist.commit`)."""

@@ -47,11 +47,19 @@ __all__ = [
 
 
 class ReadAuditBuffer:
-    """Read-audit entries waiting for the next write (thread-safe)."""
+    """Read-audit entries waiting for the next write (thread-safe).
+
+    Entries taken for a write (a flush, or another user's write they ride along with) are
+    in flight until that write settles (:meth:`done` or :meth:`restore`); dropping a
+    user's entries waits for that user's in-flight entries, so an erase cannot be
+    overtaken by a write that took them before it.
+    """
 
     def __init__(self) -> None:
         self._pending: list[AuditEntry] = []
         self._lock = threading.Lock()
+        self._settled = threading.Condition(self._lock)
+        self._inflight: dict[int, frozenset[str]] = {}  # id of a taken list -> its users
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -67,20 +75,38 @@ class ReadAuditBuffer:
             )
 
     def take(self) -> list[AuditEntry]:
-        """Remove and return every buffered entry."""
+        """Remove and return every buffered entry; pass the list to :meth:`done` once
+        written, or to :meth:`restore` if the write failed."""
         with self._lock:
             pending, self._pending = self._pending, []
+            if pending:
+                self._inflight[id(pending)] = frozenset(a.user_id for a in pending)
         return pending
 
-    def restore(self, pending: list[AuditEntry]) -> None:
+    def done(self, taken: list[AuditEntry]) -> None:
+        """The write that carried ``taken`` (from :meth:`take`) committed."""
+        self._settle(taken, restore=False)
+
+    def restore(self, taken: list[AuditEntry]) -> None:
         """Put entries whose write failed back in front (kept for the next flush)."""
-        if pending:
-            with self._lock:
-                self._pending[:0] = pending
+        self._settle(taken, restore=True)
+
+    def _settle(self, taken: list[AuditEntry], *, restore: bool) -> None:
+        if not taken:
+            return
+        with self._lock:
+            self._inflight.pop(id(taken), None)
+            if restore:
+                self._pending[:0] = taken
+            self._settled.notify_all()
 
     def drop_user(self, user_id: str) -> None:
-        """Forget the buffered entries of ``user_id`` (an erased user leaves no trace)."""
+        """Forget the buffered entries of ``user_id`` (an erased user leaves no trace),
+        after any write that took some of them has settled."""
         with self._lock:
+            self._settled.wait_for(
+                lambda: not any(user_id in users for users in self._inflight.values())
+            )
             self._pending = [a for a in self._pending if a.user_id != user_id]
 
 
@@ -175,6 +201,7 @@ def commit(mem: MemoryBase, batch: WriteBatch, user_id: str, *, invalidate: bool
         if pending:
             batch.audit = batch.audit[len(pending) :]
         raise
+    mem.read_audit.done(pending)  # an erase of their users waited for this
     if not invalidate:
         return
     to_index = [r for r in batch.records if r.status in (Status.ACTIVE, Status.PENDING)]

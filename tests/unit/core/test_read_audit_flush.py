@@ -161,3 +161,47 @@ def test_a_full_buffer_is_written_when_the_interpreter_exits_without_close(
     assert done.returncode == 0
     with UserMemory.from_url(url, embedder=HashingEmbedder()) as mem:
         assert _reads(mem, "u") == 4
+
+
+def test_an_erase_during_a_write_that_carries_the_users_reads_stays_final(
+    clock: FakeClock,
+) -> None:
+    """Buffered reads of ``u`` ride along with a write of another user ``v``; ``forget("u")``
+    while that write is in flight must not let them be written after the erase."""
+    mem = UserMemory.from_url(
+        "sqlite:///:memory:",
+        clock=clock,
+        embedder=HashingEmbedder(),
+        config=MemoryConfig(audit_read_batch=64),
+    )
+    entered, release = threading.Event(), threading.Event()
+    apply = mem.records.apply
+
+    def gated_apply(batch: Any) -> None:
+        if batch.records and any(a.user_id == "u" and a.action == "read" for a in batch.audit):
+            entered.set()
+            assert release.wait(10)
+        apply(batch)
+
+    mem.records.apply = gated_apply  # type: ignore[method-assign]
+    try:
+        mem.observe("u", "My budget is 5000.")
+        assert mem.recall("u", "budget") and len(mem.read_audit) == 1
+        writing = threading.Thread(target=mem.observe, args=("v", "I live in Berlin."))
+        writing.start()
+        assert entered.wait(5)  # v's write has taken u's read and is about to commit it
+        done = threading.Event()
+        forgetting = threading.Thread(target=lambda: (mem.forget("u"), done.set()))
+        forgetting.start()
+        done.wait(0.3)
+        release.set()
+        writing.join(10)
+        forgetting.join(10)
+        assert done.is_set()
+        mem.flush_audit()
+        assert "u" not in mem.users()
+        assert _reads(mem, "u") == 0
+        assert "v" in mem.users()
+    finally:
+        release.set()
+        mem.close()
