@@ -149,24 +149,21 @@ class MemoryBase:
                     raise
                 self.read_audit.done(pending)
 
-    def _audit_read(self, entry: AuditEntry) -> None:
+    def _audit_read(self, entry: AuditEntry, since: int | None = None) -> None:
         """Buffer a read entry: a write per recall costs more than the recall itself.
 
         A full (or old) buffer is written by a background thread, so the recall that
         fills it does not wait for the write (at 1M memories that write was ~2 ms of the
         slowest 5 % of cold recalls); ``audit_read_batch=1`` writes each entry at once,
-        on the caller's thread.
+        on the caller's thread. ``since`` is ``read_audit.mark()`` taken when the read
+        started: a user erased after it gets no entry (the read saw erased records).
         """
         batch = self.config.audit_read_batch
-        if self.read_audit.add(entry, batch):
+        if self.read_audit.add(entry, batch, since=since):
             if batch <= 1:
                 self.flush_audit()
             else:
                 self._audit_flusher.request(self.flush_audit)
-
-    def _drop_pending_reads(self, user_id: str) -> None:
-        # waits for a write (a flush, or another user's write) that took them before this
-        self.read_audit.drop_user(user_id)
 
     def _commit(self, batch: WriteBatch, user_id: str, *, invalidate: bool = True) -> None:
         """Persist ``batch`` (see :func:`shared_core.ingest.persist.commit`)."""

@@ -171,7 +171,12 @@ class Management(Curation):
             return self._forget_locked(user_id, now)
 
     def _forget_locked(self, user_id: str, now: datetime) -> dict[str, int]:
-        self._drop_pending_reads(user_id)
+        # drops the user's buffered reads (after a write that took some has settled) and
+        # keeps out those of recalls that overlap the erase: they read erased records
+        with self.read_audit.erasing(user_id):
+            return self._erase_stores(user_id, now)
+
+    def _erase_stores(self, user_id: str, now: datetime) -> dict[str, int]:
         report: dict[str, int] = {}
         failed: dict[str, str] = {}
 

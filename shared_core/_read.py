@@ -76,6 +76,7 @@ class ReadPath(MemoryBase):
         SQLite one) raises :class:`~shared_core.errors.InvalidInputError`.
         """
         started = time.perf_counter()
+        since = self.read_audit.mark()  # an erase from here on: no read entry
         cand = self.gather(
             user_id,
             query,
@@ -87,7 +88,7 @@ class ReadPath(MemoryBase):
             kinds=kinds,
             include_archive=include_archive,
         )
-        return self._finish_recall(cand, self.rank(cand), started)
+        return self._finish_recall(cand, self.rank(cand), started, since)
 
     def gather(
         self,
@@ -249,7 +250,7 @@ class ReadPath(MemoryBase):
         return select.most_specific(scored)[: c.k]
 
     def _finish_recall(
-        self, cand: Candidates, results: list[ScoredMemory], started: float
+        self, cand: Candidates, results: list[ScoredMemory], started: float, since: int
     ) -> list[ScoredMemory]:
         """Metrics and the read audit of one recall."""
         self.metrics.inc("recall")
@@ -270,7 +271,8 @@ class ReadPath(MemoryBase):
                             cand.query.rewritten.original.encode()
                         ).hexdigest()[:16],
                     },
-                )
+                ),
+                since,
             )
         self.metrics.observe_latency("recall", time.perf_counter() - started)
         return results
@@ -301,6 +303,7 @@ class ReadPath(MemoryBase):
         injected). The user's records are read once (with the retrieval's searches).
         """
         started = time.perf_counter()
+        since = self.read_audit.mark()  # an erase from here on: no read entry
         cfg = self.config
         if not isinstance(token_budget, int) or isinstance(token_budget, bool) or token_budget < 20:
             raise InvalidInputError("token_budget must be an int >= 20")
@@ -327,7 +330,7 @@ class ReadPath(MemoryBase):
             retrieval=cfg.retrieval,
             history=True,
         )
-        recalled = self._finish_recall(cand, self.rank(cand), started)
+        recalled = self._finish_recall(cand, self.rank(cand), started, since)
         rows, refs, rq = cand.retrieved.rows, cand.scope_refs, cand.query.rewritten
         constraints = select.hard_constraints(rows, refs, now)
         keys = {r.key for r in constraints if r.hard or r.permanent}

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,13 +47,16 @@ __all__ = [
 ]
 
 
+_DROPS_KEPT = 4096
+
+
 class ReadAuditBuffer:
     """Read-audit entries waiting for the next write (thread-safe).
 
     Entries taken for a write (a flush, or another user's write they ride along with) are
-    in flight until that write settles (:meth:`done` or :meth:`restore`); dropping a
-    user's entries waits for that user's in-flight entries, so an erase cannot be
-    overtaken by a write that took them before it.
+    in flight until that write settles (:meth:`done` or :meth:`restore`); an erase
+    (:meth:`erasing`) waits for that user's in-flight entries, so it cannot be overtaken
+    by a write that took them before it.
     """
 
     def __init__(self) -> None:
@@ -60,13 +64,31 @@ class ReadAuditBuffer:
         self._lock = threading.Lock()
         self._settled = threading.Condition(self._lock)
         self._inflight: dict[int, frozenset[str]] = {}  # id of a taken list -> its users
+        self._erasing: dict[str, int] = {}  # users being erased (erasing() calls open)
+        self._drops = 0  # erasing() calls ended so far
+        # the latest erasures (user -> self._drops at its end): a read that started
+        # before one of them may have read records that are gone
+        self._dropped: dict[str, int] = {}
 
     def __len__(self) -> int:
         return len(self._pending)
 
-    def add(self, entry: AuditEntry, limit: int) -> bool:
-        """Buffer ``entry``; whether the buffer is now due for a flush (full or old)."""
+    def mark(self) -> int:
+        """Taken when a read starts; pass it to :meth:`add` with the read's entry."""
+        return self._drops
+
+    def add(self, entry: AuditEntry, limit: int, *, since: int | None = None) -> bool:
+        """Buffer ``entry``; whether the buffer is now due for a flush (full or old).
+
+        With ``since`` (a :meth:`mark` taken when the read started), the entry is not
+        buffered if its user's erase ran at any time since then (see :meth:`erasing`):
+        the read may have seen records the erase removed.
+        """
         with self._lock:
+            if since is not None and (
+                entry.user_id in self._erasing or self._dropped.get(entry.user_id, -1) > since
+            ):
+                return False
             self._pending.append(entry)
             return (
                 len(self._pending) >= limit
@@ -100,14 +122,30 @@ class ReadAuditBuffer:
                 self._pending[:0] = taken
             self._settled.notify_all()
 
-    def drop_user(self, user_id: str) -> None:
-        """Forget the buffered entries of ``user_id`` (an erased user leaves no trace),
-        after any write that took some of them has settled."""
+    @contextmanager
+    def erasing(self, user_id: str) -> Iterator[None]:
+        """Around an erase of ``user_id``: drops its buffered entries once any write that
+        took some of them has settled, and refuses the entries of reads that overlap the
+        erase (started before its end), so no read of the erased user is written after it.
+        """
         with self._lock:
             self._settled.wait_for(
                 lambda: not any(user_id in users for users in self._inflight.values())
             )
             self._pending = [a for a in self._pending if a.user_id != user_id]
+            self._erasing[user_id] = self._erasing.get(user_id, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._erasing[user_id] -= 1
+                if not self._erasing[user_id]:
+                    del self._erasing[user_id]
+                self._drops += 1
+                self._dropped.pop(user_id, None)
+                self._dropped[user_id] = self._drops
+                if len(self._dropped) > _DROPS_KEPT:  # a read spanning 4096 erasures: none
+                    del self._dropped[next(iter(self._dropped))]
 
 
 class BackgroundFlush:

@@ -16,6 +16,7 @@ import pytest
 
 from shared_core import FakeClock, MemoryConfig, UserMemory
 from shared_core.embed import HashingEmbedder
+from shared_core.metrics import Metrics
 
 FLUSHER = "read-audit flush"  # the background flush thread's name
 
@@ -136,6 +137,7 @@ _EXIT_WITHOUT_CLOSE = """
 import sys
 from shared_core import MemoryConfig, UserMemory
 from shared_core.embed import HashingEmbedder
+from shared_core.metrics import Metrics
 m = UserMemory.from_url(sys.argv[1], embedder=HashingEmbedder(),
                         config=MemoryConfig(audit_read_batch=4))
 m.observe("u", "My budget is 5000.")
@@ -204,4 +206,57 @@ def test_an_erase_during_a_write_that_carries_the_users_reads_stays_final(
         assert "v" in mem.users()
     finally:
         release.set()
+        mem.close()
+
+
+class _HeldRecall(Metrics):
+    """Holds a recall on ``held`` threads after it read the records, before its audit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: set[int] = set()
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def inc(self, name: str, n: float = 1, **labels: str) -> None:
+        if name == "recall" and threading.get_ident() in self.held:
+            self.entered.set()
+            assert self.release.wait(10)
+        super().inc(name, n, **labels)
+
+
+def test_a_recall_in_flight_across_an_erase_leaves_no_read_of_the_erased_user(
+    clock: FakeClock,
+) -> None:
+    """A recall read ``u``'s records, then ``forget("u")`` ran to the end, then the recall
+    finished: its read (of records now erased) must not be buffered and written."""
+    metrics = _HeldRecall()
+    mem = UserMemory.from_url(
+        "sqlite:///:memory:",
+        clock=clock,
+        embedder=HashingEmbedder(),
+        metrics=metrics,
+        config=MemoryConfig(audit_read_batch=64),
+    )
+    try:
+        mem.observe("u", "My budget is 5000.")
+        got: list[Any] = []
+
+        def recall() -> None:
+            metrics.held.add(threading.get_ident())
+            got.extend(mem.recall("u", "budget"))
+
+        reading = threading.Thread(target=recall)
+        reading.start()
+        assert metrics.entered.wait(5)  # u's records are read; the audit entry is next
+        mem.forget("u")
+        metrics.release.set()
+        reading.join(10)
+        assert got  # the recall saw u's records (read before the erase)
+        assert len(mem.read_audit) == 0
+        mem.observe("v", "I live in Berlin.")  # a write: buffered reads would ride along
+        mem.flush_audit()
+        assert "u" not in mem.users()
+        assert _reads(mem, "u") == 0
+    finally:
+        metrics.release.set()
         mem.close()
