@@ -165,16 +165,17 @@ class Management(Curation):
                 again is safe.
         """
         user_id = check_id(user_id, "user_id", max_chars=self.config.max_id_chars)
-        now = self.clock.now()
         retry_erasures(self, force=True)
         with self._user_locks(user_id):
-            return self._forget_locked(user_id, now)
+            return self._forget_locked(user_id)
 
-    def _forget_locked(self, user_id: str, now: datetime) -> dict[str, int]:
+    def _forget_locked(self, user_id: str) -> dict[str, int]:
         # drops the user's buffered reads (after a write that took some has settled) and
         # keeps out those of recalls that overlap the erase: they read erased records
         with self.read_audit.erasing(user_id):
-            return self._erase_stores(user_id, now)
+            # dated when it runs, not when forget() was called (it may have waited for the
+            # user's lock): the stores cut other processes' reads that started before it
+            return self._erase_stores(user_id, self.clock.now())
 
     def _erase_stores(self, user_id: str, now: datetime) -> dict[str, int]:
         report: dict[str, int] = {}

@@ -260,3 +260,67 @@ def test_a_recall_in_flight_across_an_erase_leaves_no_read_of_the_erased_user(
     finally:
         metrics.release.set()
         mem.close()
+
+
+def test_an_erase_dates_itself_when_it_runs_not_when_forget_was_called(
+    clock: FakeClock, tmp_path: Path
+) -> None:
+    """B's ``forget("u")`` waits for B's own write of ``u``; meanwhile A (another instance on
+    the same file) recalls ``u``. A's read started before the erase ran, so the store must
+    cut it, which it can only do if the erasure is dated when it ran."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    held = _HeldRecall()
+    a = UserMemory.from_url(
+        url,
+        clock=clock,
+        embedder=HashingEmbedder(),
+        metrics=held,
+        config=MemoryConfig(audit_read_batch=64),
+    )
+    b = UserMemory.from_url(url, clock=clock, embedder=HashingEmbedder())
+    entered, release = threading.Event(), threading.Event()
+    apply = b.records.apply
+
+    def gated_apply(batch: Any) -> None:  # B's write of u waits, holding u's lock
+        if batch.records and threading.current_thread().name == "b-write":
+            entered.set()
+            assert release.wait(10)
+        apply(batch)
+
+    b.records.apply = gated_apply  # type: ignore[method-assign]
+    try:
+        a.observe("u", "My budget is 5000.")
+        writing = threading.Thread(
+            target=b.observe, args=("u", "I live in Berlin."), name="b-write"
+        )
+        writing.start()
+        assert entered.wait(5)
+        forgetting = threading.Thread(target=b.forget, args=("u",))
+        forgetting.start()  # reads the clock, then waits for u's lock
+        forgetting.join(0.3)
+        clock.advance(timedelta(seconds=1))
+        got: list[Any] = []
+
+        def recall() -> None:
+            held.held.add(threading.get_ident())
+            got.extend(a.recall("u", "budget"))
+
+        reading = threading.Thread(target=recall)
+        reading.start()
+        assert held.entered.wait(5)  # A read u's records before the erase ran
+        clock.advance(timedelta(seconds=1))
+        release.set()
+        writing.join(10)
+        forgetting.join(10)
+        assert not forgetting.is_alive()
+        held.release.set()
+        reading.join(10)
+        assert got
+        a.flush_audit()
+        assert "u" not in b.users()
+        assert _reads(b, "u") == 0
+    finally:
+        release.set()
+        held.release.set()
+        a.close()
+        b.close()
