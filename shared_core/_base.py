@@ -3,9 +3,11 @@ is the write path's last step, :mod:`shared_core.ingest.persist`)."""
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import threading
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
@@ -50,6 +52,21 @@ def default_url() -> str:
 
     path = Path(platformdirs.user_data_dir("usermemory", appauthor=False)) / "memory.db"
     return f"sqlite:///{path}"
+
+
+# instances not closed yet: their buffered read-audit entries are written at interpreter exit
+_OPEN: weakref.WeakSet[MemoryBase] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_open_at_exit() -> None:
+    """Write what open instances still buffer (a program need not call ``close``)."""
+    for mem in list(_OPEN):
+        try:
+            mem._audit_flusher.wait()
+            mem.flush_audit()
+        except Exception as exc:  # at exit: log it and go on with the others
+            log.warning("could not flush read-audit entries at exit: %s", exc)
 
 
 class MemoryBase:
@@ -101,6 +118,7 @@ class MemoryBase:
         # caller's thread (audit_log, close) waits for the one in the background
         self._audit_lock = threading.Lock()
         self._audit_flusher = persist.BackgroundFlush("read-audit flush")
+        _OPEN.add(self)
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -118,6 +136,7 @@ class MemoryBase:
 
     def close(self) -> None:
         """Flush buffered read-audit entries and close every store (idempotent)."""
+        _OPEN.discard(self)
         self._audit_flusher.wait()
         try:
             self.flush_audit()

@@ -165,6 +165,25 @@ def test_a_full_buffer_is_written_when_the_interpreter_exits_without_close(
         assert _reads(mem, "u") == 4
 
 
+def test_a_part_full_buffer_is_written_when_the_interpreter_exits_without_close(
+    tmp_path: Path,
+) -> None:
+    """Reads still buffered (3 of a batch of 64, no flush due) are written at exit too."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    root = Path(__file__).resolve().parents[3]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    script = _EXIT_WITHOUT_CLOSE.replace("audit_read_batch=4", "audit_read_batch=64").replace(
+        "range(4)", "range(3)"
+    )
+    done = subprocess.run([sys.executable, "-c", script, url], env=env, timeout=120, check=False)
+    assert done.returncode == 0
+    with UserMemory.from_url(url, embedder=HashingEmbedder()) as mem:
+        assert _reads(mem, "u") == 3
+
+
 def test_an_erase_during_a_write_that_carries_the_users_reads_stays_final(
     clock: FakeClock,
 ) -> None:
