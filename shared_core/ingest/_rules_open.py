@@ -397,11 +397,17 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 continue  # "I love this song", "what I love is when ...": not a standing taste
             if rx is _TASTE_ZH_BARE and cl.third_party:
                 continue
+            raw = m.group("item").strip()
+            if raw.startswith("的"):  # "我最喜欢的运动是游泳": the taste is what follows 是
+                fav = re.match(r"的[^是]{0,8}?是(?P<v>.+)", raw)
+                if fav is None:
+                    continue  # "这是我很喜欢的活动": the thing liked is named elsewhere
+                raw = fav.group("v")
             item = phrase(
                 re.sub(
                     r"^(?:to\s+|去|玩|(?:喝|吃)(?=[\u4e00-\u9fff]{2}))",
                     "",
-                    m.group("item").strip(),
+                    raw,
                     flags=_I,
                 ),
                 4,

@@ -209,7 +209,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "student",
-        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:grad(?:uate)?\s+|college\s+|university\s+|phd\s+|full-time\s+)?student\b|在读(?:研究生|大学|博士|本科)?|我(?:还)?是(?:个)?(?:学生|大学生|研究生|博士生)",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:grad(?:uate)?\s+|college\s+|university\s+|phd\s+|full-time\s+)?student\b|在读(?:研究生|大学|博士|本科)?(?![一这那几两本篇部首]|[^，。,.]{0,6}(?:书|小说|文章|杂志|新闻|诗))|我(?:还)?是(?:个)?(?:学生|大学生|研究生|博士生)",
     ),
     (
         "job.status",

@@ -94,6 +94,63 @@ _NOT_ALLERGENS = re.compile(
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
 _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|旁)$")
 
+#: What someone asks for is no topic of interest: "any tips on how to ...", "有什么好的建议".
+_REQUEST_TOPIC = re.compile(
+    r"^(?:(?:good|other|more|any|some|useful|practical)_)*(?:tips?|advice|suggestions?"
+    r"|recommendations?|ideas?|strateg(?:y|ies)|ways?|help|benefits?|methods?)(?:_|$)"
+    r"|^(?:好的|什么|一些|有用的|实用的|其他的?)?(?:建议|推荐|意见|办法|方法|技巧|窍门|好处|帮助|想法)$",
+    re.IGNORECASE,
+)
+#: A note that only opens a request or says thanks ("I have a question", "我有一个烦恼",
+#: "I'm grateful"), or a passing difficulty ("I don't quite understand X", "I can't find
+#: any inspiration", "不知道该怎么办", "有点担心"): conversation, not a fact to keep.
+_CHAT_NOTE = re.compile(
+    r"^\W*(?:i\s+(?:also\s+)?(?:have|got|'ve\s+got)\s+(?:a|an|another|one\s+more|some)\s+"
+    r"(?:(?:small|quick|little|big|new|serious)\s+)?(?:questions?|problems?|issues?|requests?"
+    r"|favou?r|doubts?|concerns?|troubles?)\b"
+    r"|i(?:'m|\s+am)\s+(?:(?:so|very|really|truly|deeply|most)\s+)*(?:grateful|thankful|glad"
+    r"|happy\s+to\s+(?:hear|know)|sorry)\b"
+    r"|i\s+(?:really\s+|just\s+|still\s+)*(?:don't|do\s+not|can't|cannot|can\s+not)\s+"
+    r"(?:(?:quite|really|fully|totally|seem\s+to|even)\s+)*(?:understand|get|figure\s+out|find"
+    r"|know\s+(?:what|how|whether|if|where|which|why))\b"
+    r"|i(?:'m|\s+am)\s+(?:(?:still|really|a\s+bit|a\s+little|kind\s+of)\s+)*(?:having\s+"
+    r"(?:some\s+)?trouble|confused|stuck|struggling)\b)"
+    r"|^\W*我?(?:现在|最近|还)?(?:有|遇到了?)(?:一个|个|一些|些|点)(?:小)?(?:问题|烦恼|困惑|难题|请求|疑问)"
+    r"|^\W*我?(?:有点|有些|很|非常|真的)?(?:担心|不知道|不太?懂|不明白|搞不懂|想不通|不确定)"
+    r"|^\W*我?(?:很|非常|真的)?(?:感谢|谢谢|感激)",
+    re.IGNORECASE,
+)
+#: A taste whose "item" is a verb phrase or a degree word ("love is a two-way street",
+#: "things I like and am good at", "enjoy it to the fullest") names nothing liked.
+_NOT_AN_ITEM = re.compile(
+    r"^(?:is|am|are|was|were|be|been|has|had|can|could|will|would|should|do|does|did)(?:_|$)"
+    r"|^(?:fullest|most|best|much|very_much|so_much|a_lot|lot|more)$",
+    re.IGNORECASE,
+)
+#: "这种气质", "那种风格", "这些活动", "一件古老的丝绸": a thing pointed at in the
+#: conversation or a single object seen once, not a taste that stands without it.
+_DEMONSTRATIVE_ZH = re.compile(
+    r"^(?:这|那)(?:种|些|个|样|类|款|部|本|首)|^一(?:件|个|部|本|首|次|道|张|幅)"
+)
+#: What a name slot cannot hold: an indefinite phrase ("一家公司", "一份无聊的工作") or a
+#: verb phrase ("学习如何", "考虑要不要换", "了一道菜", "找").
+_NOT_A_NAME_ZH = re.compile(
+    r"^(?:一(?:家|份|个|道|种|些|点|下)|了|找|学|考虑|想|要|在|去|做|如何|怎么)|^[\u4e00-\u9fff]$"
+)
+#: A "rule" that is someone else's demand of the user ("总是要求我...", "每次都有人让我...",
+#: "always asks me to ...") or the user's own promise ("以后我也会注意", "from now on I'll
+#: be careful"): nothing the assistant is asked to do.
+_NOT_AN_INSTRUCTION = re.compile(
+    r"^\W*(?:always|never|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)?,?\s*"
+    r"(?:(?:asks?|tells?|wants?|makes?|forces?|expects?|pushes?|begs?)\s+me\b"
+    r"|i(?:'ll|\s+will|\s+shall|\s+am\s+going\s+to|'m\s+going\s+to)\b)"
+    r"|^\W*(?:以后都|以后|从现在开始都?|今后都?|每次都|永远|总是|一律)?(?:请|要|都)?"
+    r"(?:(?:有人|别人|人家|他们|她们|他|她|大家|老板|上司|领导|老师|同事|家人|朋友)"
+    r"|(?:要)?求我|让我|逼我|催我|叫我(?:去|做|帮)|我(?:也|一定|都|还)?(?:会|将))",
+    re.IGNORECASE,
+)
+_NAME_SLOTS = ("job.employer", "job.title", "industry", "location.city", "location.country")
+
 
 @dataclass(frozen=True, slots=True)
 class GateDecision:
@@ -128,7 +185,11 @@ def _decide(cand: Candidate, role: str) -> GateDecision:
         return GateDecision(cand, Verdict.REJECT, "malformed candidate: empty key or value")
     if cand.intent is Intent.ASSERT and (jest := _implausible(cand)):
         return GateDecision(cand, Verdict.REJECT, jest)
-    if cand.explicit or "explicit_marker" in cand.signals or cand.correction:
+    if cand.intent is Intent.ASSERT and (chat := _conversational(cand)):
+        return GateDecision(cand, Verdict.REJECT, chat)
+    # an interest is only ever a hint: an "always" elsewhere in the turn declares nothing
+    marker = "explicit_marker" in cand.signals and not cand.key.startswith("interest.")
+    if cand.explicit or marker or cand.correction:
         return GateDecision(cand, Verdict.ACCEPT, "explicit declaration")
     return GateDecision(cand, Verdict.PENDING, "implicit signal: needs consensus")
 
@@ -144,4 +205,24 @@ def _implausible(cand: Candidate) -> str | None:
         return "hyperbole: not an allergen"
     if key.startswith("location.") and _LOCATIVE_ZH.match(value):
         return "a spot, not a city"
+    return None
+
+
+def _conversational(cand: Candidate) -> str | None:
+    """Why a candidate is a piece of the conversation rather than something about the
+    user worth keeping (a request read as an interest, thanks or a passing difficulty read
+    as a note, a taste with no item, a verb phrase in a name slot), or ``None``."""
+    key, value = cand.key, (cand.value or "").strip()
+    if key.startswith("interest.") and _REQUEST_TOPIC.match(key.removeprefix("interest.")):
+        return "a request for help, not a topic of interest"
+    if key.startswith("note.") and _CHAT_NOTE.match(value):
+        return "conversation (a request, thanks or a passing difficulty), not a fact"
+    if key.startswith("taste."):
+        item = key.removeprefix("taste.")
+        if _NOT_AN_ITEM.match(item) or _DEMONSTRATIVE_ZH.match(item):
+            return "no item liked: a verb phrase, a degree word or a pointer"
+    if key in _NAME_SLOTS and _NOT_A_NAME_ZH.match(value):
+        return "a phrase, not a name"
+    if key.startswith("rule.") and _NOT_AN_INSTRUCTION.match(value):
+        return "someone's demand of the user or the user's promise, not an instruction"
     return None
