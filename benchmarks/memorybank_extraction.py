@@ -4,8 +4,10 @@ Every turn of the 15 + 15 MemoryBank users (English and Chinese, LLM-generated c
 chats nobody on this project wrote) is observed through the public API: one session per
 date, the date as the turn's time, the user's words as ``role="user"`` and the reply as
 ``role="assistant"``, ``end_session`` after each day. ``export(user)`` then lists what was
-kept; every active non-episode record is reported with its key, value, kind, confidence
-and the text of the turn it came from.
+kept; every active non-episode record is listed (stdout) with its key, value, kind,
+confidence and the text of the turn it came from. The written report
+(``results/memorybank_extraction.{md,json}``) holds the numbers and each record's
+identifying fields, never the dialogue text.
 
 Precision is measured against hand labels (``memorybank_extraction_labels.jsonl``, one row
 per stored record of the default run: lang, user, date, turn index, key, value and a label
@@ -19,7 +21,7 @@ that drops correct records shows).
 Usage::
 
     python benchmarks/memorybank_extraction.py [--data ../shared/data/memorybank]
-        [--embedder hashing|onnx] [--users N] [--dump records.jsonl]
+        [--embedder hashing|onnx] [--users N] [--dump records.jsonl] [--no-list]
 
 prints markdown and writes ``benchmarks/results/memorybank_extraction.{md,json}``.
 """
@@ -226,6 +228,17 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def listing(records: list[dict[str, Any]]) -> str:
+    """Every stored record with its label and the turn it came from (for reading)."""
+    lines = ["## Stored records", ""]
+    for r in records:
+        lines.append(
+            f"- [{r['label'] or 'unlabelled'}] {r['lang']} {r['user']} {r['date']} #{r['turn']} "
+            f"{r['kind']} {r['confidence']:.2f} `{r['key']}` = {r['value']!r}  <- {r['text']!r}"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "memorybank")
@@ -234,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--embedder", choices=("hashing", "onnx"), default="hashing")
     ap.add_argument("--users", type=int, default=None, help="first N users per language")
     ap.add_argument("--dump", type=Path, default=None, help="write every stored record (jsonl)")
+    ap.add_argument("--no-list", action="store_true", help="do not print the stored records")
     args = ap.parse_args(argv)
     if not (args.data / "memory_bank_en.json").is_file():
         raise SystemExit(f"MemoryBank data not found in {args.data} (pass --data)")
@@ -258,16 +272,23 @@ def main(argv: list[str] | None = None) -> int:
     }
     text = render(summary, meta)
     print(text)
+    for r in records:
+        r["label"] = (labels.get(record_id(r)) or {}).get("label")
+    if not args.no_list:
+        print(listing(records))
     if args.dump:
         args.dump.write_text(
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8"
         )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "memorybank_extraction.md").write_text(text, "utf-8")
-    report = {"meta": meta, "summary": summary, "records": records}
-    for r in records:
-        lab = labels.get(record_id(r))
-        r["label"] = lab["label"] if lab else None
+    # the written report points at turns by (user, date, turn): the dialogue text stays
+    # in the public data folder, never in the repository
+    report = {
+        "meta": meta,
+        "summary": summary,
+        "records": [{k: v for k, v in r.items() if k != "text"} for r in records],
+    }
     (args.out / "memorybank_extraction.json").write_text(
         json.dumps(report, ensure_ascii=False, indent=1), "utf-8"
     )
