@@ -389,6 +389,37 @@ _TASTE_DEICTIC = re.compile(
 )
 
 
+#: "AC/DC", "R/B": a slash inside one capitalised name is no list.
+_ACRONYM_SLASH = re.compile(r"\b([A-Z][A-Z0-9]{0,4})/([A-Z][A-Z0-9]{0,4})\b")
+#: Category nouns a list of modifiers shares: "action and comedy movies".
+_SHARED_HEADS = frozenset(
+    {"movies", "films", "shows", "series", "music", "songs", "books", "novels", "stories"}
+    | {"poems", "cuisine", "weather"}
+)
+
+
+def _shared_head(parts: list[str]) -> list[str]:
+    """Give one-word modifiers the category noun the last item ends with: "action and
+    comedy movies" -> action movies, comedy movies; "sunny and warm weather" -> sunny
+    weather, warm weather. A plural or a category noun on its own ("comedies and romance
+    films", "music and movies"), an activity ("gardening and classical music") and a word
+    cased unlike the shared modifier ("pizza and Italian cuisine") are items already."""
+    if len(parts) < 2:
+        return parts
+    *first, last = parts
+    words = last.split()
+    head = words[-1].lower() if len(words) >= 2 else ""
+    if head not in _SHARED_HEADS:
+        return parts
+    out = []
+    upper = words[-2][:1].isupper()
+    for p in first:
+        bare = " " not in p and p.isascii() and not p.lower().endswith(("s", "ing"))
+        bare = bare and p[:1].isupper() == upper
+        out.append(f"{p} {words[-1]}" if bare and p.lower() not in _SHARED_HEADS else p)
+    return [*out, last]
+
+
 def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
     for rx in (_TASTE_EN, _TASTE_ZH, _TASTE_ZH_BARE):
@@ -415,7 +446,7 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
             item = re.sub(r"(?<=[\u4e00-\u9fff])的$", "", item)  # "我超爱吃火锅的" -> 火锅
             if not ok_topic(item):
                 continue
-            for part in split_items(item)[:3]:
+            for part in _shared_head(split_items(_ACRONYM_SLASH.sub(r"\1-\2", item)))[:3]:
                 if not ok_topic(part):
                     continue
                 value = "dislike" if _DISLIKE.search(m.group("pol")) else "like"

@@ -139,3 +139,23 @@ def test_a_real_name_slot_passes() -> None:
 def test_reading_a_book_is_not_being_a_student() -> None:
     assert "job.status" not in _kept("我最近在读一本历史书，挺有意思。")
     assert "job.status" in _stored("我在读研究生。")
+
+
+# -- a list of modifiers shares its category noun; a slash inside a name is no list --------
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("I like indie and folk songs.", {"taste.indie_songs", "taste.folk_songs"}),
+        ("I prefer Greek and Lebanese cuisine.", {"taste.greek_cuisine", "taste.lebanese_cuisine"}),
+        ("I love thrillers and war films.", {"taste.thrillers", "taste.war_films"}),
+        ("I love gardening and classical music.", {"taste.gardening", "taste.classical_music"}),
+        ("I love pizza and Italian cuisine.", {"taste.pizza", "taste.italian_cuisine"}),
+    ],
+)
+def test_modifiers_share_the_category_noun(text: str, keys: set[str]) -> None:
+    assert keys <= _stored(text)
+
+
+def test_slash_inside_a_name_is_no_list() -> None:
+    stored = _stored("I like bands like AC/DC.")
+    assert not {"taste.dc", "taste.ac"} & stored
