@@ -21,7 +21,8 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev7
     python benchmarks/phrasing_bench.py --split dev8
     python benchmarks/phrasing_bench.py --split dev9
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev9)
+    python benchmarks/phrasing_bench.py --split dev11
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev11)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -38,7 +39,11 @@ written before reading the rule code; ``--with-dev2`` adds it. ``dev8_*.jsonl`` 
 ``dev8``, English only) is the same for English chat wordings; ``--with-dev2`` adds it.
 ``dev9_*.jsonl`` (split ``dev9``, Chinese only) is another fresh set of WeChat-style
 wordings (slang, homophones, emoji, mixed scripts), written before tuning; ``--with-dev2``
-adds it.
+adds it. ``dev11_*.jsonl`` (split ``dev11``, Chinese only) covers the registers the earlier
+Chinese sets under-cover (written/formal, form-style fields, elderly users, Taiwanese and
+Hong Kong usage and Traditional characters, Cantonese and Northeastern words, the fact
+buried mid-message, hedged facts) and hard look-alike negatives, written before tuning;
+``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -85,7 +90,8 @@ DEV6 = "dev6"  # negatives only: hard must-store-nothing sentences, en + zh
 DEV7 = "dev7"  # fresh Chinese wordings, written before reading the rules
 DEV8 = "dev8"  # fresh English chat wordings, written before reading the rules
 DEV9 = "dev9"  # fresh Chinese WeChat-style wordings, written before tuning on them
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9)
+DEV11 = "dev11"  # fresh Chinese registers (formal, forms, elderly, TW/HK), before tuning
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV11)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -124,6 +130,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev8_negatives": _read_optional(data_dir / "dev8_negatives.jsonl"),
         "dev9_statements": _read_optional(data_dir / "dev9_statements.jsonl"),
         "dev9_negatives": _read_optional(data_dir / "dev9_negatives.jsonl"),
+        "dev11_statements": _read_optional(data_dir / "dev11_statements.jsonl"),
+        "dev11_negatives": _read_optional(data_dir / "dev11_negatives.jsonl"),
     }
 
 
@@ -394,7 +402,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev9): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev11): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -616,12 +624,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev9 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev11 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev9, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev11, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")

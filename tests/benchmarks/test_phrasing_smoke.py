@@ -248,6 +248,23 @@ def test_dev9_is_a_second_chinese_set_over_every_group(data: dict[str, Any]) -> 
     assert "dev9 id also used by another set" in "\n".join(pb.validate(clash))
 
 
+def test_dev11_is_a_chinese_register_set_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev11_statements"], data["dev11_negatives"]
+    assert len(stmts) >= 180 and len(negs) >= 120
+    assert {r["lang"] for r in (*stmts, *negs)} == {"zh"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev11"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert {r["category"] for r in stmts} == groups
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d11-zh-{r['category']}-") for r in (*stmts, *negs))
+    report = pb.run(data, split="dev11", limit=2)
+    assert set(report["table"]) == {"dev11"}
+    clash = {**data, "dev11_statements": [*stmts, {**data["dev9_statements"][0], "split": "dev11"}]}
+    assert "dev11 id also used by another set" in "\n".join(pb.validate(clash))
+
+
 def test_dev6_is_a_negatives_only_set_in_both_languages(data: dict[str, Any]) -> None:
     negs = data["dev6_negatives"]
     assert not data["dev6_statements"]  # negatives only: the bench must cope with that
