@@ -168,6 +168,9 @@ QUOTED_RE = re.compile(
     r"|(?:写着|写道|说道|唱道|念道|(?<!我)说|唱)\s*[:：]"
     # "他发了条朋友圈：我对芒果过敏", "看到一句话：我不吃香菜", "有本书叫《我在北京当保安》"
     r"|(?:朋友圈|微博|动态|签名|标题|文案|弹幕|评论|帖子|一句话|这句话|那句话|原话|台词)\s*[:：]"
+    # "有人写：我叫王大锤", "转发一条：本人已婚", "算命的说我三十岁会发财"
+    r"|(?<!我)写\s*[:：]|转发|(?:算命的|算命先生|网友|星座|塔罗|面相|手相|测试|大师)"
+    r"(?:都|也|总|老|一直|就)?(?:说|讲|认为|觉得)(?:我|俺)"
     r"|《[^》]{0,60}?我[^》]{0,60}?》"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
@@ -209,6 +212,12 @@ RETRACT_RE = re.compile(
     # "撤回", "刚那句删掉", "说的不算", "打错字了", "过敏的是我弟弟，不是我", "帮朋友打的"
     r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?句(?:话)?(?:删|不算|作废)|说的(?:都)?不算|打错(?:字)?了"
     r"|[，,]\s*不是我\W*$|帮(?:朋友|别人|同事|家人)(?:打|问|说)的|说错人了"
+    # "预算那个撤回", "收回前面那句", "不作数", "忽略上一条", "前面那句是我孙子拿我手机打的",
+    # "说错了，不是我，是我妹对虾过敏": the previous turn taken back without its words
+    r"|撤回(?=$|[，,。.!！\s了吧啊])|收回(?:前面|上面|刚才|刚刚|之前)?的?(?:那|这)?句(?:话)?"
+    r"|不作数|不算数|忽略(?:上一条|上条|前面|刚才|刚刚|那条|这条|上一句)"
+    r"|(?:前面|上面|刚才|刚刚|之前)的?(?:那|这)?(?:句|条)(?:话|消息)?是.{0,12}(?:打的|发的|写的)"
+    r"|不是我\s*[，,]\s*是我"
     # "刚才那是我朋友的名字": the previous turn was about someone else
     r"|(?:刚才|刚刚|上面|前面)(?:那句?|说的|那个)?(?:是|说的是)(?:我的?)?(?:朋友|别人|同事|家人|室友|妈妈?|爸爸?"
     r"|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|孩子)",
@@ -233,7 +242,8 @@ HYPOTHETICAL_RE = re.compile(
 MODAL_RE = re.compile(
     r"\bmay\s+or\s+may\s+not\b|\bwho\s+knows\b|\bnot\s+sure\s+yet\b|\bhaven't\s+decided\b"
     r"|\bundecided\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
-    r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准"
+    r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
+    r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试"
     # a hedged self-diagnosis: "I think I might be gluten intolerant", "maybe I'm lactose
     # intolerant, not sure", "我觉得我可能对花生过敏"
     r"|\bi\s+(?:might|may|could)\s+be\b|^\W*maybe\s+i(?:'m|\s+am|\s+have)\b|\bnot\s+sure\W*$"
@@ -262,7 +272,8 @@ TRANSIENT_RE = re.compile(
 TASK_RE = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|reserve|get|find|order|buy"
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
-    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选)(?:一)?(?:个|张|份|间|下)",
+    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排)"
+    r"(?:一)?(?:个|张|份|间|下|几个|几款|几家|几本|几部|几条|一些|些)",
     _I,
 )
 #: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是"
@@ -282,14 +293,15 @@ _QUESTION_START_RE = re.compile(
 _REQUEST_RE = re.compile(
     r"^\s*(?:please\s+)?(?:can|could|would|will)\s+you\b|^\s*(?:can|could)\s+i\b|\bplease\b"
     r"|[,，]\s*(?:can|could|would|will)\s+you\b|[,，]\s*(?:ok|okay|alright|yeah|k|pls|please)\s*\?+\s*$"
-    r"|能不能|可不可以|可以.{0,12}吗|能.{0,6}(?:点|一点|一下)吗|帮我|麻烦|请",
+    r"|能不能|可不可以|(?<!我)可以.{0,12}吗|能.{0,6}(?:点|一点|一下)吗|帮我|麻烦|请(?!问)",
     _I,
 )
 #: A Chinese question: a final particle, an A-not-A form, or a question word near the end
 #: ("对花生过敏的人能吃什么零食", "去哪里玩比较好"); "什么都吃" / "哪儿都行" are statements.
 _ZH_QUESTION_RE = re.compile(
     r"吗\s*$|么\s*$|(?<!着)(?<!睡觉)(?<!上班)(?<!在忙)呢\s*$|是不是|有没有|是否|对吗|对不对"
-    r"|(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何)(?![都也的])[\u4e00-\u9fff]{0,4}\W*$"
+    r"|(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何|啥|咋)(?![都也的])[\u4e00-\u9fff]{0,4}\W*$"
+    r"|^\W*请问"
 )
 _ZH_SELF_RE = re.compile(r"^\s*我")
 SCOPE_DEVICE_RE = re.compile(
@@ -319,6 +331,11 @@ THIRD_PARTY_RE = re.compile(
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
     r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)"
     r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)"
+    # "我家老头子对青霉素过敏", "俺老伴不吃辣", "是我妹对虾过敏", "我们家闺女…"
+    r"|^\W*(?:是|就是)?(?:我|我们)(?:家|家里|家的)?的?(?:老头子|老头儿|老伴儿?|老太婆|老婆子|老爷子|老太太|孙子|孙女"
+    r"|外孙女?|闺女|媳妇儿?|儿媳妇?|女婿|对象|爱人|阿爸|阿妈|老豆|老妈|老爸|家姐|细佬|老细|领导|上司|公公|婆婆"
+    r"|岳父|岳母|丈母娘|姥姥|姥爷|奶奶|爷爷|外婆|外公|舅舅|姑姑|叔叔|阿姨|伯伯|爸妈|父母|亲戚|妹|姐|哥|弟|娃|小孩|宝宝)"
+    r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)(?!走了|去世|过世|不在了)"
     r"|^\W*(?:请)?(?:帮|给|替)我的?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫"
     r"|儿子|女儿|孩子|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户)",
     _I,
@@ -579,7 +596,12 @@ def split_items(text: str) -> list[str]:
 def ok_topic(topic: str) -> bool:
     """Whether a phrase can be a taste/interest/recommendation topic (not "it", "that", ...)."""
     slug = slugify(topic)
-    return bool(slug) and slug not in L.TOPIC_STOP and slug.split("_")[0] not in L.TOPIC_STOP
+    return (
+        bool(slug)
+        and slug not in L.TOPIC_STOP
+        and slug.split("_")[0] not in L.TOPIC_STOP
+        and not L.is_request_word(topic)
+    )
 
 
 def neg_before(text: str, pos: int) -> bool:

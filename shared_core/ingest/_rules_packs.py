@@ -27,7 +27,7 @@ from .. import taxonomy
 from ..entities import Candidate, Kind
 from . import lexicon as L
 from ._rulebase import ANYMORE as _ANYMORE
-from ._rulebase import Clause, Hit, cand, neg_before, phrase, split_items
+from ._rulebase import Clause, Hit, cand, neg_before, ok_topic, phrase, split_items
 from ._rulebase import negate as _negate
 from .lexicon import parse_number, slugify
 
@@ -3540,8 +3540,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
             return
         key = "location.city"
     if key == "recommend":
-        if not slugify(said) or slugify(said) in L.TOPIC_STOP:
-            return
+        if not ok_topic(said):
+            return  # "请不要推荐…": the request word fronted is no topic
         c = cand(
             Kind.CONSTRAINT, "recommend." + slugify(said), "never", normalized="never", hard=True
         )
@@ -3705,7 +3705,7 @@ _MOVE_EN = (
 )
 _MOVE_ZH = (
     re.compile(
-        r"从(?P<prev>"
+        r"(?:从|由)(?P<prev>"
         + CITY_ZH
         + r")搬(?:家)?(?:到|去|来)了?(?P<cur>"
         + CITY_ZH

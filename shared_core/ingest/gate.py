@@ -93,6 +93,8 @@ _NOT_ALLERGENS = re.compile(
 )
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
 _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|旁)$")
+#: "我住的地方附近…": a city value that is the rest of a clause, not a place name.
+_NOT_CITY_ZH = re.compile(r"^的|地方|附近|有啥|有什么|哪里|哪儿")
 
 #: What someone asks for is no topic of interest: "any tips on how to ...", "有什么好的建议".
 _REQUEST_TOPIC = re.compile(
@@ -205,6 +207,10 @@ def _implausible(cand: Candidate) -> str | None:
         return "hyperbole: not an allergen"
     if key.startswith("location.") and _LOCATIVE_ZH.match(value):
         return "a spot, not a city"
+    if key.startswith("location.") and _NOT_CITY_ZH.search(value):
+        return "words around a place, not a city"
+    if value.startswith("的") or key.rsplit(".", 1)[-1].startswith("的"):
+        return "a clause fragment (starts with 的), not a value"  # "我最喜欢的食物是空气"
     return None
 
 

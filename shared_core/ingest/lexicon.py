@@ -941,6 +941,21 @@ TOPIC_STOP: frozenset[str] = _words(
     自己 东西"""
 )
 
+#: A Chinese request or politeness word, alone: "请", "麻烦你", "帮我", "也请", "您以后".
+#: A rule that reads a fronted topic ("股票别推荐了") must not take it for the topic
+#: ("请不要推荐…" / "麻烦别推荐…" / "帮我别推…" name nothing the user refuses).
+REQUEST_ZH = re.compile(
+    r"^(?:也|还|烦|恳|敬|诚)?(?:请|麻烦|拜托|劳驾|求求|求|帮我|帮忙|帮帮忙|帮个忙)?"
+    r"(?:你|您|你们|您们|大家)?(?:以后|今后|之后|往后|下次|再)?(?:也|都|就|千万|可|一定|务必)?$"
+)
+
+
+def is_request_word(text: str) -> bool:
+    """Whether ``text`` is only a request / politeness word ("请", "麻烦你", "帮我")."""
+    t = text.strip()
+    return bool(t) and REQUEST_ZH.match(t) is not None
+
+
 #: After a bare "I'm in": first words that are not a place ("I'm in Finance", "in March").
 NOT_PLACE: frozenset[str] = _words(
     """january february march april may june july august september october november december
@@ -1054,6 +1069,37 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![A-Za-z])[cC]all\s*我"), "打电话给我"),
     (re.compile(r"灰常"), "非常"),
     (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))本人(?=[\u4e00-\u9fff])"), "我"),
+    # Cantonese written as it is spoken (after the traditional -> simplified step, so 係 is
+    # 系 here): "我住喺香港", "我唔食猪肉嘅", "我由广州搬咗去香港", "我仲係單身", "佢哋",
+    # "一万蚊", "要係我識講日文", "頭先講錯咗". Only words that are no Mandarin word.
+    (re.compile(r"唔该|唔該"), "谢谢"),
+    (re.compile(r"唔好(?=再|推|打|发|用|叫|俾|畀|同|搵|[A-Za-z])"), "不要"),
+    (re.compile(r"唔"), "不"),
+    (re.compile(r"(?<=搬)咗(?=去|到|来)"), ""),
+    (re.compile(r"喺"), "在"),
+    (re.compile(r"咗"), "了"),
+    (re.compile(r"嘅"), "的"),
+    (re.compile(r"冇"), "没有"),
+    (re.compile(r"佢哋|佢地"), "他们"),
+    (re.compile(r"我哋|我地(?=[\u4e00-\u9fff])(?!地)"), "我们"),
+    (re.compile(r"佢"), "他"),
+    (re.compile(r"俾(?=我)"), "给"),
+    (re.compile(r"搵(?=我)"), "找"),
+    (re.compile(r"睇"), "看"),
+    (re.compile(r"而家"), "现在"),
+    (re.compile(r"头先"), "刚才"),
+    (re.compile(r"讲错"), "说错"),
+    (re.compile(r"钟意"), "喜欢"),
+    (re.compile(r"推介"), "推荐"),
+    (re.compile(r"(?<=[我你他都就也仲不要真])系(?![统列数])"), "是"),
+    (re.compile(r"(?:^|(?<=[，,。\s]))系(?=[我你他])"), "是"),
+    (re.compile(r"(?:(?<![\u4e00-\u9fff])|(?<=我))仲(?=[是有在未要会])"), "还"),
+    (re.compile(r"(?<=[我不欢])食(?![物品堂谱材量欲])"), "吃"),
+    (re.compile(r"(?<=[\d一二两三四五六七八九十百千万])蚊"), "块"),
+    (re.compile(r"识(?=讲|说|听|写|用|开|游|做)"), "会"),
+    # Northeastern: "贼稀罕吃酸菜饺子" is "特别喜欢吃"
+    (re.compile(r"贼(?=[喜爱稀好能])"), "特别"),
+    (re.compile(r"稀罕(?=吃|喝|看|玩|听)"), "喜欢"),
 )
 #: A space typed between two Chinese words ends a clause ("芒果过敏 吃了会肿"), and so does
 #: an emoji right after Chinese text ("今年刚满十八岁🎉", "坐标成都🐼"): a comma is put there.

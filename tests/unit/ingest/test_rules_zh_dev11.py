@@ -1,0 +1,146 @@
+"""Chinese wordings the dev11 set exposed (issue 12): request words read as a refused topic,
+Cantonese written as spoken, relatives other than parents and siblings, retractions without
+the words they take back, reposts and fortune-tellers, tasks and undecided plans.
+
+The sentences are worded for these tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from shared_core import UserMemory
+from shared_core.embed import HashingEmbedder
+from shared_core.ingest import lexicon as L
+from tests.unit.ingest.test_rules_zh_general import AT, extract, has
+
+
+def stored(*turns: str) -> set[tuple[str, str]]:
+    """(key, value) of every active non-episode record after the turns are observed."""
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(64)) as mem:
+        for n, text in enumerate(turns):
+            mem.observe("u", text, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n))
+        return {
+            (r["key"], r["normalized"] or r["value"])
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        }
+
+
+# ---- a request word is no topic --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我对花生过敏，请不要推荐含花生的菜",
+        "我不吃辣，请别推荐川菜",
+        "麻烦别推荐理财了",
+        "拜托别推荐保险了",
+        "麻烦你不要再推荐游戏了",
+        "还请不要推荐白酒",
+        "您别推荐保险了",
+        "帮我别再推荐广告了",
+        "劳驾别推荐股票",
+    ],
+)
+def test_a_request_word_is_never_the_refused_topic(text: str) -> None:
+    keys = {k for k, _ in extract(text)}
+    assert keys & {k for k in keys if k.startswith("recommend.")}, keys  # the real topic
+    for word in ("请", "麻烦", "拜托", "麻烦你", "还请", "您", "帮我", "劳驾"):
+        assert f"recommend.{word}" not in keys, keys
+
+
+def test_the_allergy_and_the_refusal_are_both_kept_and_nothing_bogus() -> None:
+    found = extract("我对花生过敏，请不要推荐含花生的菜")
+    assert has(found, "allergy.food", "peanuts"), found
+    assert all(k == "allergy.food" or "花生" in k for k, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        *[("请", True), ("麻烦你", True), ("也请", True), ("帮我", True), ("您以后", True)],
+        *[("保险", False), ("请客", False), ("", False)],
+    ],
+)
+def test_request_words(text: str, expected: bool) -> None:
+    assert L.is_request_word(text) is expected
+
+
+# ---- Cantonese written as spoken, Northeastern words ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我住喺深圳", "location.city", "shenzhen"),
+        ("我唔食羊肉嘅", "diet.avoid", "羊肉"),
+        ("我由佛山搬咗去广州", "location.city", "guangzhou"),
+        ("我最钟意食云吞面", "food.like", "云吞面"),
+        ("唔好再推基金俾我", "recommend.never", "基金"),
+        ("俺贼爱喝豆浆", "food.like", "豆浆"),
+    ],
+)
+def test_dialect_wordings_are_read(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_cantonese_normalization_leaves_mandarin_words_alone() -> None:
+    for text in ("请联系我", "我的系统是新的", "我在食堂吃饭", "零食我不爱吃"):
+        assert L.chat_zh(text) == text
+
+
+# ---- look-alikes that must store nothing -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # relatives beyond parents and siblings, with 我家 / 俺 / 是我
+        "我家老头子不吃香菜",
+        "俺闺女对芒果过敏",
+        "我们家媳妇是素食主义者",
+        # a question opened by 请问, asking permission, or with 啥
+        "请问我能用微信支付吗",
+        "我家附近有啥好玩的",
+        # Cantonese hypothetical
+        "要係我住喺北京就好啦",
+        # a repost, someone's words after 写：, a fortune-teller about the user
+        "转发：本人不吃香菜",
+        "群里有人写：我叫张三丰",
+        "星座书说我适合当老师",
+        # undecided plans and one-off tasks
+        "我想试试吃素，还没决定",
+        "给我推荐几款五千以内的电脑",
+        "帮我换算一下一百欧元是多少人民币",
+        # a fragment that starts with 的 is no value
+        "我最喜欢的运动是躺着，哈哈",
+    ],
+)
+def test_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+@pytest.mark.parametrize(
+    ("before", "text"),
+    [
+        ("我对桃子过敏", "那条撤回"),
+        ("我住在苏州", "收回刚才那句话"),
+        ("我喜欢吃榴莲", "上面那句不作数"),
+        ("我养了一条狗", "刚才那句是我侄子发的"),
+        ("我对猫过敏", "说错了，不是我，是我弟对猫过敏"),
+    ],
+)
+def test_retractions_without_the_words_take_the_turn_back(before: str, text: str) -> None:
+    assert stored(before)
+    assert not stored(before, text), stored(before, text)
+
+
+def test_a_doctors_diagnosis_is_still_the_users_fact() -> None:
+    assert has(extract("医生说我对磺胺过敏"), "allergy.medication", "sulfa")
+
+
+def test_the_partner_called_laoban_is_someone_else() -> None:
+    assert not any(k.startswith("allergy") for k, _ in extract("我老伴对花生过敏"))
