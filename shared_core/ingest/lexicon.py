@@ -1107,6 +1107,48 @@ _ZH_SPACE_BREAK = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])
 _ZH_EMOJI_BREAK = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u2600-\u27bf\U0001f000-\U0001faff])")
 
 
+#: Form fields typed as "label：value" (customer-service forms, profiles pasted in): read as
+#: the first-person sentence the label stands for, ``(label alternation, template)``:
+#: "出生日期：1958年3月12日" is "我的生日是1958年3月12日", "过敏史：青霉素、海鲜" is
+#: "我对青霉素、海鲜过敏". The value runs to the end of its sentence.
+FORM_FIELDS_ZH: tuple[tuple[str, str], ...] = (
+    (r"姓名|名字|全名|真实姓名", "我叫{v}"),
+    (r"昵称|称呼", "叫我{v}"),
+    (r"出生日期|出生年月日?|生日|出生日", "我的生日是{v}"),
+    (r"年龄|年纪|岁数", "我今年{v}"),
+    (
+        r"(?:食物|药物|药品)?过敏史|过敏源|过敏原|过敏(?:物|情况)|(?:食物|药物|药品)过敏",
+        "我对{v}过敏",
+    ),
+    (r"(?:既往)?病史|慢性病|基础病|疾病史", "我有{v}"),
+    (r"(?:长期|日常|常规|目前|正在)?用药(?:情况)?|(?:长期|日常)服用药物", "我长期服用{v}"),
+    (r"(?:常用)?(?:付款|支付)方式(?:偏好)?", "我用{v}付款"),
+    (r"(?:现)?(?:居住地|居住城市|所在城市|常住地|现居地|现住址|居住地址)", "我住在{v}"),
+    (r"职业|工作|职务|岗位", "我的职业是{v}"),
+    (r"婚姻状况|婚姻状态|婚否", "我{v}"),
+    (r"座位(?:偏好|要求|喜好)", "我喜欢{v}的座位"),
+    (r"(?:常旅客|会员|里程)计划|常旅客(?:会员)?", "我是{v}会员"),
+    (r"房间(?:要求|偏好|需求)|住宿要求", "我要{v}的房间"),
+    (r"(?:业余)?爱好|兴趣爱好|兴趣", "我的爱好是{v}"),
+    (r"联系方式偏好|(?:首选|偏好的?)联系方式", "请用{v}联系我"),
+)
+_FORM_RX = re.compile(
+    r"(?:^|(?<=[。；;！!\n]))\s*(?:我的?)?(?:"
+    + "|".join(f"(?P<f{i}>{label})" for i, (label, _) in enumerate(FORM_FIELDS_ZH))
+    + r")\s*[：:]\s*(?P<v>[^。；;！!？?\n]{1,40})"
+)
+
+
+def _form_field(m: re.Match[str]) -> str:
+    i = next(int(g[1:]) for g, v in m.groupdict().items() if v and g != "v")
+    return FORM_FIELDS_ZH[i][1].format(v=m.group("v").strip())
+
+
+def form_fields_zh(text: str) -> str:
+    """Chinese form fields ("婚姻状况：已婚") read as the first-person sentence."""
+    return _FORM_RX.sub(_form_field, text)
+
+
 def chat_zh(text: str) -> str:
     """Chinese chat habits read as plain text: shorthand (``_CHAT_ZH``) and a space or an
     emoji after Chinese words as a clause break. Text without Chinese is returned as is."""
@@ -1114,6 +1156,7 @@ def chat_zh(text: str) -> str:
         return text
     for rx, repl in _CHAT_ZH:
         text = rx.sub(repl, text)
+    text = form_fields_zh(text)
     text = _ZH_SPACE_BREAK.sub("，", text)
     return _ZH_EMOJI_BREAK.sub("，", text)
 

@@ -144,3 +144,36 @@ def test_a_doctors_diagnosis_is_still_the_users_fact() -> None:
 
 def test_the_partner_called_laoban_is_someone_else() -> None:
     assert not any(k.startswith("allergy") for k, _ in extract("我老伴对花生过敏"))
+
+
+# ---- form fields: "label：value" -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("真实姓名：欧阳修", "name", "欧阳修"),
+        ("出生年月日：1972年11月3日", "birthday", "1972-11-03"),
+        ("年纪：58岁", "age", "58"),
+        ("食物过敏史：芒果、花生", "allergy.food", "mango,peanuts"),
+        ("药品过敏：青霉素", "allergy.medication", "penicillin"),
+        ("日常用药：二甲双胍", "medication", "二甲双胍"),
+        ("支付方式：支付宝", "payment.method", "alipay"),
+        ("常住地：苏州", "location.city", "suzhou"),
+        ("职业：会计", "job.title", "会计"),
+        ("婚姻状态：离异", "relationship.status", "divorced"),
+        ("房间偏好：无烟", "hotel.room", "non_smoking"),
+        ("首选联系方式：微信", "contact.channel", "wechat"),
+    ],
+)
+def test_form_fields_are_read_as_first_person_statements(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_form_field_rewrite_keeps_other_text() -> None:
+    assert L.form_fields_zh("婚姻状况：已婚。预算上限：8000元") == "我已婚。预算上限：8000元"
+    assert L.form_fields_zh("他说：我叫张三") == "他说：我叫张三"
+
+
+def test_a_joke_job_in_a_form_field_stays_a_joke() -> None:
+    assert not stored("职业：干饭专家")
