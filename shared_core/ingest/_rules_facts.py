@@ -59,6 +59,37 @@ _ALLERGY_ZH = re.compile(
 _ALLERGY_ZH2 = re.compile(
     r"我(?P<neg3>不再|已经不)?(?:有)?(?!对)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
 )
+#: "布洛芬我吃了会过敏", "猫毛我一碰就过敏": the allergen fronted, the user eats or touches it.
+_ALLERGY_ZH3 = re.compile(
+    r"^\W*(?P<item5>["
+    + CJK
+    + r"A-Za-z]{1,8}?)(?:的话)?我(?:一|只要|每次)?(?:吃|用|服用|喝|碰|接触|闻|打)"
+    r"(?:了|到|完)?(?:就|会|都|也)?(?:会)?(?:严重|有点|特别)?过敏"
+)
+#: The words around a Chinese allergen: "就花粉" / "坚果类食物" / "乳胶制品" / "头孢类的药".
+_ZH_ALLERGEN_LEAD = re.compile(r"^(?:就|也|都|还|一|会|容易|比较|特别|有点)+")
+_ZH_ALLERGEN_TAIL = (
+    re.compile(
+        r"(?:类|类的|之类的?|这类的?|等)?(?:食物|食品|制品|药物|药品|的药|药|东西)$|(?:类|之类的?|等)$"
+    ),
+    re.compile(
+        r"(?:的|之类的?|这类的?|等)?(?:食物|食品|制品|药物|药品|的药|东西)$|(?:之类的?|等)$"
+    ),
+)
+
+
+def _zh_allergen(item: str) -> str:
+    """The allergen itself, without the adverb before it or the class word after it."""
+    if item.isascii():
+        return item
+    lead = _ZH_ALLERGEN_LEAD.sub("", item) or item
+    for rx in _ZH_ALLERGEN_TAIL:  # "坚果类食物" -> "坚果", but "贝类食物" -> "贝类"
+        core = rx.sub("", lead)
+        if len(core) >= 2:
+            return core
+    return lead
+
+
 _ITEM_TRIM = re.compile(
     r"\b(?:too|as\s+well|either|also|sadly|unfortunately|honestly|apparently|tbh|lol|btw|fwiw"
     r"|big\s+time|though|tho)\b|也|都",
@@ -79,17 +110,22 @@ _NOT_ALLERGENS = frozenset(["it", "that", "this", "them", "什么", "哪些", "�
 def h_allergy(cl: Clause) -> Iterator[Hit]:
     """allergy.medication / allergy.food / allergy."""
     seen: list[tuple[int, int]] = []
-    for rx in (_ALLERGY_EN, _ALLERGY_ZH, _ALLERGY_ZH2):
+    for rx in (_ALLERGY_EN, _ALLERGY_ZH, _ALLERGY_ZH3, _ALLERGY_ZH2):
         for m in rx.finditer(cl.text):
             if any(m.start() < e and s < m.end() for s, e in seen):
                 continue
             seen.append(m.span())
             g = m.groupdict()
-            raw = g.get("item") or g.get("item2") or g.get("item3") or g.get("item4") or ""
+            raw = (
+                (g.get("item") or g.get("item2") or g.get("item3") or g.get("item4"))
+                or g.get("item5")
+                or ""
+            )
             neg = bool(g.get("neg") or g.get("neg2") or g.get("neg3")) or bool(
                 g.get("item2") is None and _ANYMORE.search(cl.text)
             )
-            items = [_ITEM_TRIM.sub("", i).strip() for i in split_items(raw)]
+            items = [_zh_allergen(_ITEM_TRIM.sub("", i).strip()) for i in split_items(raw)]
+            items = [i for i in items if i not in ("药", "药物", "吃", "用", "食物")]
             groups: dict[str, list[str]] = {}
             items = [i for i in items if not (i.isascii() and _NEW_CLAUSE.match(i))]
             for item in (i for i in items if i and i.lower() not in _NOT_ALLERGENS):
@@ -128,7 +164,7 @@ _COND_EN = re.compile(
 )
 _COND_ZH = re.compile(
     r"我(?P<add>也|还|另外)?(?:(?P<neg>已经没有|没有|不再有|不再|没)(?:患|得)?|有|患有|得了|患了|确诊了?"
-    r"|被诊断出?)(?P<c>[" + CJK + r"A-Za-z]{1,8})"
+    r"|被诊断出?)(?P<c>[" + CJK + r"A-Za-z0-9]{1,8})"
     r"|我(?P<neg2>没有?|不再)?(?P<preg>怀孕)"
 )
 
@@ -171,7 +207,11 @@ def h_condition(cl: Clause) -> Iterator[Hit]:
             yield m.start(), m.end(), c
     for m in _COND_ZH.finditer(cl.text):
         surface = m.group("preg") or CUT_ZH.sub("", m.group("c") or "")
-        known = next((k for k in L.CONDITIONS if not k.isascii() and surface.startswith(k)), None)
+        known = max(
+            (k for k in L.CONDITIONS if not k.isascii() and surface.startswith(k)),
+            key=len,
+            default=None,
+        )
         if known is None:
             continue
         if m.group("neg") or m.group("neg2"):

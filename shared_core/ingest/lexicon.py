@@ -75,7 +75,7 @@ penicillin: penicillin | penicillins | 青霉素 | 盘尼西林
 amoxicillin: amoxicillin | 阿莫西林
 cephalexin: cephalexin | cefalexin | 头孢氨苄
 cephalosporin: cephalosporin | cephalosporins | 头孢 | 头孢类
-aspirin: aspirin | 阿司匹林
+aspirin: aspirin | 阿司匹林 | 阿斯匹林 | 阿斯匹灵
 ibuprofen: ibuprofen | 布洛芬
 sulfa: sulfa | sulfa drugs | sulfonamides | 磺胺 | 磺胺类 | 磺胺类药物 | 磺胺药
 codeine: codeine | 可待因
@@ -155,11 +155,12 @@ fragrance: fragrance | perfume | 香水
 CONDITIONS: Mapping[str, str] = _table(
     """
 diabetes: diabetes | diabetic | type 2 diabetes | type 1 diabetes | 糖尿病 | 血糖高
+diabetes: 2型糖尿病 | 二型糖尿病 | 1型糖尿病 | 一型糖尿病
 hypertension: hypertension | high blood pressure | 高血压 | 血压高
 asthma: asthma | asthmatic | 哮喘
 pregnant: pregnant | 怀孕 | 怀孕了
 epilepsy: epilepsy | epileptic | 癫痫
-heart disease: heart disease | a heart condition | 心脏病
+heart disease: heart disease | a heart condition | 心脏病 | 冠心病
 celiac disease: celiac disease | celiac | coeliac disease | coeliac
 autism: autism | autistic
 prediabetes: prediabetes | pre-diabetes | pre-diabetic | prediabetic
@@ -167,18 +168,24 @@ bipolar disorder: bipolar disorder | bipolar
 depression: depression | 抑郁症
 anxiety: anxiety | 焦虑症
 migraine: migraine | migraines | 偏头痛
-arthritis: arthritis | 关节炎
+arthritis: arthritis | 关节炎 | 老寒腿 | 风湿性关节炎 | 类风湿
 cancer: cancer | 癌症
 adhd: adhd
 gastritis: gastritis | 胃病 | 胃炎
 gout: gout | 痛风
-hyperthyroidism: hyperthyroidism | 甲亢
-hypothyroidism: hypothyroidism | 甲减
+hyperthyroidism: hyperthyroidism | 甲亢 | 甲状腺功能亢进
+hypothyroidism: hypothyroidism | 甲减 | 甲状腺功能减退 | 甲低
 high cholesterol: high cholesterol | 高血脂 | 血脂高
 eczema: eczema | 湿疹
 insomnia: insomnia | 失眠
 anemia: anemia | anaemia | anaemic | anemic | 贫血
 ibs: ibs | irritable bowel syndrome | 肠易激
+osteoporosis: osteoporosis | 骨质疏松
+copd: copd | 慢阻肺 | 慢性阻塞性肺病
+rhinitis: rhinitis | 鼻炎 | 过敏性鼻炎
+fatty liver: fatty liver | 脂肪肝
+parkinson's disease: parkinson's disease | parkinson's | 帕金森
+alzheimer's disease: alzheimer's disease | alzheimer's | 老年痴呆 | 阿尔茨海默
 """
 )
 
@@ -1000,7 +1007,7 @@ _T2S_PAIRS = (
     "貸贷匯汇換换兌兑種种賤贱環环淨净髒脏亂乱涼凉悶闷風风颱台霧雾噸吨釐厘讚赞僅仅樣样啟启際际廠厂漁渔灑洒燈灯爐炉牆墙狀状獨独"
     "獲获癮瘾盡尽監监礙碍禍祸穩稳窮穷競竞筆笔節节糧粮紙纸組组絕绝絲丝緊紧繼继續续罰罚聖圣聞闻艱艰虛虚蟲虫螞蚂蟻蚁衛卫裝装複复"
     "覽览觸触詢询詩诗誤误諮咨謂谓識识豐丰豈岂賀贺賞赏趕赶趨趋跡迹躍跃軍军較较載载輛辆輪轮辦办違违選选遺遗鄰邻釋释銅铜錯错鍛锻"
-    "閃闪閒闲閣阁陣阵雜杂難难靈灵響响頂顶項项順顺領领顆颗驚惊鬥斗鹽盐麗丽黨党孃娘牠它妳你祂他辭辞係系"
+    "靈灵閃闪閒闲閣阁陣阵雜杂難难靈灵響响頂顶項项順顺領领顆颗驚惊鬥斗鹽盐麗丽黨党孃娘牠它妳你祂他辭辞係系"
 )
 T2S: Mapping[int, str] = {
     ord(_T2S_PAIRS[i]): _T2S_PAIRS[i + 1]

@@ -177,3 +177,28 @@ def test_form_field_rewrite_keeps_other_text() -> None:
 
 def test_a_joke_job_in_a_form_field_stays_a_joke() -> None:
     assert not stored("职业：干饭专家")
+
+
+# ---- allergens, conditions and medicines as said ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # the class word after the allergen, the adverb before it, the allergen fronted
+        ("我对贝类食物过敏", "allergy", "贝类"),
+        ("我对橡胶制品过敏", "allergy", "橡胶"),
+        ("每到秋天我就尘螨过敏", "allergy.other", "dust mites"),
+        ("阿莫西林我吃了会过敏", "allergy.medication", "amoxicillin"),
+        ("花生我一吃就过敏", "allergy.food", "peanuts"),
+        # a typed condition, a longer name, a folk name
+        ("我有二型糖尿病", "health.condition", "diabetes"),
+        ("我患有甲状腺功能亢进", "health.condition", "hyperthyroidism"),
+        ("我有骨质疏松", "health.condition", "osteoporosis"),
+        # a dose and a time of day between the verb and the medicine
+        ("我每天晚上吃两片氨氯地平", "medication", "氨氯地平"),
+        ("我每日服用阿斯匹林", "medication", "阿斯匹林"),
+    ],
+)
+def test_health_items_as_said(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
