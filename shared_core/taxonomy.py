@@ -407,6 +407,7 @@ _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bnzd\b|\b(?:new\s+zealand|nz)\s+dollars?\b", "NZD"),
     (r"\bhkd\b|\bhong\s+kong\s+dollars?\b|港币|港元", "HKD"),
     (r"\bsgd\b|\bsingapore(?:an)?\s+dollars?\b|新币", "SGD"),
+    (r"\btwd\b|\bnt\$|\bnew\s+taiwan\s+dollars?\b|新台币|台币", "TWD"),
     (r"\bchf\b|\bswiss\s+francs?\b|瑞士法郎", "CHF"),
     (r"\binr\b|\b(?:indian\s+)?rupees?\b", "INR"),
     (r"\bkrw\b|\bkorean\s+won\b|韩元", "KRW"),

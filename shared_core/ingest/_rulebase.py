@@ -280,7 +280,7 @@ TASK_RE = re.compile(
 #: (not "我还是个学生": "still am a ...", a declaration).
 IMPLICIT_CUE_RE = re.compile(
     r"\bagain\b|\bthis\s+time\b|\blast\s+time\b|\bas\s+usual\b|\blike\s+before\b"
-    r"|这次|(?:跟|和|像|同|照|按照?)上次|上次(?:那样|一样|那种|那个|那家|的那|订的|选的|坐的|住的)|(?<!我)还是(?!个|一个|一名|一位)|照旧|老样子|跟之前一样"
+    r"|这次|(?:跟|和|像|同|照|按照?)上次|上次(?:那样|一样|那种|那个|那家|的那|订的|选的|坐的|住的)|(?<!我)(?<!的)还是(?!个|一个|一名|一位)|照旧|老样子|跟之前一样"
     # "我还是喜欢表格" chooses again; "我还是学生" / "我还是单身" is a declaration ("still")
     r"|我还是(?=喜欢|用|要|选|想|习惯|坐|订|偏好|倾向|觉得)",
     _I,
@@ -300,7 +300,9 @@ _REQUEST_RE = re.compile(
 #: ("对花生过敏的人能吃什么零食", "去哪里玩比较好"); "什么都吃" / "哪儿都行" are statements.
 _ZH_QUESTION_RE = re.compile(
     r"吗\s*$|么\s*$|(?<!着)(?<!睡觉)(?<!上班)(?<!在忙)呢\s*$|是不是|有没有|是否|对吗|对不对"
-    r"|(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何|啥|咋)(?![都也的])[\u4e00-\u9fff]{0,4}\W*$"
+    # "我没什么文化" / "没啥爱好" have none; they ask nothing
+    r"|(?<!没)(?<!没有)(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何|啥|咋)(?![都也的])"
+    r"[\u4e00-\u9fff]{0,4}\W*$"
     r"|^\W*请问"
 )
 _ZH_SELF_RE = re.compile(r"^\s*我")
@@ -385,11 +387,20 @@ def is_self_question(sentence: str) -> bool:
         return True  # "I'm allergic to cats, right?" asks to confirm; it states nothing
     if _REQUEST_RE.search(s):
         return False
+    if _ASKS_YOU_LAST.search(s):
+        return False  # "…我住的是大连，你那边怎么样": the closing question is about "you"
     if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(s):
         return True
     if _WHAT_I_RE.match(s):
         return False  # "What I really love is dark chocolate." is a statement
     return _QUESTION_START_RE.match(s) is not None and not _ZH_SELF_RE.match(s)
+
+
+#: A statement followed by a question about the assistant in its own last clause: "我住的是
+#: 大连，你那边怎么样", "我是护士，你呢". The question asks about "you", not the user.
+_ASKS_YOU_LAST = re.compile(
+    r"(?<=\w)[，,]\s*(?:那)?(?:你|您)(?:那边|那里|呢|怎么样|觉得呢)[^我，,?？]{0,6}[?？]?\W*$"
+)
 
 
 #: A tag question asking to confirm: "I live in Denver, right?", "我对花生过敏，对吧？".
@@ -563,7 +574,8 @@ CUT_EN = re.compile(
     _I,
 )
 CUT_ZH = re.compile(
-    r"(?:了|啊|呢|吧|呀|哦|啦|嘛|哈|但是|但|因为|所以|而且|还有|以及|之类|什么的|给我).*$"
+    # 哈 ends a phrase as a laugh, not inside a name ("哈尔滨", "哈密瓜", "哈佛")
+    r"(?:了|啊|呢|吧|呀|哦|啦|嘛|哈(?![尔密佛萨])|但是|但|因为|所以|而且|还有|以及|之类|什么的|给我).*$"
 )
 _LEAD_EN = re.compile(r"^(?:the|a|an|some|any|my|your|more|new|all|of)\s+", _I)
 

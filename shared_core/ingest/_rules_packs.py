@@ -242,7 +242,12 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "engaged",
         r"\bi(?:'m|\s+am)\s+(?:recently\s+|just\s+)?engaged\b|我订婚了",
     ),
-    ("relationship.status", "widowed", r"\bi(?:'m|\s+am)\s+(?:a\s+)?widow(?:ed|er)?\b|我丧偶"),
+    (
+        "relationship.status",
+        "widowed",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?widow(?:ed|er)?\b|我丧偶|我是(?:寡妇|鳏夫)"
+        r"|我(?:的)?(?:老伴|老伴儿|丈夫|老公|妻子|老婆|爱人)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)",
+    ),
     # ---- travel
     (
         "travel.class",
@@ -324,7 +329,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.tone",
         "formal",
-        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b|正式(?:一)?点|语气正式",
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b|正式(?:一)?点|语气正式|(?:用|使用)正式[、，,和与]?[\u4e00-\u9fff]{0,4}的(?:语气|口吻)",
     ),
     (
         "response.tone",
@@ -377,12 +382,12 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "units.time_format",
         "24h",
-        r"\b24[\s-]?h(?:ou)?r?\b|\b24[\s-]hour\s+(?:clock|time|format)\b|24小时制",
+        r"\b24[\s-]?h(?:ou)?r?\b|\b24[\s-]hour\s+(?:clock|time|format)\b|24小时制|二十四小时制",
     ),
     (
         "units.time_format",
         "12h",
-        r"\b12[\s-]hour\s+(?:clock|time|format)\b|12小时制",
+        r"\b12[\s-]hour\s+(?:clock|time|format)\b|12小时制|十二小时制",
     ),
     # ---- accessibility
     (
@@ -753,7 +758,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline.avoid",
         None,
-        r"(?:不坐|别订|不要订|不想坐|别给我订)(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|春秋|吉祥)",
+        r"(?:不坐|别订|不要订|不想坐|别给我订)(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航|春秋|吉祥)",
     ),
     (
         "travel.airline",
@@ -763,7 +768,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline",
         None,
-        r"(?:喜欢|偏好|习惯|一般|都|比较喜欢)(?:坐|乘坐|飞|选)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航)",
+        r"(?:喜欢|偏好|习惯|一般|都|比较喜欢)(?:坐|乘坐|飞|选)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
     ),
     (
         "travel.loyalty",
@@ -1089,7 +1094,11 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         r"\bno\s+need\s+to\s+be\s+(?:so\s+)?formal\b|\b(?:don't|do\s+not)\s+be\s+so\s+formal\b",
     ),
     ("response.tone", "professional", r"专业(?:一)?点|(?:更|要)专业"),
-    ("seat", "exit_row", r"\bexit[\s-]rows?\b(?!\s+(?:is|are|was)\b)|安全出口(?:那排|的座位)"),
+    (
+        "seat",
+        "exit_row",
+        r"\bexit[\s-]rows?\b(?!\s+(?:is|are|was)\b)|(?:安全|紧急)出口(?:那排|那一排|的座位|的位子|旁边)",
+    ),
     (
         "travel.class",
         "business",
@@ -1504,14 +1513,14 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\bnever\s+(?:booking|flying|fly(?:ing)?\s+with|taking|using)\s+(?P<v>"
         + NAME_EN
-        + r")|(?:再也不坐|再也不|不坐|别订|不要订|不想坐|别给我订|拒绝坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航)",
+        + r")|(?:再也不坐|再也不|不坐|别订|不要订|不想坐|别给我订|拒绝坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
     ),
     (
         "travel.airline",
         None,
         r"^\W*(?P<v>"
         + NAME_EN
-        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航)",
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
     ),
     (
         "hotel.chain",
@@ -2568,7 +2577,11 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
     ),
     ("family.children", "2", r"我(?:家)?(?:有)?一对(?:双胞胎|龙凤胎)"),
     ("job.status", "unemployed", r"我(?:目前|现在)?(?:在家)?(?:待业|失业)(?:在家|中)?"),
-    ("response.format", "numbered_steps", r"一步步|分步(?:骤)?(?:教|说|讲|写)|按步骤"),
+    (
+        "response.format",
+        "numbered_steps",
+        r"一步步|分步(?:骤)?(?:教|说|讲|写)|按步骤|(?:步骤|每一?步)[^，。,]{0,8}编号|编上号",
+    ),
     ("response.emoji", "true", r"(?:可以|能|多)(?:用|加|发)(?:点|些)?(?:表情|emoji)"),
     ("accessibility", "large_text", r"看不清(?:小字|字)|字(?:太|很)小"),
 )
@@ -2629,7 +2642,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "currency",
         None,
-        r"(?:金额|价格|价钱|费用|钱)(?:都)?(?:请)?(?:用|以|按|显示(?:成|为)?|换算成|标成|写成)(?P<v>人民币|美元|美金|欧元|英镑|日元|港币|澳元|加元|韩元)",
+        r"(?:金额|价格|价钱|费用|钱)(?:都)?(?:请)?(?:用|以|按|显示(?:成|为)?|换算成|标成|写成)(?P<v>人民币|美元|美金|欧元|英镑|日元|港币|澳元|加元|韩元|新台币|台币)",
     ),
     # a second pet in the same clause: "我养了一条狗和两只猫"
     (
@@ -2907,6 +2920,27 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"(?:我|我家|家里)(?:有)?(?P<v>[一二两三四五六七八九]|\d|俩|仨)(?:个)?(?:娃|孩子|小孩|宝宝|崽|娃儿)",
     ),
+    # the airline fronted before the refusal: "东航我是不会再坐了", "亚航的话再也不坐了"
+    (
+        "travel.airline.avoid",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|亚航|酷航|春秋|吉祥"
+        r"|长荣|华航|星宇|港龙|虎航)(?:的话)?(?:我)?(?:是)?(?:再也|绝对|打死也|坚决)?(?:不会|不想|不|不要)(?:再)?"
+        r"(?:坐|飞|订|选)了?",
+    ),
+    # the favourite said with 最喜欢的…是: "我最喜欢的食物是火锅", "我自己最爱的还是红烧肉"
+    (
+        "taste.like",
+        None,
+        r"我(?:自己)?最(?:喜欢|爱)(?:吃|喝)?的(?:食物|菜|东西|美食|饮料|水果|零食|菜系)?"
+        r"(?:还是|就是|是|当然是|莫过于)(?P<v>[\u4e00-\u9fff]{1,8}?)(?=$|[，,。.！!]|了|啦|吧|啊)",
+    ),
+    # a drink or food given up: "我戒酒好几年了", "我已经戒糖了"
+    (
+        "diet.avoid",
+        None,
+        r"我(?:已经|早就|早)?戒(?:了)?(?P<v>酒|糖|咖啡|奶茶|可乐|饮料|碳水|甜食|零食|肉|辣)(?:了|好几年|很久|多年|几年)?",
+    ),
     # "网贷之类的千万别推给我", "股票基金啥的别推荐"
     (
         "recommend",
@@ -2918,14 +2952,14 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "location.place",
         None,
-        r"(?:^\W*|我)(?:现在|目前|一直)?(?:人)?在(?P<v>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|这边|那边|生活|定居|工作|上班)"
+        r"(?:^\W*|我)(?:家)?(?:现在|目前|一直)?(?:人)?在(?P<v>[\u4e00-\u9fff]{2,5}?)(?=$|[，。,.!！]|这边|那边|生活|定居|工作|上班)"
         r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:这边|这儿|这里|那边)(?=$|[，。,.!！])",
     ),
     # a pet named with its kind in front: "我家那只橘猫叫胖虎"
     (
         "pet.species",
         PETS,
-        r"我家(?:的)?(?:那|这)?(?:只|条|个|两只|俩)?(?P<v>"
+        r"(?:我家|我养的)(?:的)?(?:那|这)?(?:只|条|个|两只|俩)?(?P<v>"
         + PETS_ZH
         + r")(?:叫|名叫|的名字(?:是|叫))",
     ),
@@ -2986,7 +3020,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "pronouns": "/|他|她|女",
         "diet": "pesc|fish|鱼|halal|清真|穆斯林|kosher|低|控糖|sugar|carb|sodium|salt|盐|keto|生酮|vegetarian|vegan",
         "job.status": "retired|退休|student|学生|在读|研究生|博士|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业|个体|开了|当老板|做生意|小生意",
-        "relationship.status": "married|婚|divorced|离|single|单身|engaged|widow|丧偶",
+        "relationship.status": "married|婚|divorced|离|single|单身|engaged|widow|丧偶|寡妇|鳏夫|走了|去世|过世|不在了",
         "seat": "seat|aisle|window|靠",
         "travel.class": "business|economy|first|舱",
         "response.length": "detail|详细|long|short|brief|concise|tl",
@@ -3040,7 +3074,7 @@ _HINTS_3: Mapping[str, str] = {
     "contact.call.emergency": "unless|emergenc|urgent|急",
     "diet": "meat|fish|纯素|全素|严格素食|蛋奶|plant|veg|paleo|pesc",
     "relationship.status": "married|single|wife|husband|spouse|单身",
-    "seat": "sit|exit|过道|走廊|安全出口",
+    "seat": "sit|exit|过道|走廊|出口",
     "response.length": "briefly|concisely|succinctly|brief|succinct|keep|make|essay|novel|wall|rambl|just the|tldr|啰嗦|废话|重点|短|控制|超过|太长|give me|i like|i prefer|i want|详细|长",
     "response.format": "code|表格|table|bullet|列表|列出|分条|summar|总结|要点",
     "response.tone": "专业|encourag|supportive|positive|formal|tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
@@ -3741,7 +3775,7 @@ _MOVING_TO = re.compile(
     # a settled decision is a definite plan: "我们已经定了明年搬到新加坡"
     + r"(?:已经)?(?:定了|决定了?|确定了?)?"
     + _MOVE_WHEN_ZH
-    + r"+(?:正式|就|会|将|得)?(?:要)?搬(?:家)?(?:到|去|回)(?:老家)?(?P<cur2>"
+    + r"+(?:确定|决定|已经定了|定了)?(?:正式|就|会|将|得)?(?:要)?搬(?:家)?(?:到|去|回)(?:老家)?(?P<cur2>"
     + CITY_ZH
     + r")(?=$|[，,。.！!；;]|了|去|住|工作|定居)",
     _I,

@@ -144,7 +144,7 @@ _MONEY = re.compile(
 _DIGITS_GO_ON = re.compile(r"\s*[-–.]\s*\d")
 #: A currency named in the words: "between 500 and 800 dollars" is a budget range.
 _CURRENCY = re.compile(
-    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp|quid)\b|元|块|美元|欧元|人民币|美金|英镑|日元|港币",
+    r"[$€£¥￥]|\b(?:dollars|usd|eur|euros|rmb|yuan|bucks|pounds|gbp|quid)\b|元|块|美元|欧元|人民币|美金|英镑|日元|港币|台币",
     _I,
 )
 #: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").

@@ -389,7 +389,12 @@ def _passing(key: str, sentence: str) -> bool:
 
 
 #: "my husband and I", "me and my wife", "our anniversary": the user is half of the couple.
-_COUPLE = re.compile(r"\b(?:and\s+i|and\s+me|me\s+and|we|we're|we've|our|us)\b", re.IGNORECASE)
+_COUPLE = re.compile(
+    r"\b(?:and\s+i|and\s+me|me\s+and|we|we're|we've|our|us)\b"
+    # a partner who died makes the user a widow(er): "我老伴前年走了"
+    r"|(?:老伴|丈夫|老公|妻子|老婆|爱人)[\u4e00-\u9fff]{0,3}(?:走了|去世|过世|不在了)",
+    re.IGNORECASE,
+)
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:

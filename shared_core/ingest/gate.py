@@ -93,6 +93,10 @@ _NOT_ALLERGENS = re.compile(
 )
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
 _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|旁)$")
+#: Not a food, whatever the wording: "我最喜欢的食物是空气", "我天天喝西北风".
+_NOT_FOODS = re.compile(
+    r"^(?:空气|西北风|土|寂寞|空气和水|泡面和空气|air|thin\s+air|nothing)$", re.I
+)
 #: "我住的地方附近…": a city value that is the rest of a clause, not a place name.
 _NOT_CITY_ZH = re.compile(r"^的|地方|附近|有啥|有什么|哪里|哪儿")
 
@@ -209,6 +213,10 @@ def _implausible(cand: Candidate) -> str | None:
         return "a spot, not a city"
     if key.startswith("location.") and _NOT_CITY_ZH.search(value):
         return "words around a place, not a city"
+    if (key.startswith(("taste.", "food.")) and _NOT_FOODS.match(key.rsplit(".", 1)[-1])) or (
+        key.startswith("food.") and _NOT_FOODS.match(value)
+    ):
+        return "hyperbole: not a food"
     if value.startswith("的") or key.rsplit(".", 1)[-1].startswith("的"):
         return "a clause fragment (starts with 的), not a value"  # "我最喜欢的食物是空气"
     return None

@@ -202,3 +202,54 @@ def test_a_joke_job_in_a_form_field_stays_a_joke() -> None:
 )
 def test_health_items_as_said(text: str, key: str, value: str) -> None:
     assert has(extract(text), key, value), extract(text)
+
+
+# ---- regional words, fronted refusals, buried facts --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # Taiwan / Hong Kong words and a province before its city
+        ("請用LINE聯絡我就好", "contact.channel", "line"),
+        ("晚上十點到早上七點別傳訊息給我", "contact.quiet_hours", "22:00-07:00"),
+        ("我一般坐靠走道的位子", "travel.seat", "aisle"),
+        ("我住在广东省佛山市", "location.city", "foshan"),
+        ("我生日系三月廿一", "birthday", "03-21"),
+        ("金額請用新台幣", "currency", "TWD"),
+        ("叫我阿明就得", "name.preferred", "阿明"),
+        # 长荣 among the airlines, the airline fronted before the refusal
+        ("坐飞机我首选长荣", "travel.airline", "长荣"),
+        ("南航我是再也不会坐了", "travel.airline.avoid", "南航"),
+        # a settled move, a city with 哈 in its name, "我住的是…"
+        ("我下个月确定要搬到苏州", "location.moving_to", "suzhou"),
+        ("我现在在哈尔滨", "location.city", "harbin"),
+        ("我住的城市是青岛", "location.city", "qingdao"),
+        # the favourite with 最喜欢的…是 / 还是, a drink given up, a long-time diet
+        ("我最喜欢的水果是荔枝", "food.like", "荔枝"),
+        ("我自己最爱吃的还是饺子", "food.like", "饺子"),
+        ("我已经戒糖了", "diet.avoid", "糖"),
+        ("我长年吃素", "diet", "vegetarian"),
+        # push of products is a refusal, push of notifications is not about topics
+        ("别给我推送基金产品", "recommend.never", "基金产品"),
+        # 12/24-hour clocks in Chinese numerals, formal with a second adjective
+        ("时间用二十四小时制", "units.time_format", "24h"),
+        ("请用正式、客气的口吻", "response.tone", "formal"),
+        # "没什么X" states; a partner who died; a breed after 我养的
+        ("回答通俗点，我没啥基础", "response.style", "simple"),
+        ("我老伴去年走了", "relationship.status", "widowed"),
+        ("我养的那只布偶叫雪球", "pet.species", "cat"),
+    ],
+)
+def test_dev11_wordings_are_read(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_a_closing_question_about_you_does_not_hide_the_statement() -> None:
+    assert has(extract("我住在厦门，海边挺舒服的，你那边呢"), "location.city", "xiamen")
+    # a closing question about the user still asks
+    assert not extract("我对花生过敏，你觉得我能吃吗")
+
+
+def test_hyperbolic_foods_are_not_stored() -> None:
+    assert not stored("我最喜欢的食物是西北风")
