@@ -290,7 +290,8 @@ def h_name(cl: Clause) -> Iterator[Hit]:
     if mz and not mz.group("pre") and re.search("叫|名", t[mz.start() : mz.start("n")]):
         raw = mz.group("n")
         name = raw if raw.isascii() else _NAME_CUT_ZH.sub("", raw)
-        if len(name.strip()) >= 2 and not name.startswith(("了", "过")):
+        # "我叫了外卖" / "我叫不出来他的名字" / "我叫错了" name no one
+        if len(name.strip()) >= 2 and not name.startswith(("了", "过", "不", "没", "错", "别")):
             yield mz.start(), mz.end(), cand(Kind.FACT, "name", name.strip())
     if (mis := _NAME_ZH_IS.search(t)) and _zh_self_intro(mis.group("n")):
         yield mis.start("n"), mis.end("n"), cand(Kind.FACT, "name", mis.group("n"))

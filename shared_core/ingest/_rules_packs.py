@@ -3668,6 +3668,7 @@ def _not_a_name(said: str) -> bool:
         or said.lower() in L.CITIES
         or said.lower() in L.COUNTRIES
         or L.lookup(L.LANGUAGES, said) is not None
+        or said[:1] in ("不", "没", "别", "错")  # "我叫不出来他的名字" names no one
     )
 
 

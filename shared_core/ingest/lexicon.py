@@ -1114,6 +1114,7 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"靠走道|走道"), "靠过道"),
     (re.compile(r"廿"), "二十"),
     (re.compile(r"偏爱"), "喜欢"),
+    (re.compile(r"爱死了?(?=[\u4e00-\u9fffA-Za-z])"), "超爱"),
     (re.compile(r"[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,4}市)"), ""),
     (re.compile(r"(?<=[向给对跟和与])本人"), "我"),
     (re.compile(r"(?<=我)住的(?:地方|城市)?是(?=[\u4e00-\u9fff]{2})"), "住在"),

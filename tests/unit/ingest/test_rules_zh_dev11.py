@@ -253,3 +253,33 @@ def test_a_closing_question_about_you_does_not_hide_the_statement() -> None:
 
 def test_hyperbolic_foods_are_not_stored() -> None:
     assert not stored("我最喜欢的食物是西北风")
+
+
+# ---- more look-alikes: roles, reported third persons, rhetorical questions ---------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "病人自述对磺胺过敏",
+        "该客户称不吃猪肉",
+        "阿公对虾过敏",
+        "文章作者住在成都",
+        "小李说他对芒果过敏",
+        "老王说她们都不吃辣",
+        "谁说我不爱吃香菜了",
+        "难道我不是素食主义者吗",
+        "我爱死这个功能了",
+        "我叫不上来她的名字",
+        "他的个性签名是：我只喝黑咖啡",
+        "这是我同事的电话：13800138000",
+        "我闺女的生日是六月一号",
+    ],
+)
+def test_more_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_the_users_own_fact_after_telling_someone_still_counts() -> None:
+    assert has(extract("我跟他说过我对芒果过敏"), "allergy.food", "mango")
+    assert has(extract("我超爱吃火锅了"), "food.like", "火锅")
