@@ -263,7 +263,9 @@ TRANSIENT_RE = re.compile(
     # "我好困", "饿死了"
     r"|\bi'?m\s+(?:so\s+|really\s+|kinda\s+|super\s+|literally\s+|just\s+)?(?:craving|starving"
     r"|freezing|hungry|thirsty|sleepy|exhausted|bored|sweating|knackered|hungover)\b"
-    r"|我(?:好|很|有点|快|太)(?:饿|困|累|冷|热|渴|撑|无聊)|(?:饿|困|累|冷|热|渴)死了",
+    r"|我(?:好|很|有点|快|太)(?:饿|困|累|冷|热|渴|撑|无聊)|(?:饿|困|累|冷|热|渴)死了"
+    # a passing illness: "我有点感冒", "我发烧了", "我牙疼"
+    r"|我(?:有点|有些|又)?(?:感冒|发烧|咳嗽|头疼|头痛|嗓子疼|牙疼|胃疼|肚子疼|不舒服)了?(?=$|[，,。.!！])",
     _I,
 )
 #: A one-off task: an imperative for one thing ("book me a window seat to Rome", "find me
@@ -625,6 +627,7 @@ def ok_topic(topic: str) -> bool:
         and slug not in L.TOPIC_STOP
         and slug.split("_")[0] not in L.TOPIC_STOP
         and not L.is_request_word(topic)
+        and L.PERSON_ZH.match(topic) is None
     )
 
 

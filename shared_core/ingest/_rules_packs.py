@@ -3558,7 +3558,7 @@ _SEAT_WORDS = re.compile(r"靠窗|过道|走廊|座位|靠窗位|出口")
 
 def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> Iterator[Hit]:
     if key in ("taste.like", "taste.dislike"):
-        if not said or slugify(said) in L.TOPIC_STOP:
+        if not said or slugify(said) in L.TOPIC_STOP or L.PERSON_ZH.match(said):
             return
         polarity = key.split(".")[1]
         yield (

@@ -359,6 +359,8 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     # is no durable note or event; the keyed facts ("我现在住成都") stay
     if sent.transient and not clause.permanent and _passing(c.key, sent.text):
         signals.add("transient")
+    if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
+        signals.add("transient")  # "我下午要开会别打电话": not a standing rule
     if sent.task and not marker and not clause.permanent:
         signals.add("task")
     explicit = c.explicit or ((marker or clause.permanent) and not interest)
@@ -386,6 +388,11 @@ def _passing(key: str, sentence: str) -> bool:
     if key.startswith(("note.", "event.")):
         return True
     return key.startswith("health.condition") and _DIAGNOSED_RE.search(sentence) is None
+
+
+#: A span of days or a meeting that makes a contact rule a one-off: "我下午要开会别打电话",
+#: "这几天别打电话给我" ("下午打" or "中午到下午两点" are standing times of day).
+_BRIEF_ZH = re.compile(r"这几天|这两天|这会儿|待会儿?|一会儿|这周|本周|要开会|在开会|在忙")
 
 
 #: "my husband and I", "me and my wife", "our anniversary": the user is half of the couple.

@@ -97,8 +97,12 @@ _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|
 _NOT_FOODS = re.compile(
     r"^(?:空气|西北风|土|寂寞|空气和水|泡面和空气|air|thin\s+air|nothing)$", re.I
 )
-#: "我住的地方附近…": a city value that is the rest of a clause, not a place name.
-_NOT_CITY_ZH = re.compile(r"^的|地方|附近|有啥|有什么|哪里|哪儿")
+#: "我住的地方附近…": a city value that is the rest of a clause, not a place name; "这次出差
+#: 我住希尔顿": a hotel one stays at is no city either.
+_NOT_CITY_ZH = re.compile(
+    r"^的|地方|附近|有啥|有什么|哪里|哪儿|(?:酒店|宾馆|饭店|旅馆|民宿|客栈)$"
+    r"|^(?:希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|锦江|维也纳|桔子|格林豪泰|宜必思)"
+)
 
 #: What someone asks for is no topic of interest: "any tips on how to ...", "有什么好的建议".
 _REQUEST_TOPIC = re.compile(

@@ -945,7 +945,7 @@ TOPIC_STOP: frozenset[str] = _words(
     """it that this these those them you your yourself him her his me us what how when why if
     there here something anything everything nothing more one ones some any idea the_idea so
     lot a_lot way doing being to 你 他 她 它 这 那 这个 那个 这样 那样 什么 一下 你们 他们 她们
-    自己 东西"""
+    自己 东西 上"""
 )
 
 #: A Chinese request or politeness word, alone: "请", "麻烦你", "帮我", "也请", "您以后".
@@ -954,6 +954,12 @@ TOPIC_STOP: frozenset[str] = _words(
 REQUEST_ZH = re.compile(
     r"^(?:也|还|烦|恳|敬|诚)?(?:请|麻烦|拜托|劳驾|求求|求|帮我|帮忙|帮帮忙|帮个忙)?"
     r"(?:你|您|你们|您们|大家)?(?:以后|今后|之后|往后|下次|再)?(?:也|都|就|千万|可|一定|务必)?$"
+)
+
+
+#: A person is no taste, interest or topic: "我喜欢上一个女孩", "我爱上了个人".
+PERSON_ZH = re.compile(
+    r"^(?:上了?)?(?:一个|一位|个|那个|这个)?(?:女孩|男孩|女生|男生|姑娘|小伙子?|帅哥|美女|人)(?:子|儿)?$"
 )
 
 

@@ -283,3 +283,22 @@ def test_more_look_alikes_store_nothing(text: str) -> None:
 def test_the_users_own_fact_after_telling_someone_still_counts() -> None:
     assert has(extract("我跟他说过我对芒果过敏"), "allergy.food", "mango")
     assert has(extract("我超爱吃火锅了"), "food.like", "火锅")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这趟出差我住万豪",  # a hotel one stays at is no city
+        "我待会儿要开会，先别打电话",  # a contact rule for an hour or a few days
+        "这两天别给我发消息",
+        "我有点咳嗽",  # a passing illness is no note
+        "我喜欢上一个男生",  # a person is no taste
+    ],
+)
+def test_passing_and_personal_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_standing_times_of_day_stay_standing() -> None:
+    assert has(extract("以后别给我打电话"), "contact.call", "never")
+    assert has(extract("中午十二点到下午两点别打扰我"), "contact.quiet_hours", "12:00-14:00")
