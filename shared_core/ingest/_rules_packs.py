@@ -3424,8 +3424,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             if group is None:
                 continue
             start, end = m.span(group)
-            if key == "payment.method" and neg_before(text, m.start()):
-                continue
+            if key == "payment.method" and (neg_before(text, m.start()) or neg_before(text, start)):
+                continue  # "我不用信用卡": the method refused is no method used
             if key == "intolerance" and "不耐" in cl.sentence.text and "不耐" not in text:
                 continue  # "我乳糖不耐，喝牛奶会拉肚子": the symptom clause names no new item
             if _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):

@@ -456,11 +456,11 @@ def place_keys(place: str) -> list[tuple[str, str]]:
 #: Family relations: surface -> key suffix (``family.<suffix>``).
 FAMILY: Mapping[str, str] = _table(
     """
-wife: wife | 老婆 | 妻子 | 太太
+wife: wife | 老婆 | 妻子 | 太太 | 媳妇 | 媳妇儿 | 夫人 | 内人
 husband: husband | 老公 | 丈夫 | 先生
-partner: partner | 爱人
+partner: partner | 爱人 | 老伴 | 老伴儿 | 对象 | 另一半
 son: son | 儿子
-daughter: daughter | 女儿
+daughter: daughter | 女儿 | 闺女
 mother: mother | mom | mum | 妈妈 | 母亲 | 妈
 father: father | dad | 爸爸 | 父亲 | 爸
 brother: brother | 哥哥 | 弟弟
@@ -1120,6 +1120,9 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"靠走道|走道"), "靠过道"),
     (re.compile(r"廿"), "二十"),
     (re.compile(r"偏爱"), "喜欢"),
+    (re.compile(r"平日里|平日|平常日子"), "平时"),
+    (re.compile(r"打小(?:起)?"), "从小"),
+    (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))(?:敝人|鄙人|在下)(?=[\u4e00-\u9fff])"), "我"),
     (re.compile(r"爱死了?(?=[\u4e00-\u9fffA-Za-z])"), "超爱"),
     (re.compile(r"[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,4}市)"), ""),
     (re.compile(r"(?<=[向给对跟和与])本人"), "我"),

@@ -302,3 +302,22 @@ def test_passing_and_personal_look_alikes_store_nothing(text: str) -> None:
 def test_standing_times_of_day_stay_standing() -> None:
     assert has(extract("以后别给我打电话"), "contact.call", "never")
     assert has(extract("中午十二点到下午两点别打扰我"), "contact.quiet_hours", "12:00-14:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我平日里爱喝豆汁", "food.like", "豆汁"),
+        ("我打小就不爱吃肥肉", "food.dislike", "肥肉"),
+        ("鄙人住在西安", "location.city", "xian"),
+        ("我媳妇叫秀英", "family.partner.name", "秀英"),
+        ("我闺女叫朵朵", "family.child.names", "朵朵"),
+    ],
+)
+def test_formal_and_elderly_words(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_a_refused_payment_method_is_not_also_a_method_used() -> None:
+    found = extract("我不用花呗")
+    assert not any(k.startswith("payment.method") for k, _ in found), found
