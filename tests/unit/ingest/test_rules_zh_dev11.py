@@ -321,3 +321,15 @@ def test_formal_and_elderly_words(text: str, key: str, value: str) -> None:
 def test_a_refused_payment_method_is_not_also_a_method_used() -> None:
     found = extract("我不用花呗")
     assert not any(k.startswith("payment.method") for k, _ in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我是来投诉的", "我是头一回用你们的服务", "我是说真的", "我是新来的", "我就是个打酱油的"],
+)
+def test_how_the_conversation_goes_is_no_note(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_a_lasting_trait_is_still_a_note() -> None:
+    assert any(k.startswith("note") for k, _ in stored("我是独生女"))
