@@ -1121,6 +1121,12 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"廿"), "二十"),
     (re.compile(r"偏爱"), "喜欢"),
     (re.compile(r"平日里|平日|平常日子"), "平时"),
+    # a hedge on what the user knows of themselves: "我应该算是个素食者吧", "我差不多算退休了",
+    # "我今年应该四十二了", "我基本不吃辣" (a doubt such as 好像 / 可能 对X过敏 stays a doubt)
+    (re.compile(r"(?<=我)(?:应该|大概|差不多|也)?算是"), "是"),
+    (re.compile(r"(?<=我)(?:差不多|基本(?:上)?)算(?=[\u4e00-\u9fff])"), ""),
+    (re.compile(r"(?<=我今年)(?:应该|大概|差不多)(?:有)?(?=[一二三四五六七八九十\d])"), ""),
+    (re.compile(r"(?<=我)基本(?:上)?(?=不|没|只)"), ""),
     (re.compile(r"打小(?:起)?"), "从小"),
     (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))(?:敝人|鄙人|在下)(?=[\u4e00-\u9fff])"), "我"),
     (re.compile(r"爱死了?(?=[\u4e00-\u9fffA-Za-z])"), "超爱"),

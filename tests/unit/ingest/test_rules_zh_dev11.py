@@ -333,3 +333,21 @@ def test_how_the_conversation_goes_is_no_note(text: str) -> None:
 
 def test_a_lasting_trait_is_still_a_note() -> None:
     assert any(k.startswith("note") for k, _ in stored("我是独生女"))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我应该算是个吃素的人吧", "diet", "vegetarian"),
+        ("我今年大概有五十三了", "age", "53"),
+        ("我差不多算退休了吧", "job.status", "retired"),
+        ("我基本不喝咖啡", "diet.avoid", "咖啡"),
+    ],
+)
+def test_facts_hedged_by_what_the_user_knows(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value), extract(text)
+
+
+def test_a_real_doubt_stays_a_doubt() -> None:
+    assert not stored("我好像对芒果过敏")
+    assert not stored("我可能对海鲜过敏吧")
