@@ -126,8 +126,9 @@ LAUGH_RE = re.compile(
     r"|can't\s+wait)\b[^.!?]{0,30}?"
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
     r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam(?:\s+(?:calls|emails?|texts?|mail))?|robocalls|junk\s+mail)\b"
-    r"|(?:最|超|超级|真|太)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
-    r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|加班|交税|延误|骚扰电话|写报告"
+    r"|(?:最|超|超级|真|太|可|好)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
+    r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|塞车|加班|交税|延误|骚扰电话|写报告|催婚|挤地铁"
+    r"|挤公交|扣工资|被骂"
     r"|(?:周一|星期一).{0,6}开会)",
     _I,
 )

@@ -88,7 +88,8 @@ _NOT_ALLERGENS = re.compile(
     r"^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?"
     r"|mornings?|work|working|my\s+job|jobs?|people|humans?|homework|exercise|effort|adulting"
     r"|responsibilit(?:y|ies)|meetings?|school|math|maths|running|stupidity|nonsense|drama"
-    r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业)$",
+    r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业|钱|你|你们|他|她|老板|上司|领导"
+    r"|穷|工作日|返工|早八|班主任)$",
     re.IGNORECASE,
 )
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
@@ -97,10 +98,15 @@ _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|
 _NOT_FOODS = re.compile(
     r"^(?:空气|西北风|土|寂寞|空气和水|泡面和空气|air|thin\s+air|nothing)$", re.I
 )
+#: Slang for working or idling, not a job title: "我是个打工人", "社畜一枚".
+_NOT_JOBS = re.compile(
+    r"^(?:打工人|打工仔|社畜|咸鱼|一条咸鱼|牛马|搬砖的|搬砖|韭菜|干饭人|废物|穷光蛋)$"
+)
 #: "我住的地方附近…": a city value that is the rest of a clause, not a place name; "这次出差
 #: 我住希尔顿": a hotel one stays at is no city either.
 _NOT_CITY_ZH = re.compile(
     r"^的|地方|附近|有啥|有什么|哪里|哪儿|(?:酒店|宾馆|饭店|旅馆|民宿|客栈)$"
+    r"|^(?:月球|火星|地球|天上|天堂|宇宙|外太空|银河系|梦里|心里|你心里|火星上|月亮上)$"
     r"|^(?:希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|锦江|维也纳|桔子|格林豪泰|宜必思)"
 )
 
@@ -221,6 +227,8 @@ def _implausible(cand: Candidate) -> str | None:
         key.startswith("food.") and _NOT_FOODS.match(value)
     ):
         return "hyperbole: not a food"
+    if key == "job.title" and _NOT_JOBS.match(value):
+        return "self-mockery, not a job"  # "我是个打工人", "我是一条咸鱼"
     if value.startswith("的") or key.rsplit(".", 1)[-1].startswith("的"):
         return "a clause fragment (starts with 的), not a value"  # "我最喜欢的食物是空气"
     return None

@@ -351,3 +351,17 @@ def test_facts_hedged_by_what_the_user_knows(text: str, key: str, value: str) ->
 def test_a_real_doubt_stays_a_doubt() -> None:
     assert not stored("我好像对芒果过敏")
     assert not stored("我可能对海鲜过敏吧")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我好喜欢挤地铁啊",  # loving a stock annoyance
+        "我可喜欢被领导骂了",
+        "我对老板过敏",  # hyperbole, not an allergen
+        "我住在火星",  # no city
+        "本人就是个社畜",  # slang, not a job
+    ],
+)
+def test_hyperbole_and_sarcasm_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
