@@ -365,3 +365,17 @@ def test_a_real_doubt_stays_a_doubt() -> None:
 )
 def test_hyperbole_and_sarcasm_store_nothing(text: str) -> None:
     assert not stored(text), stored(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "网上都说我们南方人吃不了辣",  # hearsay
+        "听我奶奶说我小时候对鸡蛋过敏",
+        "我班主任说我适合学医",  # a teacher's view of the user
+        "再简单点",  # asking this answer again: a behavioural signal, not yet a preference
+        "上面的内容用表格整理一下",
+    ],
+)
+def test_hearsay_and_one_off_requests_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
