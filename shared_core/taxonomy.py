@@ -115,7 +115,7 @@ location.city | fact | city | - | City | 城市 | - | the city the user lives in
 location.city.previous | fact | city | - | Previous city | 之前的城市 | - | the city the user lived in before (from 'moved to X from Y') | - | -
 location.country | fact | text | - | Country | 国家 | - | the country the user lives in | country | -
 location.address | fact | text | - | Address | 地址 | - | the user's postal address | address, ship, deliver, delivery | 地址, 住址, 送货, 快递
-name | fact | name | - | Name | 姓名 | - | the user's name | my name, my full name, my first name, my last name, my surname, call me, call you, call me by, address you, address me, who am i, what am i called | 我的名字, 我名字, 我叫什么, 我叫啥, 我是谁, 称呼我, 怎么称呼, 我的姓名, 我姓什么, 叫我
+name | fact | name | - | Name | 姓名 | - | the user's name | my name, my full name, my first name, my last name, my surname, you call me, to call me, call you, call me by, address you, address me, who am i, what am i called | 我的名字, 我名字, 我叫什么, 我叫啥, 我是谁, 称呼我, 怎么称呼, 我的姓名, 我姓什么, 叫我
 name.preferred | preference | name | - | Preferred name | 称呼 | - | what the user wants to be called | - | -
 language | preference | language | - | Reply language | 回复语言 | - | the language the user wants replies in | language, reply | 语言, 回复
 industry | fact | text | - | Industry | 行业 | - | the sector the user works in | industry, business, company, work | 行业, 公司, 工作
