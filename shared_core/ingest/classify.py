@@ -360,10 +360,38 @@ _NEGATIVE_KEYS = frozenset(
 )
 
 
+#: Keys the classifier may store only when the sentence says what kind of fact it is: a
+#: health record or a tone from a sentence that merely sits near their prototypes (a
+#: sea-bass recipe is no fish allergy, "it makes me feel warm" no wish for a warm tone).
+_KEY_CUES = {
+    "allergy.": re.compile(
+        r"al+er+g|anaphyla|epi-?pen|hives|rash|swell|react|break(?:s)? out|itch|hay ?fever|sneez"
+        r"|can'?t (?:have|take|eat|touch)|makes? me (?:sick|ill)|antihistamine|benadryl"
+        r"|epinephrine|throat|puff|bad reaction|keep (?:it|them) away",
+        _I,
+    ),
+    "intolerance": re.compile(
+        r"intoleran|lactose|gluten|digest|bloat|upset|sensitiv|gut|stomach"
+        r"|can'?t (?:have|take|eat|do)",
+        _I,
+    ),
+    "response.tone": re.compile(
+        r"\b(?:tone|talk|speak|reply|replies|respond|answer|write|writing|message|messages"
+        r"|formal|casual|chat|address|with me|sugar-?coat\w*)\b"
+        r"|^\s*(?:please\s+)?(?:just\s+)?(?:be|keep it|stay|don'?t be|no need to be|treat me)\b",
+        _I,
+    ),
+}
+
+
 def values(key: str, text: str) -> list[tuple[str, str]]:
     """``(as said, normalized)`` values of ``key`` found in ``text``; ``[]`` when none is
     certain (then the note stays a note): a negated clause ("I don't understand feet and
-    inches") names no value of a positive key, and "I'm from X" is no place of residence."""
+    inches") names no value of a positive key, "I'm from X" is no place of residence, and
+    a health or tone key needs its cue word (:data:`_KEY_CUES`)."""
+    cue = next((rx for prefix, rx in _KEY_CUES.items() if key.startswith(prefix)), None)
+    if cue is not None and not cue.search(text):
+        return []
     if key not in _NEGATIVE_KEYS and _NEGATION.search(text):
         return []
     if key in ("language", "language.spoken"):

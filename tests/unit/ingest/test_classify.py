@@ -157,3 +157,38 @@ def test_prototypes_are_embedded_once_per_model(minilm: OnnxEmbedder) -> None:
     calls = minilm.model_calls
     classify.PrototypeClassifier(minilm).predict("Tables are easier for me to read")
     assert minilm.model_calls == calls + 1  # the query only, not the prototypes again
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a cooking step sits near the food-allergy prototypes: the old code stored
+        # allergy.food = shrimp from it
+        "First I cleaned the shrimp, then fried them with garlic and chili for five minutes.",
+        "First I rinsed the trout, stuffed it with lemon and dill, and baked the fish for "
+        "twenty minutes.",
+        "Talking with old friends always makes me feel warm and calm.",  # no tone asked for
+    ],
+)
+def test_health_and_tone_need_their_cue_word(minilm: OnnxEmbedder, text: str) -> None:
+    """A sentence that only sits near a health or tone prototype stores no health fact and
+    no tone (real conversations: a recipe became ``allergy.food = fish``)."""
+    stored = _stored(minilm, text)
+    assert not [
+        r for r in stored if r["key"].startswith(("allergy", "intolerance", "response.tone"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("allergy.food", "Shellfish makes my throat close up."),
+        ("allergy.medication", "im alergic to amoxicilin"),
+        ("response.tone", "Please be direct with me."),
+    ],
+)
+def test_cue_words_keep_real_statements(key: str, text: str) -> None:
+    assert classify._KEY_CUES[next(p for p in classify._KEY_CUES if key.startswith(p))].search(
+        text
+    )
+    assert not classify.values(key, "We baked a fish pie for dinner.")
