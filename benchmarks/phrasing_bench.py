@@ -21,6 +21,7 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev7
     python benchmarks/phrasing_bench.py --split dev8
     python benchmarks/phrasing_bench.py --split dev9
+    python benchmarks/phrasing_bench.py --split dev10
     python benchmarks/phrasing_bench.py --split dev11
     python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev11)
 
@@ -39,7 +40,9 @@ written before reading the rule code; ``--with-dev2`` adds it. ``dev8_*.jsonl`` 
 ``dev8``, English only) is the same for English chat wordings; ``--with-dev2`` adds it.
 ``dev9_*.jsonl`` (split ``dev9``, Chinese only) is another fresh set of WeChat-style
 wordings (slang, homophones, emoji, mixed scripts), written before tuning; ``--with-dev2``
-adds it. ``dev11_*.jsonl`` (split ``dev11``, Chinese only) covers the registers the earlier
+adds it. ``dev10_*.jsonl`` (split ``dev10``, English only) is a further fresh set of English
+chat, e-mail and form wordings, written before tuning; ``--with-dev2`` adds it.
+``dev11_*.jsonl`` (split ``dev11``, Chinese only) covers the registers the earlier
 Chinese sets under-cover (written/formal, form-style fields, elderly users, Taiwanese and
 Hong Kong usage and Traditional characters, Cantonese and Northeastern words, the fact
 buried mid-message, hedged facts) and hard look-alike negatives, written before tuning;
@@ -90,8 +93,9 @@ DEV6 = "dev6"  # negatives only: hard must-store-nothing sentences, en + zh
 DEV7 = "dev7"  # fresh Chinese wordings, written before reading the rules
 DEV8 = "dev8"  # fresh English chat wordings, written before reading the rules
 DEV9 = "dev9"  # fresh Chinese WeChat-style wordings, written before tuning on them
+DEV10 = "dev10"  # fresh English chat/e-mail/form wordings, written before tuning on them
 DEV11 = "dev11"  # fresh Chinese registers (formal, forms, elderly, TW/HK), before tuning
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV11)
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -130,6 +134,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev8_negatives": _read_optional(data_dir / "dev8_negatives.jsonl"),
         "dev9_statements": _read_optional(data_dir / "dev9_statements.jsonl"),
         "dev9_negatives": _read_optional(data_dir / "dev9_negatives.jsonl"),
+        "dev10_statements": _read_optional(data_dir / "dev10_statements.jsonl"),
+        "dev10_negatives": _read_optional(data_dir / "dev10_negatives.jsonl"),
         "dev11_statements": _read_optional(data_dir / "dev11_statements.jsonl"),
         "dev11_negatives": _read_optional(data_dir / "dev11_negatives.jsonl"),
     }

@@ -248,6 +248,24 @@ def test_dev9_is_a_second_chinese_set_over_every_group(data: dict[str, Any]) -> 
     assert "dev9 id also used by another set" in "\n".join(pb.validate(clash))
 
 
+def test_dev10_is_a_fresh_english_set_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev10_statements"], data["dev10_negatives"]
+    assert len(stmts) >= 220 and len(negs) >= 90
+    assert {r["lang"] for r in (*stmts, *negs)} == {"en"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev10"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert groups <= {r["category"] for r in stmts}
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d10-en-{r['category']}-") for r in stmts)
+    assert all(r["id"].startswith(f"d10n-en-{r['category']}-") for r in negs)
+    report = pb.run(data, split="dev10", limit=2)
+    assert set(report["table"]) == {"dev10"}
+    clash = {**data, "dev10_statements": [*stmts, {**data["dev8_statements"][0], "split": "dev10"}]}
+    assert "dev10 id also used by another set" in "\n".join(pb.validate(clash))
+
+
 def test_dev11_is_a_chinese_register_set_over_every_group(data: dict[str, Any]) -> None:
     stmts, negs = data["dev11_statements"], data["dev11_negatives"]
     assert len(stmts) >= 180 and len(negs) >= 120
