@@ -334,6 +334,8 @@ THIRD_PARTY_RE = re.compile(
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"
     r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws)"
+    # "my mother tongue", "my family name", "my parents' language": the user's own
+    r"(?!\s+(?:tongue|language|name|doctor|gp)\b)"
     r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody"
     r"|the\s+(?:kids|people|family|couple|guy|girl|woman|man|lady|neighbou?rs?)\s+(?:next\s+door|upstairs"
     r"|downstairs|across\s+the\s+(?:street|hall|road)|down\s+the\s+(?:street|road))|the\s+neighbou?rs?"
@@ -385,6 +387,13 @@ _CLAUSE_SEP_RE = re.compile(
     r"(?!(?:(?<=\d)|(?<=\d(?:st|nd|rd|th)))[,，]\s*(?:19|20)\d\d\b)"
     r"(?:(?<!\d)[,，:：]++|[,，:：]+(?!\d))|(?<!\s)\s++-{1,2}\s++|——"
     r"|(?i:(?<!\s)\s++(?:and|but)\s++(?=(?:i|i'm|i've|i'd|i'll|my)\b))"
+    # "I have asthma and take montelukast", "vegan and allergic to soy": a second predicate
+    # whose subject is the first one's (not "I live and work in ...": no verb before "and")
+    r"|(?i:(?<!\s)(?<!\blive)(?<!\bwork)(?<!\bspeak)(?<!\bread)(?<!\bwrite)(?<!\bbuy)"
+    r"\s++and\s++(?=(?:also\s+|i\s+)?(?:take|live|work|speak|pay|use|fly|prefer|keep"
+    r"|have\s+(?:a|an|one|two|three|four|\d)|allergic|intolerant)\b))"
+    # "I'm 34 and a dad of two": after a number, "and a ..." says something new
+    r"|(?i:(?<=\d)\s++and\s++(?=an?\s))"
 )
 
 
@@ -414,6 +423,8 @@ def is_self_question(sentence: str) -> bool:
         return True
     if _WHAT_I_RE.match(s):
         return False  # "What I really love is dark chocolate." is a statement
+    if _WH_CLAUSE_RE.match(s):
+        return False  # "when I fly I get an aisle seat", "which is why I'm vegan": no asking
     return _QUESTION_START_RE.match(s) is not None and not _ZH_SELF_RE.match(s)
 
 
@@ -421,6 +432,43 @@ def is_self_question(sentence: str) -> bool:
 #: 大连，你那边怎么样", "我是护士，你呢". The question asks about "you", not the user.
 _ASKS_YOU_LAST = re.compile(
     r"(?<=\w)[，,]\s*(?:那)?(?:你|您)(?:那边|那里|呢|怎么样|觉得呢)[^我，,?？]{0,6}[?？]?\W*$"
+)
+
+
+#: A sentence that opens with a subordinate wh-clause or a relative "which" and has no
+#: question mark: "when I travel I ...", "where I live it ...", "which is a pain because".
+_WH_CLAUSE_RE = re.compile(
+    r"^\W*(?:when(?:ever)?|where|while|how)\s+(?:i|i'm|we|we're|my)\b(?![^?]*\?)"
+    r"|^\W*which\s+(?:is|was|means|meant|makes|explains)\b(?![^?]*\?)",
+    re.I,
+)
+
+
+def declared_aside(clause: str, sentence: str) -> bool:
+    """Whether ``clause`` states a first-person fact beside the question its sentence asks.
+
+    "since I'm vegan, what should I cook?", "I live in Leeds, any good pubs?": the question
+    is the other clause; this one is a statement and keeps its memory. A tag question ("I'm
+    vegan, right?") asks to confirm the statement itself, and a clause that asks, wonders
+    or supposes ("I wonder ...", "if I ...", "let's say I'm ...") is no aside.
+    """
+    c = clause.strip()
+    if not c or c == sentence.strip() or "?" in c or "？" in c:
+        return False
+    if _TAG_QUESTION_RE.search(sentence) or _QUESTION_START_RE.match(c):
+        return False
+    return _ASIDE_RE.match(c) is not None
+
+
+_ASIDE_RE = re.compile(
+    r"^\W*(?:(?:so|well|ok|okay|hey|hi|btw|fyi|also|and|but|anyway|oh)\W+)*"
+    r"(?:(?:since|as|because|cause|cos|cuz|given\s+that|seeing\s+as)\s+)?"
+    r"(?:i(?:'m|\s+am|'ve|\s+have)\s+(?!(?:thinking|wondering|curious|considering|planning"
+    r"|hoping|trying|going\s+to|gonna|not\s+sure|unsure|asking)\b)"
+    r"|i\s+(?!(?:think|wonder|guess|was|were|mean|bet|doubt|suppose|imagine|would|could|should"
+    r"|might|may|will|want|need|wanna|heard|saw|read|asked|told)\b)[a-z]+\b"
+    r"|my\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\b)",
+    re.I,
 )
 
 
@@ -567,7 +615,7 @@ _RELATIVE_SUBJECT_RE = re.compile(
     r"\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:friends?|colleagues?|co-?workers?"
     r"|boss|neighbou?rs?|roommates?|flatmates?|classmates?|sons?|daughters?|kids?|children|mom|mum"
     r"|mother|dad|father|brothers?|sisters?|cousins?|aunt|uncle|grandma|grandpa|parents?|nan|gran"
-    r"|partner|wife|husband|girlfriend|boyfriend)\s+(?:\w+\s+)?(?:is|are|was|were|has|had|might|may"
+    r"|partner|wife|husband|girlfriend|boyfriend)\s+(?!(?:tongue|language|name)\b)(?:\w+\s+)?(?:is|are|was|were|has|had|might|may"
     r"|could|takes|lives|works|eats|can't|cannot|doesn't|isn't)\b",
     _I,
 )
@@ -582,7 +630,7 @@ def third_party(text: str) -> bool:
 
 
 CUT_EN = re.compile(
-    r"\s+(?:and\s+(?:i|my|we|you|it|then)|fyi|btw|tbh|but|because|since|so|though|although|when|while|if"
+    r"\s+(?:and\s+(?:i|my|we|you|it|then)|i|i'm|i've|i'd|i'll|fyi|btw|tbh|but|because|since|so|though|although|when|while|if"
     r"|which|who|whenever|unless|until|to\s+me|for\s+me|please|anymore|any\s+more|again|lately"
     r"|recently|these\s+days|nowadays|now|too|as\s+well|a\s+lot|very\s+much|so\s+much|at\s+all"
     r"|right\s+now|instead|either|thanks|thank\s+you|ok|okay|haha\w*|hehe\w*|lol|lmao|jk"
@@ -598,7 +646,8 @@ CUT_ZH = re.compile(
     # 哈 ends a phrase as a laugh, not inside a name ("哈尔滨", "哈密瓜", "哈佛")
     r"(?:了|啊|呢|吧|呀|哦|啦|嘛|哈(?![尔密佛萨])|但是|但|因为|所以|而且|还有|以及|之类|什么的|给我).*$"
 )
-_LEAD_EN = re.compile(r"^(?:the|a|an|some|any|my|your|more|new|all|of)\s+", _I)
+#: ("New" before a capitalised word is part of a name: "New York", "New Delhi")
+_LEAD_EN = re.compile(r"^(?:the|a|an|some|any|my|your|more|new(?!\s+(?-i:[A-Z]))|all|of)\s+", _I)
 
 
 _SYMBOLS = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff]+")

@@ -476,7 +476,7 @@ def h_channel(cl: Clause) -> Iterator[Hit]:
 
 
 _RECO_EN = re.compile(
-    r"\b(?:never|don't|do\s+not|dont|stop|no\s+more)\s+(?:ever\s+)?(?:again\s+)?(?:recommend|suggest|offer"
+    r"\b(?:never|don't|do\s+not|dont|stop|no\s+more)\s+(?:ever\s+)?(?:again\s+)?(?:bother\s+)?(?:recommend|suggest|offer"
     r"|pitch|push|sell|promote|advertise|send)(?:ing)?\s+(?:me\s+)?(?:any\s+)?(?P<t>[^,.;!?]{2,60})",
     _I,
 )

@@ -321,7 +321,10 @@ def h_industry(cl: Clause) -> Iterator[Hit]:
             term = " ".join(words[:n])
             if term.lower() in L.INDUSTRIES:
                 c = cand(Kind.FACT, "industry", term)
-                yield m.start(), m.end(), _negate(c) if m.group("neg") else c
+                # the sector claims its own words: "in healthcare as a nurse" keeps the role
+                at = m.start("ind") if m.group("ind") else m.start()
+                end = at + len(term) if m.group("ind") else m.end()
+                yield m.start(), end, _negate(c) if m.group("neg") else c
                 break
     for m in _IND_ZH.finditer(cl.text):
         term = m.group("ind") or m.group("ind2")

@@ -614,7 +614,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
+        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
     ),
     (
         "medication",
@@ -811,7 +811,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         TIMEZONES,
         r"\b(?P<v>"
         + _alt(TIMEZONES, ascii_only=True)
-        + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+(?:time\s*zone|tz)\s+is\s+(?P<v3>[A-Z]{2,5})\b",
+        + r")\s+time\b(?!\s+(?:limit|off))|\bkeep\s+(?P<v2>[A-Z]{2,5})\s+in\s+mind|\bmy\s+(?:time\s*zone|tz)(?:'s|\s+is)\s+(?P<v3>[A-Z]{2,5})\b",
     ),
     (
         "timezone",
@@ -1006,7 +1006,7 @@ CHAN_ALL = _alt(CHANNELS)
 JOB_HEAD = "|".join(sorted(L.JOB_HEADS, key=len, reverse=True))
 JOB_ZH = "|".join(sorted(L.ZH_JOB_SUFFIXES, key=len, reverse=True))
 ZH_NAME = r"[\u4e00-\u9fff]{2,3}"
-MED_WORD = r"[a-z]+(?:in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab|xine|xin)"
+MED_WORD = r"[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab|xine|xin)"
 #: a free item said before a cut: ", ", "since ...", "for ... years", "last year"
 ITEM_CUT = r"(?=\s*(?:[,.;!?，。；！？]|$)|\s+(?:since|for|last|this|when|as|at|every|a\s+few|years?|now|lol|btw|tbh)\b)"
 
@@ -1483,7 +1483,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.child.names",
         None,
-        r"\bmy\s+(?:kids|children|daughters|sons|boys|girls|twins)(?:'\s+names|\s+names)?\s+(?:are|:)\s+(?P<v>(?-i:[A-Z])\w+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])\w+){1,5})",
+        r"\bmy\s+(?:kids|children|daughters|sons|boys|girls|twins)(?:'\s+names|\s+names)?\s*(?:(?:are|'re)\s+(?:called\s+|named\s+)?|called\s+|named\s+|:\s*)(?P<v>(?-i:[A-Z])\w+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])\w+){1,5})",
     ),
     # ---- pets
     (
@@ -3007,8 +3007,200 @@ _HINTS_5ZH: Mapping[str, str] = {
     "pet.species": "叫|名字",
     "timezone": "时间",
 }
-VALUE_ROWS = VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH + VALUE_ROWS_5ZH
-ITEM_ROWS = ITEM_ROWS + ITEM_ROWS_3 + ITEM_ROWS_4 + ITEM_ROWS_4ZH + ITEM_ROWS_8 + ITEM_ROWS_5ZH
+# ---- round 6 (EN): value forms a set of chat/e-mail/form wordings exposed (dev10) --------
+#: Time-zone abbreviations read on their own ("IST timezone", "London, so GMT/BST").
+_TZ_ABBR10 = r"(?:ist|" + _TZ_ABBR[3:]
+#: Programme names that end in a telling word ("Hilton Honors", "Delta SkyMiles").
+_PROGRAMME = r"(?:(?:(?!(?:i'm|i|a|an|the|my|am|is|was|also|and|member|of|in)\b)[a-z][\w'-]*\s+){0,3}(?:honou?rs|rewards|bonvoy|skymiles|mileageplus|a?advantage|avios|flying\s+blue|executive\s+club|krisflyer|asia\s+miles|miles\s*\+\s*more|marco\s+polo\s+club))"
+VALUE_ROWS_10: tuple[tuple[str, str, str], ...] = (
+    # asked for once more and again ("can you make a table of that", "a table would be
+    # nicer", "too much detail", "trim it"): behaviour, three of them make the preference
+    (
+        "response.format",
+        "table",
+        r"\b(?:make|put|turn|do|show|give)\s+(?:me\s+)?(?:(?:it|this|that|them)\s+)?(?:in(?:to)?\s+|as\s+)?an?\s+table\b|\ban?\s+table\s+would\s+be\s+(?:nicer|better|easier|clearer|great|good)\b|^\W*(?:a\s+)?table\s+(?:again|pls|please)\b|\btable\s+(?:format\s+)?again\b",
+    ),
+    (
+        "response.length",
+        "short",
+        r"\btoo\s+(?:much\s+detail|wordy|verbose|long[\s-]winded)\b|^\W*(?:that's|thats|that\s+is|it's)\s+a\s+lot\b|\b(?:trim|cut)\s+(?:it|that|this)(?:\s+down)?\b",
+    ),
+    # "single, no kids", "I have no children yet": the count is stated, and it is zero
+    (
+        "family.children",
+        "0",
+        r"(?:^\W*|\bi\s+have\s+|\bi've\s+got\s+|\bwith\s+)(?:no|zero)\s+(?:kids|children)(?:\s+yet)?\b(?!\s+(?:allowed|menu|around|under|over|please|pls|in|at|on)\b)",
+    ),
+)
+#: A condition named as the user's own ("because of my asthma", "my arthritis flares up"):
+#: the noun forms only ("diabetic" is said of a person, not owned).
+_MY_CONDITION = _alt(
+    {
+        k: v
+        for k, v in L.CONDITIONS.items()
+        if k.isascii() and not k.endswith("ic") and k not in ("pregnant", "a heart condition")
+    }
+)
+ITEM_ROWS_10: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    (
+        "health.condition",
+        None,
+        r"\bmy\s+(?P<v>"
+        + _MY_CONDITION
+        + r")\b(?!\s+(?:is\s+|are\s+)?(?:gone|cured|over|in\s+remission)\b)",
+    ),
+    # "being diabetic", "as an asthmatic": the condition said of the person
+    (
+        "health.condition",
+        L.CONDITIONS,
+        r"\b(?:being|as\s+an?|i'm\s+an?)\s+(?P<v>diabetic|asthmatic|epileptic|coeliac|celiac|prediabetic|pre-diabetic)\b",
+    ),
+    # "I've lived in Auckland my whole life", "been living in Leeds since 2019": still there
+    (
+        "location.city",
+        None,
+        r"\bi(?:'ve|\s+have)\s+(?:been\s+)?(?:lived|living)\s+in\s+(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?=(?:my\s+whole\s+life|all\s+my\s+life|since|for)\b)",
+    ),
+    # "I've been learning Japanese for two years"
+    (
+        "language.spoken",
+        LANGS,
+        r"\bi(?:'ve|\s+have)\s+been\s+(?:learning|studying)\s+(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\b",
+    ),
+    # "I work in healthcare as a pharmacist": the role after the sector or employer
+    (
+        "job.title",
+        None,
+        r"\bi\s+work\s+(?:in|for|at)\s+[^,.;!?]{2,40}?\s+as\s+an?\s+(?P<v>(?:[a-z]+\s+){0,2}(?:"
+        + JOB_HEAD
+        + r"|paramedic|nurse|pharmacist))\b",
+    ),
+    # "I take montelukast every morning": a word taken on a schedule is a medication
+    (
+        "medication",
+        None,
+        r"\bi\s+(?:have\s+to\s+|need\s+to\s+)?(?:take|use)\s+(?!(?:the|a|an|my|it|them|this|that|some|walks?|showers?|baths?|naps?|breaks?|photos|pictures|notes|classes|lessons|care|time|the\s+bus|the\s+train)\b)(?P<v>[a-z]{5,})\s+(?:daily|nightly|every\s+(?:day|morning|night|evening)|each\s+(?:day|morning|night)|once\s+a\s+day|twice\s+a\s+day|at\s+night|in\s+the\s+morning)\b",
+    ),
+    # "I fly Lufthansa whenever possible", "I book KLM when I can": a standing choice
+    (
+        "travel.airline",
+        None,
+        r"\bi\s+(?:fly|book|take|choose|pick|go\s+with)\s+(?:with\s+)?(?P<v>"
+        + L.AIRLINES_EN
+        + r")\s+(?:whenever|when(?:ever)?\s+i\s+can|if\s+i\s+can|if\s+possible|where\s+possible|when\s+possible)\b",
+    ),
+    # the topic after the noun: "I don't want recommendations for dating apps", "enough with
+    # the crypto suggestions", "no more suggestions about cruises"
+    (
+        "recommend",
+        None,
+        r"\b(?:don't|do\s+not)\s+want\s+(?:any\s+)?(?:more\s+)?(?:recommendations|suggestions|ads|offers|tips)\s+(?:for|about|on|of)\s+(?P<v>[a-z][a-z ]{1,25}?)(?=\s*(?:[,.;!?]|$)|\s+(?:please|pls|thanks|anymore|again)\b)"
+        r"|^\W*enough\s+(?:with\s+)?(?:the\s+|all\s+the\s+)?(?P<v2>[a-z][a-z ]{1,25}?)\s+(?:stuff|content|ads|offers|spam|promos?|deals|recommendations|suggestions|tips)\b"
+        r"|^\W*(?:please\s+|pls\s+)?no\s+(?:more\s+)?(?:recommendations|suggestions|ads|offers)\s+(?:for|about|on)\s+(?P<v3>[a-z][a-z ]{1,25}?)(?=\s*(?:[,.;!?]|$)|\s+(?:please|pls|thanks)\b)",
+    ),
+    # "since moving to Oslo ...": the move is done, the city is the current one
+    (
+        "location.city",
+        None,
+        r"\b(?:since|after|ever\s+since)\s+(?:i\s+)?(?:moving|moved|relocating|relocated)\s+(?:here\s+)?to\s+(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z][a-z])[\w'-]*)?)\b",
+    ),
+    # "answers in spanish pls", "I'd appreciate replies in Dutch": the language of replies
+    (
+        "language",
+        LANGS,
+        r"\b(?:answers|replies|responses|reply|answer|response)\s+in\s+(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\b(?!\s+(?:is|are|was|were)\b)",
+    ),
+    # "my go-to payment method is apple pay"
+    (
+        "payment.method",
+        PAYMENTS,
+        r"\bmy\s+(?:[\w-]+\s+){0,2}payment\s+(?:method|app|option)\s*(?:is|=|:|'s)\s*(?P<v>"
+        + PAY_EN
+        + r")\b",
+    ),
+    # "I run marathons as a hobby", "I paint for fun": what is done for its own sake
+    (
+        "taste.like",
+        None,
+        r"\bi\s+(?:do|play|run|make|paint|write|collect|build|bake|knit|grow|sew|draw)\s+(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+(?:as\s+a\s+hobby|for\s+fun|in\s+my\s+(?:spare|free)\s+time)\b",
+    ),
+    # "I work remote as a UX designer": the role after how or where the work is done
+    (
+        "job.title",
+        None,
+        r"\bi\s+work\s+(?:[a-z]+\s+){1,3}?as\s+an?\s+(?P<v>(?:[a-z]+\s+){0,2}(?:"
+        + JOB_HEAD
+        + r"))\b",
+    ),
+    # "the doctor has me on metformin", "they put me on sertraline": a regular medication
+    (
+        "medication",
+        None,
+        r"\b(?:has|have|had|put|started|keeps?)\s+me\s+on\s+(?P<v>" + MED_WORD + r")\b",
+    ),
+    # "I do a lot of hiking", "we go climbing loads": an activity done as a habit
+    (
+        "taste.like",
+        None,
+        r"\bi\s+(?:do|go)\s+(?:a\s+lot\s+of\s+|lots\s+of\s+|loads\s+of\s+|a\s+bit\s+of\s+|some\s+|plenty\s+of\s+)(?P<v>"
+        + GOING_EN
+        + "|"
+        + ACTIVITY_EN
+        + r")\b",
+    ),
+    (
+        "timezone",
+        TIMEZONES,
+        r"\b(?P<v>" + _TZ_ABBR10 + r")(?:\s*/\s*[a-z]{3,4})?\s+(?:time\s*zone|tz)\b"
+        r"|\b(?:so|i\.?e\.?|meaning|aka)\s+(?P<v2>" + _TZ_ABBR10 + r")(?:\s*/\s*[a-z]{3,4})?\W*$",
+    ),
+    (
+        "travel.loyalty",
+        None,
+        r"\b(?P<v>" + _PROGRAMME + r")\s+(?:member|membership|card|elite|status)\b",
+    ),
+    (
+        "travel.airline.avoid",
+        None,
+        r"^\W*(?:please\s+)?(?:avoid|skip|no)\s+(?P<v>"
+        + L.AIRLINES_EN
+        + r")\b(?!\s+(?:is|are|was|has)\b)",
+    ),
+)
+_HINTS_10: Mapping[str, str] = {
+    "health.condition": "my |being|as a|i'm a",
+    "location.city": "lived|living|moving|moved|relocat",
+    "language.spoken": "learning|studying",
+    "job.title": " as a",
+    "recommend": "recommendations|suggestions|ads|offers|tips",
+    "language": "answers|replies|responses|reply|answer|response",
+    "payment.method": "payment",
+    "medication": " me on |daily|nightly|every|each|once a|twice a|at night|in the morning",
+    "travel.airline": "whenever|when i can|if i can|possible",
+    "taste.like": "lot of|lots of|loads of|bit of|some |plenty of|hobby|for fun|spare time|free time",
+    "response.format": "table",
+    "response.length": "too|lot|trim|cut",
+    "family.children": "kid|child",
+    "timezone": "ist|gmt|bst|cet|jst|est|pst|aest|sgt|hkt|cst|mst|utc|edt|pdt|cdt|mdt|cest|aedt|zone's|tz's",
+    "travel.loyalty": "member|card|elite|status",
+    "travel.airline.avoid": "avoid|skip|no ",
+}
+VALUE_ROWS = (
+    VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH + VALUE_ROWS_5ZH + VALUE_ROWS_10
+)
+ITEM_ROWS = (
+    ITEM_ROWS
+    + ITEM_ROWS_3
+    + ITEM_ROWS_4
+    + ITEM_ROWS_4ZH
+    + ITEM_ROWS_8
+    + ITEM_ROWS_5ZH
+    + ITEM_ROWS_10
+)
 
 
 #: Cheap pre-filter per key: a row runs only on a clause (lowercased) that contains one of
@@ -3199,11 +3391,12 @@ _HINTS = {
                 *_HINTS_4ZH.get(key, "").split("|"),
                 *_HINTS_8.get(key, "").split("|"),
                 *_HINTS_5ZH.get(key, "").split("|"),
+                *_HINTS_10.get(key, "").split("|"),
             )
         )
         if w
     )
-    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH, *_HINTS_8, *_HINTS_5ZH}
+    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH, *_HINTS_8, *_HINTS_5ZH, *_HINTS_10}
 }
 
 
@@ -3257,15 +3450,18 @@ def _hard(key: str) -> bool:
 
 def allergy_key(item: str) -> str:
     """The allergy key an allergen's words call for (``allergy`` when unknown)."""
-    low = item.lower()
-    if low in L.MEDICATIONS:
-        return "allergy.medication"
-    if low in L.FOODS:
-        return "allergy.food"
-    if low in L.OTHER_ALLERGENS:
-        return "allergy.other"
-    if PETS.get(low) or PETS.get(low.removesuffix("s")) or PETS.get(low.removesuffix("es")):
-        return "allergy.other"  # an animal ("horses", "rabbits") is an other allergen
+    low = " ".join(item.lower().split())
+    # the item as said, then its head noun ("birch pollen" -> pollen, "tree nut" -> nuts)
+    head = low.rsplit(" ", 1)[-1]
+    for word in dict.fromkeys((low, low + "s", head, head + "s", head.removesuffix("s"))):
+        if word in L.MEDICATIONS:
+            return "allergy.medication"
+        if word in L.FOODS:
+            return "allergy.food"
+        if word in L.OTHER_ALLERGENS:
+            return "allergy.other"
+        if PETS.get(word) or PETS.get(word.removesuffix("s")) or PETS.get(word.removesuffix("es")):
+            return "allergy.other"  # an animal ("horses", "rabbits") is an other allergen
     return "allergy"
 
 
@@ -3532,7 +3728,12 @@ def _negated(text: str, start: int, key: str = "") -> bool:
 _BEHAVIOUR_ZH = re.compile(
     r"(?<!别)(?<!不要)(?<!不用)(?<!不必)太长(?!的|了?(?:的)?我?就?(?:不看|懒得看|不想看|看不下去))|再短|再简|还是太|太啰嗦|这么长|那么长|又长|看不完|看不下去"
 )
-_BEHAVIOUR = re.compile(r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)", _I)
+_BEHAVIOUR = re.compile(
+    r"too\s+long|still|shorter|bullet\s+(?:that|it|this|them)|table\s+(?:of|again|would)"
+    r"|\b(?:make|put|turn|do|show|give)\b.*\btable\b|\btoo\s+(?:much|wordy|verbose|long)"
+    r"|\b(?:trim|cut)\s+(?:it|that|this)|\ba\s+lot\b",
+    _I,
+)
 
 
 #: The last word of an English job title ("engineer", "nurse", "consultant").
@@ -3682,7 +3883,7 @@ def _lang_name(said: str) -> str:
 
 
 # ---- irregular cases: moves (two cities, one sentence) and birthdays (dates) ------------
-_PLACE_EN = r"[A-Z][\w'-]+(?:\s+(?!(?:and|now|in|to|from|next|this|last|with|for|but|so|then)\b)[A-Z][\w'-]+)?"
+_PLACE_EN = r"[A-Z][\w'-]+(?:\s+(?!(?:and|now|in|to|from|next|this|last|with|for|but|so|then|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple|several|years?|months?|weeks?|ago|recently|back|already|earlier|lately|i|i'm|i've|i'd|i'll|we|we're)\b)[A-Z][\w'-]+)?"
 _MOVE_EN: tuple[re.Pattern[str], ...] = (
     re.compile(
         r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+|back\s+)?to\s+(?P<cur>"
@@ -3840,7 +4041,7 @@ _MONTHS = {
     for m in names
 }
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_BDAY_CUE = r"(?:\bborn\s+(?:on\s+)?|\bbirthday(?:'s|\s+is)?\s+(?:is\s+)?(?:on\s+)?|\bb-?day(?:'s)?\s+(?:is\s+)?(?:on\s+)?)"
+_BDAY_CUE = r"(?:\bborn\s+(?:on\s+)?|\bbirthday(?:'s|\s+is)?\s+(?:is\s+)?(?:(?:coming\s+up|falls)\s+)?(?:on\s+)?|\bb-?day(?:'s)?\s+(?:is\s+)?(?:on\s+)?)"
 _BIRTHDAY_RX = (
     re.compile(
         _BDAY_CUE
@@ -4298,7 +4499,7 @@ _BARE_VOCAB: tuple[tuple[str, str, Mapping[str, str] | None, str], ...] = (
     ("travel.airline", "travel.airline.avoid", None, L.AIRLINES_EN),
     ("hotel.chain", "", None, _HOTELS_EN),
 )
-_BARE_PRE = r"(?:(?:strictly|always|only|mostly|just|usually|definitely|preferably|100%)\s+)*"
+_BARE_PRE = r"(?:(?:strictly|always|only|mostly|just|usually|definitely|preferably|ideally|otherwise|100%)\s+)*"
 _BARE_NEG = (
     r"(?P<neg>never(?:\s+again)?|no|not|no\s+more)\s+(?:(?:booking|book|flying|fly|using|use"
     r"|paying\s+(?:with|by)|pay\s+(?:with|by))\s+(?:with\s+)?)?"
@@ -4307,7 +4508,10 @@ _BARE_POST = (
     r"(?:'s|\s+is|\s+are)\s+(?:my|the)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
     r"|choice|thing|jam|best\s+bet)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
     r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
-    r"|works\s+best|is\s+(?:best|easiest|preferred))\b"
+    r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible)\b"
+    # "whatsapp works way better for me", "venmo or zelle works for me"
+    r"|\s+works?\s+(?:(?:way|much|a\s+lot|so\s+much)\s+)?(?:(?:best|better|well|great|fine)\b"
+    r"(?:\s+for\s+me\b)?|for\s+me\b)"
 )
 
 
@@ -4317,6 +4521,8 @@ def _bare_rx() -> tuple[tuple[str, str, Mapping[str, str] | None, re.Pattern[str
     for key, refused, codes, alt in _BARE_VOCAB:
         rx = re.compile(
             r"^\W*(?:" + _BARE_NEG + r")?" + _BARE_PRE + r"(?P<v>" + alt + r")"
+            # a second value said with the first: "venmo or zelle works for me"
+            r"(?:\s*(?:,|/|\bor\b|\band\b)\s*(?P<v2>" + alt + r"))?"
             r"(?:\s+again)?(?:(?P<post>" + _BARE_POST + r")|(?=\W*$))",
             _I,
         )
@@ -4336,16 +4542,18 @@ def h_bare_value(cl: Clause) -> Iterator[Hit]:
         pre = m.group(0)[: m.start("v")].strip(" \t.,!").lower()
         if bare and not pre:
             continue  # "telegram" alone (an answer, a topic) says no preference
-        said = m.group("v")
-        norm = codes.get(re.sub(r"[\s-]+", " ", said.lower()), said.lower()) if codes else said
         if m.group("neg"):
             if not refused:
                 continue
             key = refused
-        slot = _slot(key, norm, 1) if _is_list(key) else key
-        yield (
-            m.start("v"),
-            m.end("v"),
-            cand(_kind(key), slot, said, normalized=norm, hard=_hard(key)),
-        )
+        values = ["v", "v2"] if m.group("v2") and _is_list(key) else ["v"]
+        for n, group in enumerate(values):
+            said = m.group(group)
+            norm = codes.get(re.sub(r"[\s-]+", " ", said.lower()), said.lower()) if codes else said
+            slot = _slot(key, norm, n + 1) if _is_list(key) else key
+            yield (
+                m.start(group),
+                m.end(group),
+                cand(_kind(key), slot, said, normalized=norm, hard=_hard(key)),
+            )
         return

@@ -202,11 +202,22 @@ def _scaled_low(
     return int(scaled) if scaled == int(scaled) else lo
 
 
+_SLANG_MONEY = re.compile(r"\b(?:bucks?|quid)\b", _I)
+_BELOW = re.compile(r"less\s+than|under|below", _I)
+_NEGATED_BEFORE = re.compile(r"\b(?:don't|dont|do\s+not|won't|will\s+not|never|not)\b[^,.;]*$", _I)
+
+
 def h_budget(cl: Clause) -> Iterator[Hit]:
     """budget.max / budget.min (normalized = plain integer). One currency named anywhere in
     the clause holds for every bound in it ("at least 1000 dollars but no more than 1500",
     "max budget 700$"): a bound said without it gets the clause's currency code."""
-    hits = list(_budget_hits(cl))
+    hits = [
+        # slang currency words get their ISO code beside them: "100 bucks" -> "100 bucks (USD)"
+        (s, e, dataclasses.replace(c, value=f"{c.value} ({taxonomy.currency_of(c.value)})"))
+        if c.value and _SLANG_MONEY.search(c.value) and "(" not in c.value
+        else (s, e, c)
+        for s, e, c in _budget_hits(cl)
+    ]
     codes = {taxonomy.currency_of(v) for _, _, c in hits if (v := c.value)} - {""}
     code = taxonomy.currency_of(cl.text)
     if len(codes) > 1 or not code or (codes and codes != {code}):
@@ -250,6 +261,10 @@ def _budget_hits(cl: Clause) -> Iterator[Hit]:
                 continue
             q = m.group("q") or ""
             key = "budget.min" if _MIN_WORDS.search(q) else "budget.max"
+            if _BELOW.match(q) and _NEGATED_BEFORE.search(
+                cl.text[max(0, m.start() - 30) : m.start()]
+            ):
+                key = "budget.min"  # "I don't want to spend less than 100": a lower bound
             amount = _amount(m.group("amt"))
             if isinstance(amount, str):
                 yield m.start(), m.end(), _invalid(key, q + m.group("amt"), amount)

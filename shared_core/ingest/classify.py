@@ -593,13 +593,23 @@ def unread_sentences(text: str, candidates: Sequence[Candidate]) -> list[str]:
     """Sentences of a user turn that no rule read (no candidate's span) and that read as a
     durable first-person statement: not a question, hypothetical, plan, joke, quote,
     retraction, third-party statement, passing state, one-off task or behavioural cue."""
-    from ._rulebase import JOKE_RE, LAUGH_RE, QUOTED_RE, RETRACT_RE, normalize_text, sentences
+    from ._rulebase import (
+        JOKE_RE,
+        LAUGH_RE,
+        QUOTED_RE,
+        RETRACT_RE,
+        laughed_from,
+        normalize_text,
+        sentences,
+    )
 
-    norm = L.fix_typos(normalize_text(text).translate(L.T2S))
+    norm = L.strip_fillers(L.fix_typos(normalize_text(text).translate(L.T2S)))
     if not norm.isascii() or any(
         rx.search(norm) for rx in (JOKE_RE, LAUGH_RE, RETRACT_RE, QUOTED_RE)
     ):
         return []
+    if laughed_from(sentences(norm)) is not None:
+        return []  # "my diet is 90% coffee lmao": a trailing laugh, as the rules read it
     spans = {c.span for c in candidates}
     out: list[str] = []
     for sent in sentences(norm):

@@ -90,6 +90,7 @@ from ._rulebase import (
     alt,
     cand,
     clauses,
+    declared_aside,
     first_person,
     has_explicit_marker,
     is_self_question,
@@ -164,7 +165,8 @@ class RuleExtractor:
             return []
 
     def _extract(self, raw: str, at: datetime) -> list[Candidate]:
-        text = L.chat_zh(L.fix_typos(normalize_text(raw).translate(L.T2S)))
+        text = L.fix_typos(normalize_text(raw).translate(L.T2S))
+        text = L.chat_zh(L.clock_times(L.strip_fillers(text)))
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
@@ -247,9 +249,15 @@ class RuleExtractor:
         # a handler whose hint is nowhere in the sentence is not tried on its clauses
         low = sent.text.lower()
         active = tuple(e for e in _CLAUSE_HANDLERS if _hint_matches(e[1], low))
+        carry = False  # an "I'm X" clause opened a list: "I'm Nadia, 31, nurse in Leeds"
         for ctext, cstart in clauses(sent.text):
-            if _overlaps(cstart, cstart + len(ctext), consumed):
-                continue
+            opened, carry = (
+                carry,
+                _OPENS_LIST.match(ctext) is not None
+                or (carry and _APPOSITIVE.match(ctext) is not None and not first_person(ctext)),
+            )
+            if _overlaps(cstart, cstart + len(ctext), consumed) or len(ctext.strip()) < 2:
+                continue  # read already, or a lone character that can hold no memory
             clause = Clause(
                 ctext,
                 cstart,
@@ -261,7 +269,13 @@ class RuleExtractor:
             used: list[tuple[int, int]] = []
             for _start, _end, c in _claim(clause, active, used):
                 yield clause, c
-            if not clause.third_party and (put := _subject_for(ctext)):
+            put, carried = _subject_for(ctext), False
+            if put is None and opened and carry:
+                # a role noun takes its article back: "nurse in Leeds" -> "i'm a nurse ..."
+                job = any(w.strip(".,!") in L.JOB_HEADS for w in ctext.lower().split()[:3])
+                put = (len(ctext) - len(ctext.lstrip()), "i'm a " if job else "i'm ")
+                carried = True
+            if not clause.third_party and put:
                 # chat drops the "I": "work as a nurse", "just turned 27", "been vegan for
                 # years", "two kids": read the clause with its subject put back after the
                 # leading adverbs (what the clause already said as it is keeps its span)
@@ -270,7 +284,27 @@ class RuleExtractor:
                 shift = len(subject)
                 taken = [(s + shift * (s >= at_), e + shift * (e > at_)) for s, e in used]
                 for _start, _end, c in _claim(said, _CLAUSE_HANDLERS, taken):
+                    if carried and c.key.startswith("name"):
+                        continue  # "I'm Priya, London": a list item is no second name
                     used.append((max(at_, _start - shift), max(at_, _end - shift)))
+                    yield clause, c
+            if not used and not clause.third_party and (we := _WE_RX.match(ctext)):
+                # the household speaks as "we": "we live in Leeds", "our dog is called Max",
+                # "we have three kids": read as the user's own, for household keys only
+                as_i = _AS_I[" ".join(we.group(1).lower().split())]
+                said = dataclasses.replace(
+                    clause, text=ctext[: we.start(1)] + as_i + ctext[we.end(1) :]
+                )
+                moves = tuple(e for e in _SENTENCE_HANDLERS if e[0] is h_move)
+                for _s, _e, c in _claim(said, moves + _CLAUSE_HANDLERS, []):
+                    if c.key.startswith(_HOUSEHOLD):
+                        used.append((we.start(1), len(ctext)))
+                        yield clause, c
+            if not used and not clause.third_party and (plain := L.without_habit(ctext)) != ctext:
+                # "I usually speak Spanish": read again without the habit adverb
+                said = dataclasses.replace(clause, text=plain)
+                for _s, _e, c in _claim(said, _CLAUSE_HANDLERS, []):
+                    used.append((0, len(ctext)))
                     yield clause, c
             if not used:
                 for _s, _e, c in h_bare_value(clause):
@@ -301,7 +335,8 @@ _SUBJECTLESS_EN = (
         re.compile(
             _LEAD_EN + r"(?:live|living|work|working|turned|moved|speak|got|take|taking|use|using"
             r"|pay|fly|prefer|grew\s+up|have\s+(?:a|an|one|two|three|four|five|\d)\b|get"
-            r"|gotta\s+take|have\s+to\s+take|need\s+to\s+take|used\s+to\s+live|keep)" + _NOT_OBJECT,
+            r"|gotta\s+take|have\s+to\s+take|need\s+to\s+take|used\s+to\s+live|keep"
+            r"|can't|cannot|can\s+not)" + _NOT_OBJECT,
             _I,
         ),
     ),
@@ -326,6 +361,43 @@ _SUBJECTLESS_EN = (
 
 
 _LEAD_RX = re.compile(_LEAD_EN, _I)
+#: A clause whose subject is the user's household ("we", "our"): what it says of home,
+#: family, pets and diet is the user's too (not "our team", not what "we" did once).
+_WE_RX = re.compile(
+    _LEAD_EN
+    + r"(our\s+family(?:'s|\s+is|\s+are)|(?:my\s+family|my\s+wife|my\s+husband|my\s+partner)"
+    r"\s+and\s+i(?:'re|\s+are)|we're|we\s+are|we've|we\s+have|we|our)\b",
+    _I,
+)
+_AS_I = {
+    "our family's": "i'm",
+    "our family is": "i'm",
+    "our family are": "i'm",
+    "my family and i are": "i'm",
+    "my family and i're": "i'm",
+    "my wife and i are": "i'm",
+    "my husband and i are": "i'm",
+    "my partner and i are": "i'm",
+    "we're": "i'm",
+    "we are": "i am",
+    "we've": "i've",
+    "we have": "i have",
+    "we": "i",
+    "our": "my",
+}
+_HOUSEHOLD = ("location.", "family.", "pet.", "diet", "relationship.")
+#: A clause that opens a list of appositives about the speaker ("I'm Nadia, 31, nurse in
+#: Leeds", "im a nurse, 40, based in york"): the following bare noun phrases and numbers
+#: are read with "i'm" put back, as the keyed handlers only (no note is made of them).
+_OPENS_LIST = re.compile(r"^\W*(?:(?:so|well|ok|okay|hey|hi|hello|yeah)\W+)*i(?:'m|\s+am)\s+\S", _I)
+#: A bare noun phrase or number, no verb, pronoun or conjunction in front.
+_APPOSITIVE = re.compile(
+    r"^\W*(?!(?:and|but|so|or|because|if|when|though|although|which|who|that|this|it|he|she"
+    r"|they|we|you|my|his|her|their|our|your|please|pls|thanks|thank|not|no|never|lol|haha"
+    r"|btw|also|is|are|was|were|do|does|did|can|could|would|will|should)\b)"
+    r"(?:\d{1,2}\W*$|[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,4}\W*$)",
+    _I,
+)
 
 
 def _subject_for(clause: str) -> tuple[int, str] | None:
@@ -346,7 +418,7 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     interest = c.key.startswith("interest.")
     if marker:
         signals.add("explicit_marker")
-    if sent.question and not interest:
+    if sent.question and not interest and not declared_aside(clause.text, sent.text):
         signals.add("question")
     if sent.hypothetical:
         signals.add("hypothetical")
@@ -407,12 +479,76 @@ _COUPLE = re.compile(
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
     seen: set[tuple[str, str, str]] = set()
     out: list[Candidate] = []
-    for c in cands:
+    for c in _refine(cands):
         k = (c.intent.value, c.key, c.normalized)
         if k not in seen:
             seen.add(k)
             out.append(c)
-    return out
+    # one item read twice by two rows ("Executive Club" inside "British Airways Executive
+    # Club"): the shorter reading of the same family is dropped
+    items = [(_family_of(c.key), c.normalized.lower()) for c in out if c.intent is Intent.ASSERT]
+    return [
+        c
+        for c in out
+        if c.intent is not Intent.ASSERT
+        or not _family_of(c.key)
+        or not any(
+            fam == _family_of(c.key)
+            and len(norm) > len(c.normalized)
+            and _inside(c.normalized.lower(), norm)
+            for fam, norm in items
+        )
+    ]
+
+
+def _family_of(key: str) -> str:
+    """The list family a ``<key>.<slug>`` sibling belongs to ("" for a scalar key)."""
+    for fam in _LIST_FAMILIES:
+        if key == fam or key.startswith(fam + "."):
+            return fam
+    return ""
+
+
+def _inside(short: str, long: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(short) + r"(?!\w)", long) is not None
+
+
+#: List-valued key families whose items are names or phrases (a shorter item inside a
+#: longer one is the same item read twice); enum lists are codes and are left alone.
+_LIST_FAMILIES = (
+    "travel.loyalty",
+    "travel.airline.avoid",
+    "allergy.food",
+    "allergy.medication",
+    "allergy.other",
+    "health.condition",
+    "medication",
+    "interest",
+    "recommend.never",
+    "food.like",
+    "food.dislike",
+    "diet.avoid",
+)
+
+#: A role said with how it is held: "freelance graphic designer" is the role "graphic
+#: designer", held self-employed.
+_QUALIFIED_JOB = re.compile(
+    r"^(?P<q>freelance|freelancing|self[\s-]employed|independent|contract|contracting)\s+(?P<role>\S.*)$",
+    _I,
+)
+
+
+def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
+    """Values normalized across handlers: a qualified role splits into role and status."""
+    for c in cands:
+        m = _QUALIFIED_JOB.match(c.normalized) if c.key == "job.title" else None
+        if m is None or c.intent is not Intent.ASSERT:
+            yield c
+            continue
+        role = m.group("role").strip()
+        yield dataclasses.replace(c, value=role, normalized=role)
+        status = "self_employed" if m.group("q").lower()[0] in "fsi" else "employed"
+        yield dataclasses.replace(c, key="job.status", value=m.group("q"), normalized=status)
 
 
 #: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").
@@ -489,7 +625,89 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
 # ---- registry ---------------------------------------------------------------------------
 _Handler = Callable[[Clause], Iterator[Hit]]
 _Entry = tuple[_Handler, tuple[str, ...] | None]
+#: Form fields and their labels ("Name: Priya Raman", "age 63", "DOB: 14/02/1990", "full
+#: name is ..."): each label is said again as the sentence a user would type, and the
+#: clause rules read that; the field's own words stay the span.
+_FORM_LABELS: tuple[tuple[str, str], ...] = (
+    (r"(?:full\s+|first\s+|given\s+)?name", "my name is {}"),
+    (r"nick\s*name|preferred\s+name", "call me {}"),
+    (r"age", "i'm {}"),
+    (r"dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*day|b-?day", "my birthday is {}"),
+    (r"occupation|profession|job(?:\s+title)?|role|position", "i'm a {}"),
+    (r"employer|company|workplace", "i work at {}"),
+    (r"city|home\s*town|location|based\s+in", "i live in {}"),
+    (r"e-?mail(?:\s+address)?", "my email is {}"),
+    (r"allerg(?:y|ies)", "i'm allergic to {}"),
+    (
+        r"(?:daily\s+|regular\s+|current\s+)?(?:meds|medications?|medicines?)",
+        "my medications are {}",
+    ),
+    (r"diet", "i'm {}"),
+    (r"time\s*zone|tz", "my timezone is {}"),
+    (r"pronouns", "my pronouns are {}"),
+)
+_FORM_RX = re.compile(
+    r"(?:^|(?<=[,;|]))\W*(?:my\s+)?(?P<label>"
+    + "|".join(f"(?:{rx})" for rx, _ in _FORM_LABELS)
+    + r")\s*(?P<sep>:|=|\s+is\b|'s\b|\s+(?=\d))\s*(?P<v>[^,;|]+?)\s*"
+    r"(?=[,;|]|$|\s+(?:if|btw|lol|please|pls|thanks)\b)",
+    _I,
+)
+#: Labels that also read as a sentence with "is" ("full name is ...", "my age is 40").
+_SAID_WITH_IS = re.compile(
+    r"^(?:(?:full|first|given)\s+)?name$|^age$|^(?:dob|date\s+of\s+birth)$|^e-?mail"
+    r"|^time\s*zone$|^pronouns$",
+    _I,
+)
+_FORM_LABEL_RX = tuple((re.compile(rf"^(?:{rx})$", _I), say) for rx, say in _FORM_LABELS)
+
+
+def h_form(cl: Clause) -> Iterator[Hit]:
+    """Form-style fields: the label said as a sentence, read by the clause rules."""
+    for m in _FORM_RX.finditer(cl.text):
+        label = " ".join(m.group("label").lower().split())
+        say = next((s for rx, s in _FORM_LABEL_RX if rx.match(label)), None)
+        if say is None:
+            continue
+        if m.group("sep").strip() not in (":", "=", "") and not _SAID_WITH_IS.match(label):
+            continue  # "my job is killing me": only a field's colon makes "job" a label
+        said = dataclasses.replace(cl, text=say.format(m.group("v")))
+        for _s, _e, c in _claim(said, _CLAUSE_HANDLERS, []):
+            if not c.key.startswith(("note", "rule")):
+                yield m.start(), m.end(), c
+
+
 _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
+    (
+        h_form,
+        (
+            ":",
+            "name",
+            "age",
+            "dob",
+            "birth",
+            "day",
+            "occupation",
+            "profession",
+            "job",
+            "role",
+            "position",
+            "employer",
+            "company",
+            "workplace",
+            "city",
+            "town",
+            "location",
+            "based",
+            "mail",
+            "allerg",
+            "med",
+            "diet",
+            "zone",
+            "tz",
+            "pronouns",
+        ),
+    ),
     (h_correction, ("not", "isn't", "wasn't", "no", "不是", "不对", "错了", "更正", "纠正")),
     (h_address, ("address", "地址", "住址")),
     (

@@ -1047,6 +1047,9 @@ penicillin: penicilin | pencillin | penicillen | penecillin
 ibuprofen: ibuprophen | ibuprofin
 paracetamol: paracetemol | paracetomol
 asthma: asthama | athsma
+text: txt
+texts: txts
+message: msg
 """
 )
 _TYPO_RE = re.compile(
@@ -1195,6 +1198,51 @@ def chat_zh(text: str) -> str:
     text = form_fields_zh(text)
     text = _ZH_SPACE_BREAK.sub("，", text)
     return _ZH_EMOJI_BREAK.sub("，", text)
+
+
+#: Stance adverbs and chat hedges that colour a clause without changing what it states
+#: ("I'd honestly rather ...", "I genuinely can't stand ...", "tbh i'm vegan"). They are
+#: dropped before the rules read a turn, so no row has to allow for them; "really" only
+#: between two words ("not really" keeps its weakening), "actually" is kept (it marks a
+#: correction), and sarcasm words ("totally", "sure") are kept for the gate.
+_FILLER_RE = re.compile(
+    r"(?:(?<=\s)|^)(?:honestly|frankly|genuinely|seriously|literally|basically|personally"
+    r"|truthfully|ngl|tbh|tbf|to\s+be\s+honest|to\s+be\s+fair|if\s+i'm\s+honest"
+    r"|(?<=[a-z]\s)really(?=\s+[a-z])(?<!not\sreally))(?:\s*,\s*|\s+|(?=[.!?]|$))",
+    re.IGNORECASE,
+)
+
+
+_DOT_CLOCK_RE = re.compile(r"\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)", re.IGNORECASE)
+
+
+def clock_times(text: str) -> str:
+    """British clock times with a dot read like colon ones: "9.30pm" -> "9:30pm" (only
+    before am/pm, so prices and decimals are left alone)."""
+    return _DOT_CLOCK_RE.sub(r"\1:\2", text)
+
+
+#: A habit adverb between "I"/"we" and the verb ("I usually speak Spanish", "we mostly
+#: pay cash"): the verb reads as without it. "always", "never" and "only" stay (they mark
+#: a standing rule).
+_HABIT_RE = re.compile(
+    r"(?<=\b[iI]\s)(?:mostly|usually|generally|normally|typically|mainly|primarily|pretty\s+much"
+    r"|tend\s+to)\s+(?=[a-z])|(?<=\bwe\s)(?:mostly|usually|generally|normally|mainly)\s+(?=[a-z])",
+    re.IGNORECASE,
+)
+
+
+def without_habit(text: str) -> str:
+    """``text`` without a habit adverb before the verb: "I usually speak Spanish" -> "I
+    speak Spanish" (a second reading for a clause no rule read as it is)."""
+    return _HABIT_RE.sub("", text)
+
+
+def strip_fillers(text: str) -> str:
+    """``text`` without stance adverbs and chat hedges (``_FILLER_RE``):
+    "I'd honestly rather you never called" -> "I'd rather you never called"."""
+    out = _FILLER_RE.sub("", text)
+    return out if out.strip() else text
 
 
 def fix_typos(text: str) -> str:
