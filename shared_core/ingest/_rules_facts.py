@@ -294,7 +294,9 @@ def h_language(cl: Clause) -> Iterator[Hit]:
             lang = next(v for k, v in m.groupdict().items() if v)
             if _CANNOT_SPEAK.search(cl.text[max(0, m.start() - 8) : m.start() + 1]):
                 continue  # "我不会说英语" / "I can't speak French": not a reply language
-            yield m.start(), m.end(), cand(Kind.PREFERENCE, "language", lang)
+            # "用英文再说一遍" asks this answer again: a signal, kept after three (consensus)
+            c = cand(Kind.PREFERENCE, "language", lang, explicit=not cl.sentence.implicit_cue)
+            yield m.start(), m.end(), c
 
 
 _IND_EN = re.compile(

@@ -113,6 +113,7 @@ from ._rules_packs import (
     h_sentence_rows,
 )
 from .dates import parse_until
+from .gate import past_state
 
 __all__ = ["RuleExtractor"]
 
@@ -203,6 +204,8 @@ class RuleExtractor:
                 c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh or laughed)
                 if quoted:
                     c = dataclasses.replace(c, signals=c.signals | {"quoted"})
+                if c.intent is Intent.ASSERT and past_state(clause.text, c.key):
+                    c = dataclasses.replace(c, signals=c.signals | {"past"})
                 out.append(c)
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
