@@ -188,7 +188,5 @@ def test_health_and_tone_need_their_cue_word(minilm: OnnxEmbedder, text: str) ->
     ],
 )
 def test_cue_words_keep_real_statements(key: str, text: str) -> None:
-    assert classify._KEY_CUES[next(p for p in classify._KEY_CUES if key.startswith(p))].search(
-        text
-    )
+    assert classify._KEY_CUES[next(p for p in classify._KEY_CUES if key.startswith(p))].search(text)
     assert not classify.values(key, "We baked a fish pie for dinner.")
