@@ -103,6 +103,18 @@ _NOT_FOODS = re.compile(
 _NOT_JOBS = re.compile(
     r"^(?:打工人|打工仔|社畜|咸鱼|一条咸鱼|牛马|搬砖的|搬砖|韭菜|干饭人|废物|穷光蛋)$"
 )
+#: What "my job is X" says of the job rather than naming it: "killing me", "stressing me
+#: out", "stable", "so boring" (a role keeps: "my job is nursing", "a part-time barista").
+_JOB_SAID_OF = re.compile(
+    r"^(?:\w+ing\s+(?:me|us)\b.*"
+    r"|(?:(?:so|very|pretty|really|quite|super|kinda|kind\s+of|too)\s+)?(?:stable|boring|fine"
+    r"|ok|okay|alright|great|good|bad|hard|tough|stressful|exhausting|tiring|fun|demanding|busy"
+    r"|easy|secure|flexible|intense|chill|awful|terrible|amazing|rewarding|draining|meh|dull"
+    r"|underpaid|overpaid|well[\s-]paid|badly[\s-]paid|low[\s-]paid|remote|hybrid|safe"
+    r"|insane|crazy|hectic|brutal|nice|cool|interesting|exciting|repetitive|lonely)"
+    r"(?:\s+(?:but|and|as\s+hell)\b.*)?)$",
+    re.IGNORECASE,
+)
 #: "我住的地方附近…": a city value that is the rest of a clause, not a place name; "这次出差
 #: 我住希尔顿": a hotel one stays at is no city either.
 _NOT_CITY_ZH = re.compile(
@@ -247,6 +259,8 @@ def _implausible(cand: Candidate) -> str | None:
         return "hyperbole: not a food"
     if key == "job.title" and _NOT_JOBS.match(value):
         return "self-mockery, not a job"  # "我是个打工人", "我是一条咸鱼"
+    if key == "job.title" and _JOB_SAID_OF.match(value):
+        return "how the job feels, not what it is"  # "my job is killing me / is stable"
     if value.startswith("的") or key.rsplit(".", 1)[-1].startswith("的"):
         return "a clause fragment (starts with 的), not a value"  # "我最喜欢的食物是空气"
     return None

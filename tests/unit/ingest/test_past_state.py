@@ -1,5 +1,6 @@
 """What used to be true is not stored as true now; a one-off "say it again in English" is a
-signal, not a standing reply language (issue 12: nothing bogus is stored)."""
+signal, not a standing reply language; how a job feels ("my job is killing me") is no job
+title (issue 12: nothing bogus is stored)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,15 @@ def test_say_it_again_in_english_is_a_signal_until_three() -> None:
     assert _stored("用英文再讲一遍").get("language") != "active"
     assert _stored("用英文再讲一遍", "用英文再讲一遍", "用英文再讲一遍").get("language") == "active"
     assert _stored("以后都用英文回复我").get("language") == "active"
+
+
+@pytest.mark.parametrize(
+    "text", ["my job is killing me", "My job is secure but dull.", "my job is kinda hectic"]
+)
+def test_how_a_job_feels_is_no_job_title(text: str) -> None:
+    assert "job.title" not in _stored(text)
+
+
+@pytest.mark.parametrize("text", ["My job is nursing.", "my job is a part-time barista"])
+def test_a_job_named_after_my_job_is_keeps(text: str) -> None:
+    assert _stored(text).get("job.title") == "active"
