@@ -100,6 +100,13 @@ def check_fence(expected: Mapping[str, Fence], user_id: str, bumped: Sequence[An
         )
 
 
+def needs_erasure_cut(entry: AuditEntry, written: set[str]) -> bool:
+    """Whether ``entry`` must be checked against its user's last erasure (see
+    :func:`unerased_audit`): any entry of a user the batch does not write, and any
+    buffered ``read`` entry whoever the batch writes."""
+    return entry.user_id not in written or entry.action == "read"
+
+
 def unerased_audit(
     entries: Sequence[AuditEntry],
     items: Sequence[Any],
@@ -119,7 +126,7 @@ def unerased_audit(
     cuts: dict[str, Any] = {}
     kept = []
     for entry, item in zip(entries, items, strict=True):
-        if entry.user_id not in written or entry.action == "read":
+        if needs_erasure_cut(entry, written):
             if entry.user_id not in cuts:
                 cuts[entry.user_id] = erased_at(entry.user_id)
             cut = cuts[entry.user_id]

@@ -38,6 +38,7 @@ from .protocols import (
     LexicalHit,
     RecordFilter,
     WriteBatch,
+    needs_erasure_cut,
     unerased_audit,
 )
 from .sqlite_base import (
@@ -159,11 +160,7 @@ class SqliteRecordStore(SqliteUserTables):
                 if batch.audit:
                     erased = self._erasures(
                         conn,
-                        {
-                            a.user_id
-                            for a in batch.audit
-                            if a.user_id not in written_users or a.action == "read"
-                        },
+                        {a.user_id for a in batch.audit if needs_erasure_cut(a, written_users)},
                     )
                     audit_rows = unerased_audit(
                         batch.audit,
