@@ -63,8 +63,7 @@ def _flush_open_at_exit() -> None:
     """Write what open instances still buffer (a program need not call ``close``)."""
     for mem in list(_OPEN):
         try:
-            mem._audit_flusher.wait()
-            mem.flush_audit()
+            mem._final_flush()
         except Exception as exc:  # at exit: log it and go on with the others
             log.warning("could not flush read-audit entries at exit: %s", exc)
 
@@ -137,13 +136,7 @@ class MemoryBase:
     def close(self) -> None:
         """Flush buffered read-audit entries and close every store (idempotent)."""
         _OPEN.discard(self)
-        self._audit_flusher.wait()
-        try:
-            self.flush_audit()
-        except UserMemoryError as exc:
-            log.warning(
-                "could not flush %d read-audit entries on close: %s", len(self.read_audit), exc
-            )
+        self._final_flush()
         for part in (self.records, self.vectors, self.sessions, self.cache, self.events):
             if part is not None:
                 part.close()
@@ -153,6 +146,17 @@ class MemoryBase:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _final_flush(self) -> None:
+        """Wait for a background flush, then write what is still buffered (on ``close``
+        and at interpreter exit); a store that fails is logged, not raised."""
+        self._audit_flusher.wait()
+        try:
+            self.flush_audit()
+        except UserMemoryError as exc:
+            log.warning(
+                "could not flush %d read-audit entries on close: %s", len(self.read_audit), exc
+            )
 
     def flush_audit(self) -> None:
         """Write buffered read-audit entries now (they are also flushed by every write,
