@@ -155,6 +155,23 @@ def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
     return None
 
 
+#: "I used to be allergic to peanuts", "我以前对花生过敏", "小时候是素食者": a state that was,
+#: said without "now" / "still" (with them it is current: "I still ...", "以前就…").
+_PAST = re.compile(r"\bused\s+to\b|(?:以前|曾经|小时候|过去|当年)(?!就|一直|也|开始|起)", _I)
+_STILL = re.compile(
+    r"\b(?:now|still|anymore|again|these\s+days)\b|现在|目前|至今|还是|仍|依然|一直", _I
+)
+
+
+def past_state(clause: str, key: str) -> bool:
+    """Whether a memory of ``key`` read from ``clause`` is a state that was and is no more
+    (the extractor marks it ``past``); a ``.previous`` key, an event or a note of one's
+    history is meant as past and keeps."""
+    if key.endswith(".previous") or key.startswith(("event.", "note.")):
+        return False
+    return _PAST.search(clause) is not None and _STILL.search(clause) is None
+
+
 #: A question about what the assistant can do ("你能不能说英文", "你会说日语吗"), not a
 #: request about how to answer the user ("能不能用英文回复我" is one).
 _ABILITY_Q_ZH = re.compile(

@@ -96,6 +96,7 @@ from ._rulebase import (
     is_self_question,
     laughed_from,
     normalize_text,
+    past_state,
     phrase,
     scope_of,
     sentences,
@@ -113,7 +114,6 @@ from ._rules_packs import (
     h_sentence_rows,
 )
 from .dates import parse_until
-from .gate import past_state
 
 __all__ = ["RuleExtractor"]
 

@@ -22,7 +22,7 @@ from enum import StrEnum
 from ..config import MemoryConfig
 from ..entities import Candidate, Intent
 
-__all__ = ["GateDecision", "Verdict", "gate", "past_state"]
+__all__ = ["GateDecision", "Verdict", "gate"]
 
 
 class Verdict(StrEnum):
@@ -221,23 +221,6 @@ def _decide(cand: Candidate, role: str) -> GateDecision:
     if cand.explicit or marker or cand.correction:
         return GateDecision(cand, Verdict.ACCEPT, "explicit declaration")
     return GateDecision(cand, Verdict.PENDING, "implicit signal: needs consensus")
-
-
-#: "I used to be allergic to peanuts", "我以前对花生过敏", "小时候是素食者": a state that was,
-#: said without "now" / "still" (with them it is current: "I still ...", "以前就…").
-_PAST = re.compile(r"\bused\s+to\b|(?:以前|曾经|小时候|过去|当年)(?!就|一直|也|开始|起)", re.I)
-_STILL = re.compile(
-    r"\b(?:now|still|anymore|again|these\s+days)\b|现在|目前|至今|还是|仍|依然|一直", re.I
-)
-
-
-def past_state(clause: str, key: str) -> bool:
-    """Whether a memory of ``key`` read from ``clause`` is a state that was and is no more
-    (the extractor marks it ``past``); a ``.previous`` key, an event or a note of one's
-    history is meant as past and keeps."""
-    if key.endswith(".previous") or key.startswith(("event.", "note.")):
-        return False
-    return _PAST.search(clause) is not None and _STILL.search(clause) is None
 
 
 def _implausible(cand: Candidate) -> str | None:
