@@ -23,7 +23,8 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev9
     python benchmarks/phrasing_bench.py --split dev10
     python benchmarks/phrasing_bench.py --split dev11
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev11)
+    python benchmarks/phrasing_bench.py --split dev12
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev12)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -46,7 +47,11 @@ chat, e-mail and form wordings, written before tuning; ``--with-dev2`` adds it.
 Chinese sets under-cover (written/formal, form-style fields, elderly users, Taiwanese and
 Hong Kong usage and Traditional characters, Cantonese and Northeastern words, the fact
 buried mid-message, hedged facts) and hard look-alike negatives, written before tuning;
-``--with-dev2`` adds it.
+``--with-dev2`` adds it. ``dev12_*.jsonl`` (split ``dev12``, English only) covers the
+English registers the earlier sets under-cover (voice-assistant transcripts, long rambling
+messages with the fact mid-way, comma lists, British/Australian/Indian English, texting
+abbreviations, support tickets, profile bios, hedged and time-qualified facts), written
+before tuning; ``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -95,7 +100,8 @@ DEV8 = "dev8"  # fresh English chat wordings, written before reading the rules
 DEV9 = "dev9"  # fresh Chinese WeChat-style wordings, written before tuning on them
 DEV10 = "dev10"  # fresh English chat/e-mail/form wordings, written before tuning on them
 DEV11 = "dev11"  # fresh Chinese registers (formal, forms, elderly, TW/HK), before tuning
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11)
+DEV12 = "dev12"  # fresh English registers (voice, bios, lists, tickets), before tuning
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11, DEV12)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -138,6 +144,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev10_negatives": _read_optional(data_dir / "dev10_negatives.jsonl"),
         "dev11_statements": _read_optional(data_dir / "dev11_statements.jsonl"),
         "dev11_negatives": _read_optional(data_dir / "dev11_negatives.jsonl"),
+        "dev12_statements": _read_optional(data_dir / "dev12_statements.jsonl"),
+        "dev12_negatives": _read_optional(data_dir / "dev12_negatives.jsonl"),
     }
 
 
@@ -408,7 +416,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev11): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev12): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -630,12 +638,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev11 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev12 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev11, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev12, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")

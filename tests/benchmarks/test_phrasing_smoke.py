@@ -283,6 +283,25 @@ def test_dev11_is_a_chinese_register_set_over_every_group(data: dict[str, Any]) 
     assert "dev11 id also used by another set" in "\n".join(pb.validate(clash))
 
 
+def test_dev12_is_an_english_register_set_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev12_statements"], data["dev12_negatives"]
+    assert len(stmts) >= 260 and len(negs) >= 100
+    assert {r["lang"] for r in (*stmts, *negs)} == {"en"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev12"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert groups <= {r["category"] for r in stmts}
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d12-en-{r['category']}-") for r in stmts)
+    assert all(r["id"].startswith(f"d12n-en-{r['category']}-") for r in negs)
+    report = pb.run(data, split="dev12", limit=2)
+    assert set(report["table"]) == {"dev12"}
+    borrowed = {**data["dev10_statements"][0], "split": "dev12"}
+    clash = {**data, "dev12_statements": [*stmts, borrowed]}
+    assert "dev12 id also used by another set" in "\n".join(pb.validate(clash))
+
+
 def test_dev6_is_a_negatives_only_set_in_both_languages(data: dict[str, Any]) -> None:
     negs = data["dev6_negatives"]
     assert not data["dev6_statements"]  # negatives only: the bench must cope with that
