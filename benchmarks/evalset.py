@@ -344,8 +344,11 @@ class _Turns:
         self.t, self.rng = start, rng
         self.turns: list[dict[str, Any]] = []
 
-    def add(self, role: str, text: str) -> None:
-        self.turns.append({"role": role, "text": text, "at": self.t.isoformat()})
+    def add(self, role: str, text: str, key: str = "") -> None:
+        turn = {"role": role, "text": text, "at": self.t.isoformat()}
+        if key:  # the taxonomy key this user turn states (the benchmarks' evidence label)
+            turn["key"] = key
+        self.turns.append(turn)
         self.t += timedelta(minutes=self.rng.randint(1, 3))
 
 
@@ -392,7 +395,7 @@ def generate_user(
         for ev in evs:
             before = {e.key: copy.deepcopy(states[e.key]) for e in ev.effects}
             for text, eff in zip(ev.turns, ev.effects, strict=False):
-                add("user", text)
+                add("user", text, key=eff.key)
                 apply_effect(states[eff.key], eff, n, sess.t, text)
                 add("assistant", bank.ack)
             for extra in ev.turns[len(ev.effects) :]:

@@ -28,8 +28,10 @@ out and counted. The labelled probes are split by user (seed 11) into a dev half
 tuning) and a test half (reported separately).
 
 The generated long-horizon set (``evalset.py``) adds its episodic probes: a probe whose key
-was stated in earlier sessions; the evidence is the user turns of those sessions (routine
-small talk excluded); the same systems answer over the turns seen so far.
+was stated in earlier sessions; the evidence is the user turns of those sessions that the
+generator wrote for the probed key (each such turn carries ``"key"`` in the generated data),
+not the other statements that happen to share the session; the same systems answer over
+the turns seen so far.
 
 Usage::
 
@@ -362,12 +364,10 @@ def run_generated(
 ) -> list[Row]:
     """Episodic probes of the generated long-horizon set, asked as the story unfolds."""
     import evalset
-    from evalset_bank import ROUTINE
 
     data = evalset.generate(seed=7, users_en=users_en, users_zh=users_zh, sessions=(50,))
     rows: list[Row] = []
     for lang, users in data.items():
-        routine = {q for ctx in ROUTINE[lang].values() for q, _ in ctx}
         for user in users:
             uid = f"gen-{user['user_id']}"
             probes = defaultdict(list)
@@ -376,6 +376,7 @@ def run_generated(
                     probes[p["after_session"]].append(p)
             seen: list[Turn] = []
             ctx_of: list[str] = []
+            stated: dict[TurnKey, str] = {}  # user turn -> the key it states
             for s in user["sessions"]:
                 for j, t in enumerate(s["turns"]):
                     at = datetime.fromisoformat(t["at"])
@@ -392,12 +393,14 @@ def run_generated(
                     )
                     seen.append(turn)
                     ctx_of.append(s["system_context"])
+                    if t.get("key"):
+                        stated[turn.key] = t["key"]
                 end = datetime.fromisoformat(s["turns"][-1]["at"])
                 mem.end_session(uid, s["session_id"], at=end)
                 for p in probes.get(s["n"], []):
                     rows.append(
                         _generated_row(
-                            mem, clock, embed, uid, lang, p, seen, ctx_of, routine, token_budget
+                            mem, clock, embed, uid, lang, p, seen, ctx_of, stated, token_budget
                         )
                     )
     return rows
@@ -412,7 +415,7 @@ def _generated_row(
     p: dict[str, Any],
     seen: list[Turn],
     ctx_of: list[str],
-    routine: set[str],
+    stated: dict[TurnKey, str],
     token_budget: int,
 ) -> Row:
     from shared_core.tokens import count_tokens
@@ -422,11 +425,7 @@ def _generated_row(
     clock.set(at)
     turns = [t for t, c in zip(seen, ctx_of, strict=True) if c == ctx]
     sources = set(p["expected"]["source_sessions"])
-    evidence = [
-        (t.date, t.index, "user")
-        for t in turns
-        if t.date in sources and t.role == "user" and t.text not in routine
-    ]
+    evidence = [t.key for t in turns if t.date in sources and stated.get(t.key) == p["key"]]
     by_id = {f"{t.date}-{t.index}": t for t in turns}
     by_session: dict[str, list[Turn]] = defaultdict(list)
     for t in turns:
@@ -538,8 +537,8 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
                     lines.append(_row(split, lang, t, s))
     lines += [
         "",
-        "Generated long-horizon set, episodic probes (evidence: the user turns of the "
-        "sessions that stated the value):",
+        "Generated long-horizon set, episodic probes (evidence: the user turns, in the "
+        "sessions that stated the value, that the generator wrote for the probed key):",
         "",
     ]
     lines += [head, "|" + "---|" * 12]
