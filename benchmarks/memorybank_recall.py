@@ -33,6 +33,11 @@ generator wrote for the probed key (each such turn carries ``"key"`` in the gene
 not the other statements that happen to share the session; the same systems answer over
 the turns seen so far.
 
+The merged history (on unless ``--no-merged``) observes every MemoryBank user's dialogues of
+a language as one user's, ~150 sessions and ~1,100 turns, and asks every probe of it: the
+evidence must be found among fifteen times as many turns on similar topics (a stress test
+of long histories on public text; see :func:`run_merged`).
+
 Usage::
 
     python benchmarks/memorybank_recall.py [--data ../shared/data/memorybank]
@@ -75,7 +80,7 @@ KS = (1, 3, 5, 10)
 SPLIT_SEED = 11
 PROBE_AT = datetime(2023, 5, 7, 10, 0, tzinfo=UTC)  # the day after the last dialogue
 
-TurnKey = tuple[str, int, str]  # (date, turn index, "user" | "assistant")
+TurnKey = tuple[str, int, str]  # (session, turn index, "user" | "assistant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +89,20 @@ class Turn:
     index: int
     role: str
     text: str
+    who: str = ""  # whose dialogue, in the merged history ("" = one user's own history)
+
+    @property
+    def session(self) -> str:
+        """The session id: the date, or ``<who>_<date>`` in the merged history."""
+        return f"{self.who}_{self.date}" if self.who else self.date
 
     @property
     def key(self) -> TurnKey:
-        return (self.date, self.index, self.role)
+        return (self.session, self.index, self.role)
 
     @property
     def turn_id(self) -> str:
-        return f"{self.date}-{self.index}-{self.role[0]}"
+        return f"{self.session}-{self.index}-{self.role[0]}"
 
 
 @dataclass(slots=True)
@@ -311,8 +322,6 @@ class Row:
 def run_memorybank(
     data: Path, labels: Path, mem: UserMemory, clock: FakeClock, embed: Any, token_budget: int
 ) -> tuple[list[Row], int, float, int]:
-    from shared_core.tokens import count_tokens
-
     probes, unanswerable = load_probes(data, labels)
     rows: list[Row] = []
     observe_s, n_turns = 0.0, 0
@@ -322,41 +331,109 @@ def run_memorybank(
             uid = f"{lang}-{user}".replace(" ", "_")
             observe_s += observe_all(mem, clock, uid, turns)
             n_turns += len(turns)
-            texts = [t.text for t in turns]
-            bm25 = Bm25Turns(texts, lang)
-            dense = DenseTurns(texts, embed)
-            by_id = {t.turn_id: t for t in turns}
-            by_session: dict[str, list[Turn]] = defaultdict(list)
-            for t in turns:
-                by_session[t.date].append(t)
+            asker = _Asker(mem, uid, turns, lang, embed, token_budget)
             clock.set(PROBE_AT)
             for p in (p for p in probes if p.lang == lang and p.user == user):
-                ranked: dict[str, list[set[TurnKey]]] = {
-                    "bm25": [{turns[i].key} for i in bm25.rank(p.question)],
-                    "dense": [{turns[i].key} for i in dense.rank(p.question)],
-                    "recall": [
-                        item_turns(s.record, by_id, by_session)
-                        for s in mem.recall(uid, p.question, k=10, at=PROBE_AT)
-                    ],
-                }
-                block = mem.context(uid, p.question, token_budget=token_budget, at=PROBE_AT)
-                nb = _norm(block)
-                in_block = {t.key for t in turns if _norm(t.text)[:60] in nb}
-                ranks = {name: ranks_of(p.evidence, r) for name, r in ranked.items()}
-                ranks["context"] = [1 if matches(ev, in_block) else None for ev in p.evidence]
-                rows.append(
-                    Row(
-                        group="memorybank",
-                        lang=lang,
-                        type=p.type,
-                        split=p.split,
-                        ranks=ranks,
-                        ndcg={name: ndcg10(p.evidence, r) for name, r in ranked.items()},
-                        ident=f"{lang}/{user}/{p.index}",
-                        context_tokens=count_tokens(block),
-                    )
-                )
+                rows.append(asker.row("memorybank", p, p.evidence))
     return rows, unanswerable, observe_s, n_turns
+
+
+class _Asker:
+    """Asks probes of one memory user and scores every system over the same turns."""
+
+    def __init__(
+        self,
+        mem: UserMemory,
+        uid: str,
+        turns: Sequence[Turn],
+        lang: str,
+        embed: Callable[[list[str]], Any],
+        token_budget: int,
+    ) -> None:
+        self.mem, self.uid, self.turns, self.lang = mem, uid, list(turns), lang
+        self.token_budget = token_budget
+        texts = [t.text for t in turns]
+        self.bm25 = Bm25Turns(texts, lang)
+        self.dense = DenseTurns(texts, embed)
+        self.by_id = {t.turn_id: t for t in turns}
+        self.by_session: dict[str, list[Turn]] = defaultdict(list)
+        for t in turns:
+            self.by_session[t.session].append(t)
+
+    def row(self, group: str, p: Probe, evidence: Sequence[tuple[str, int, str]]) -> Row:
+        from shared_core.tokens import count_tokens
+
+        turns, mem, uid = self.turns, self.mem, self.uid
+        ranked: dict[str, list[set[TurnKey]]] = {
+            "bm25": [{turns[i].key} for i in self.bm25.rank(p.question)],
+            "dense": [{turns[i].key} for i in self.dense.rank(p.question)],
+            "recall": [
+                item_turns(s.record, self.by_id, self.by_session)
+                for s in mem.recall(uid, p.question, k=10, at=PROBE_AT)
+            ],
+        }
+        block = mem.context(uid, p.question, token_budget=self.token_budget, at=PROBE_AT)
+        nb = _norm(block)
+        in_block = {t.key for t in turns if _norm(t.text)[:60] in nb}
+        ranks = {name: ranks_of(evidence, r) for name, r in ranked.items()}
+        ranks["context"] = [1 if matches(ev, in_block) else None for ev in evidence]
+        return Row(
+            group=group,
+            lang=self.lang,
+            type=p.type,
+            split=p.split,
+            ranks=ranks,
+            ndcg={name: ndcg10(evidence, r) for name, r in ranked.items()},
+            ident=f"{self.lang}/{p.user}/{p.index}",
+            context_tokens=count_tokens(block),
+        )
+
+
+def run_merged(
+    data: Path, labels: Path, mem: UserMemory, clock: FakeClock, embed: Any, token_budget: int
+) -> list[Row]:
+    """Every user's dialogues of a language as one user's history, each probe asked of it.
+
+    Fifteen people's ten days become one history of ~150 sessions and ~1,100 turns per
+    language (the sessions of a day interleaved, an hour and a half apart), so each probe's
+    evidence must be found among fifteen times as many turns, most of them about
+    similar topics. A stress test of long histories on public text: the questions say
+    "I" and "you" for fifteen different people, which makes some of them ambiguous for
+    every system alike.
+    """
+    probes, _ = load_probes(data, labels)
+    rows: list[Row] = []
+    for lang in LANGS:
+        dialogues = load_dialogues(data, lang)
+        who = {name: f"u{i:02d}" for i, name in enumerate(sorted(dialogues))}
+        turns = [
+            Turn(t.date, t.index, t.role, t.text, who[name])
+            for name, ts in dialogues.items()
+            for t in ts
+        ]
+        turns.sort(key=lambda t: (t.date, t.who, t.index, t.role != "user"))
+        uid = f"merged-{lang}"
+        sessions: dict[str, list[Turn]] = defaultdict(list)
+        for t in turns:
+            sessions[t.session].append(t)
+        for sid, sess in sessions.items():
+            t0 = sess[0]
+            base = datetime.fromisoformat(t0.date).replace(tzinfo=UTC) + timedelta(
+                minutes=90 * int(t0.who[1:])
+            )
+            for t in sess:
+                at = base + timedelta(minutes=2 * t.index + (1 if t.role == "assistant" else 0))
+                clock.set(at)
+                mem.observe(uid, t.text, role=t.role, session_id=sid, turn_id=t.turn_id, at=at)
+            end = base + timedelta(minutes=85)
+            clock.set(end)
+            mem.end_session(uid, sid, at=end)
+        asker = _Asker(mem, uid, turns, lang, embed, token_budget)
+        clock.set(PROBE_AT)
+        for p in (p for p in probes if p.lang == lang):
+            evidence = [(f"{who[p.user]}_{d}", i, r) for d, i, r in p.evidence]
+            rows.append(asker.row("merged", p, evidence))
+    return rows
 
 
 def run_generated(
@@ -429,7 +506,7 @@ def _generated_row(
     by_id = {f"{t.date}-{t.index}": t for t in turns}
     by_session: dict[str, list[Turn]] = defaultdict(list)
     for t in turns:
-        by_session[t.date].append(t)
+        by_session[t.session].append(t)
     texts = [t.text for t in turns]
     ranked = {
         "bm25": [{turns[i].key} for i in Bm25Turns(texts, lang).rank(p["query"])],
@@ -488,6 +565,13 @@ def _groups(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
             g[f"{split}/{lang}/all"] = summarize(lr)
             for t in TYPES:
                 g[f"{split}/{lang}/{t}"] = summarize([r for r in lr if r.type == t])
+    merged = [r for r in rows if r.group == "merged"]
+    for split in ("all", "test"):
+        for lang in LANGS:
+            lr = [r for r in merged if r.lang == lang and split in ("all", r.split)]
+            g[f"merged/{split}/{lang}/all"] = summarize(lr)
+            for t in TYPES:
+                g[f"merged/{split}/{lang}/{t}"] = summarize([r for r in lr if r.type == t])
     gen = [r for r in rows if r.group == "generated"]
     for lang in LANGS:
         g[f"generated/{lang}"] = summarize([r for r in gen if r.lang == lang])
@@ -535,6 +619,21 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
                 s = g[f"{split}/{lang}/{t}"]
                 if s["n"]:
                     lines.append(_row(split, lang, t, s))
+    if any(g.get(f"merged/all/{lang}/all", {}).get("n") for lang in LANGS):
+        lines += [
+            "",
+            "One merged history per language (skipped with `--no-merged`): every user's "
+            "dialogues observed as one user's (~150 sessions), each probe asked of it:",
+            "",
+            head,
+            "|" + "---|" * 12,
+        ]
+        for split in ("all", "test"):
+            for lang in LANGS:
+                for t in ("all", *TYPES):
+                    s = g[f"merged/{split}/{lang}/{t}"]
+                    if s["n"]:
+                        lines.append(_row(split, lang, t, s))
     lines += [
         "",
         "Generated long-horizon set, episodic probes (evidence: the user turns, in the "
@@ -572,6 +671,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--token-budget", type=int, default=400)
     ap.add_argument("--gen-users-en", type=int, default=4)
     ap.add_argument("--gen-users-zh", type=int, default=2)
+    ap.add_argument(
+        "--no-merged",
+        action="store_true",
+        help="skip the merged history (every user's dialogues as one user's)",
+    )
     args = ap.parse_args(argv)
     if not (args.data / "memory_bank_en.json").is_file():
         raise SystemExit(f"MemoryBank data not found in {args.data} (pass --data)")
@@ -589,6 +693,10 @@ def main(argv: list[str] | None = None) -> int:
             rows, unanswerable, observe_s, n_turns = run_memorybank(
                 args.data, args.labels, mem, clock, embedder.embed, args.token_budget
             )
+            if not args.no_merged:
+                rows += run_merged(
+                    args.data, args.labels, mem, clock, embedder.embed, args.token_budget
+                )
             rows += run_generated(
                 mem, clock, embedder.embed, args.gen_users_en, args.gen_users_zh, args.token_budget
             )
