@@ -489,7 +489,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+old|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;])|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
+        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+(?:old|young)|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;]|\s+(?:and\s+(?:still|just|only|already|have|i|i'm|my)|so|but|because|bc|cos)\b)|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
     ),
     (
         "age",
@@ -1222,7 +1222,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"\bi(?:'m|\s+am|m)\s+(?P<v>(?:twenty|thirty|forty|fifty|sixty|seventy|eighty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|eighteen|nineteen)(?:\s+years?\s+old)?(?=\s*(?:[,.;!]|$|and\b|now\b))"
+        r"\bi(?:'m|\s+am|m)\s+(?P<v>(?:twenty|thirty|forty|fifty|sixty|seventy|eighty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|eighteen|nineteen)(?:\s+years?\s+(?:old|young))?(?=\s*(?:[,.;!]|$|and\b|now\b|so\b|but\b))"
         r"|^\W*(?:i'm\s+|i\s+am\s+)?(?P<v2>\d{2})\s+(?:years?\s+old|y/?o)\b|\bi\s+(?:just\s+)?turned\s+(?P<v3>\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy)(?:[\s-]\w+)?)\b",
     ),
     (

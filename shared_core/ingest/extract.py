@@ -68,6 +68,7 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
+from .. import taxonomy
 from ..entities import Candidate, Intent, Kind, Scope, Turn
 from . import _rules_facts as F
 from . import lexicon as L
@@ -167,7 +168,7 @@ class RuleExtractor:
 
     def _extract(self, raw: str, at: datetime) -> list[Candidate]:
         text = L.fix_typos(normalize_text(raw).translate(L.T2S))
-        text = L.chat_zh(L.clock_times(L.strip_fillers(text)))
+        text = _bio_as_list(L.chat_zh(L.clock_times(L.strip_fillers(text))))
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
@@ -253,13 +254,16 @@ class RuleExtractor:
         low = sent.text.lower()
         active = tuple(e for e in _CLAUSE_HANDLERS if _hint_matches(e[1], low))
         carry = False  # an "I'm X" clause opened a list: "I'm Nadia, 31, nurse in Leeds"
+        head: tuple[str, str] | None = None  # (words before a list's first item, its family)
         for ctext, cstart in clauses(sent.text):
             opened, carry = (
                 carry,
                 _OPENS_LIST.match(ctext) is not None
+                or _STATE_OPENS_LIST.match(ctext) is not None
                 or (carry and _APPOSITIVE.match(ctext) is not None and not first_person(ctext)),
             )
             if _overlaps(cstart, cstart + len(ctext), consumed) or len(ctext.strip()) < 2:
+                head = None
                 continue  # read already, or a lone character that can hold no memory
             clause = Clause(
                 ctext,
@@ -269,8 +273,19 @@ class RuleExtractor:
                 third_party(ctext) or (whole.third_party and not first_person(ctext)),
                 at,
             )
+            if head is not None and (item := _LIST_ITEM.match(ctext)):
+                # "I like hiking, trail running, chess and baking": the comma cut the list,
+                # each later item is read with the first item's words in front of it
+                said = dataclasses.replace(clause, text=head[0] + item.group("item"))
+                more = [_sibling(c) for _s, _e, c in _run(said) if _list_family(c) == head[1]]
+                for c in more:
+                    yield clause, c
+                if more:
+                    continue
+            head = None
             used: list[tuple[int, int]] = []
             for _start, _end, c in _claim(clause, active, used):
+                head = head or _list_head(ctext, c)
                 yield clause, c
             put, carried = _subject_for(ctext), False
             if put is None and opened and carry:
@@ -392,7 +407,16 @@ _HOUSEHOLD = ("location.", "family.", "pet.", "diet", "relationship.")
 #: A clause that opens a list of appositives about the speaker ("I'm Nadia, 31, nurse in
 #: Leeds", "im a nurse, 40, based in york"): the following bare noun phrases and numbers
 #: are read with "i'm" put back, as the keyed handlers only (no note is made of them).
-_OPENS_LIST = re.compile(r"^\W*(?:(?:so|well|ok|okay|hey|hi|hello|yeah)\W+)*i(?:'m|\s+am)\s+\S", _I)
+_OPENS_LIST = re.compile(
+    r"^\W*(?:(?:so|well|ok|okay|hey|hi|hello|yeah)\W+)*(?:i(?:'m|\s+am)|(?:my\s+)?name(?:'s|\s+is))"
+    r"\s+\S",
+    _I,
+)
+#: A subject-less state opens the same list: "Retired, 67, widowed", "married, 2 kids".
+_STATE_OPENS_LIST = re.compile(
+    r"^\W*(?:retired|married|divorced|widowed|single|engaged|vegan|vegetarian|unemployed)\W*$",
+    _I,
+)
 #: A bare noun phrase or number, no verb, pronoun or conjunction in front.
 _APPOSITIVE = re.compile(
     r"^\W*(?!(?:and|but|so|or|because|if|when|though|although|which|who|that|this|it|he|she"
@@ -401,6 +425,86 @@ _APPOSITIVE = re.compile(
     r"(?:\d{1,2}\W*$|[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,4}\W*$)",
     _I,
 )
+
+
+#: A bare list item after a comma: one to three words, or two such joined by "and"/"or",
+#: with no verb, pronoun, preposition or filler ("trail running", "chess and baking").
+_ITEM_WORD = (
+    r"(?!(?:i|i'm|im|me|my|you|it|that|this|they|we|he|she|so|but|because|if|when|though"
+    r"|please|pls|plz|thanks|thx|not|no|never|lol|haha|btw|tbh|fyi|also|too|especially"
+    r"|mostly|mainly|really|honestly|though|usually|sometimes|etc|in|on|at|to|for|with"
+    r"|from|by|of|about|is|are|was|were|be|been|do|does|did|can|could|would|will|should"
+    r"|have|has|had|get|got|and|or|the|a|an|just|only|even|very|all|any|some|more|other"
+    r"|reasons?|stuff|things?|anyway|obviously|personally|actually|basically|literally"
+    r"|seriously|sadly|apparently|cheers|ok|okay|yeah|yes|sure|right|now|today|tonight"
+    r"|lately|again|always|either|here|there|mate|guys|everything|anything|nothing"
+    r"|something|whatever|ever)\b)"
+    r"[a-z][a-z0-9'-]*"
+)
+_LIST_ITEM = re.compile(
+    r"^\s*(?:(?:and|or|&)\s+)?(?P<item>"
+    + _ITEM_WORD
+    + r"(?:\s+"
+    + _ITEM_WORD
+    + r"){0,2}(?:\s+(?:and|or|&)\s+"
+    + _ITEM_WORD
+    + r"(?:\s+"
+    + _ITEM_WORD
+    + r"){0,2})?)\W*$",
+    _I,
+)
+_LIST_TAIL = re.compile(r"^\W*$")
+
+
+def _list_family(c: Candidate) -> str | None:
+    """The list a candidate is an item of ("taste:like", "allergy", "language"), if any."""
+    if c.intent is not Intent.ASSERT:
+        return None
+    if c.key.startswith(("taste.", "interest.", "recommend.")):
+        return c.key.split(".")[0] + ":" + c.normalized
+    row = taxonomy.spec(c.key)
+    return row.key.split(".")[0] if row is not None and row.value_type == "list" else None
+
+
+def _list_head(clause: str, c: Candidate) -> tuple[str, str] | None:
+    """(the words before the item, the list family) when ``c``'s item ends ``clause``."""
+    family = _list_family(c)
+    if family is None:
+        return None
+    item = c.key.split(".", 1)[1].replace("_", " ") if family.startswith("taste:") else c.value
+    pos = clause.lower().rfind(item.lower()) if item else -1
+    if pos <= 0 or not _LIST_TAIL.match(clause[pos + len(item) :]):
+        return None
+    return clause[:pos], family
+
+
+def _sibling(c: Candidate) -> Candidate:
+    """A later item of a list as ``<key>.<slug>``, beside the first one, not replacing it."""
+    row = taxonomy.spec(c.key)
+    if row is None or row.key != c.key:
+        return c
+    return dataclasses.replace(c, key=f"{c.key}.{L.slugify(c.normalized)}")
+
+
+#: A profile bio of short dotted fragments with a bare age: "34. nurse. mum of 2. vegan."
+_BIO_FRAGMENT = re.compile(r"[^.!?|\n]{1,40}?(?:\.|\s*\||$)")
+_BIO_AGE = re.compile(r"^\s*(?:1[3-9]|[2-9]\d)\s*[.|]?$")
+
+
+def _bio_as_list(text: str) -> str:
+    """A dotted bio read as the list it is: "i'm 34, nurse, mum of 2, vegan"."""
+    if len(text) > 200 or "," in text or text.count(".") + text.count("|") < 2:
+        return text
+    frags = [m.group(0) for m in _BIO_FRAGMENT.finditer(text) if m.group(0).strip(" .|")]
+    if (
+        len(frags) < 3
+        or "".join(frags).strip() != text.strip()
+        or not any(_BIO_AGE.match(f) for f in frags)
+        or any(len(f.split()) > 4 or first_person(f) for f in frags)
+    ):
+        return text
+    first = frags[0].split()[0].lower().strip(" .|")
+    return ("i'm a " if first in L.JOB_HEADS else "i'm ") + ", ".join(f.strip(" .|") for f in frags)
 
 
 def _subject_for(clause: str) -> tuple[int, str] | None:
@@ -656,6 +760,9 @@ _FORM_RX = re.compile(
     r"(?=[,;|]|$|\s+(?:if|btw|lol|please|pls|thanks)\b)",
     _I,
 )
+#: Labels whose value is a list, and one more item of it after a comma (no label of its own).
+_LIST_FIELD = re.compile(r"^(?:allerg|(?:daily\s+|regular\s+|current\s+)?(?:meds|medic))", _I)
+_FIELD_ITEM = re.compile(r"\s*,\s*(?P<item>[^,;|:=]{1,60}?)\s*(?=[,;|.]|$)")
 #: Labels that also read as a sentence with "is" ("full name is ...", "my age is 40").
 _SAID_WITH_IS = re.compile(
     r"^(?:(?:full|first|given)\s+)?name$|^age$|^(?:dob|date\s+of\s+birth)$|^e-?mail"
@@ -674,10 +781,14 @@ def h_form(cl: Clause) -> Iterator[Hit]:
             continue
         if m.group("sep").strip() not in (":", "=", "") and not _SAID_WITH_IS.match(label):
             continue  # "my job is killing me": only a field's colon makes "job" a label
-        said = dataclasses.replace(cl, text=say.format(m.group("v")))
+        value, end = m.group("v"), m.end()
+        while _LIST_FIELD.match(label) and (more := _FIELD_ITEM.match(cl.text, end)):
+            # "Allergies: kiwi, strawberries": the field's value is the whole list
+            value, end = f"{value} and {more.group('item')}", more.end()
+        said = dataclasses.replace(cl, text=say.format(value))
         for _s, _e, c in _claim(said, _CLAUSE_HANDLERS, []):
             if not c.key.startswith(("note", "rule")):
-                yield m.start(), m.end(), c
+                yield m.start(), end, c
 
 
 _SENTENCE_HANDLERS: tuple[_Entry, ...] = (

@@ -1,0 +1,126 @@
+"""English mechanisms the dev12 set exposed (issue 12): stages, not rows per wording.
+
+* a comma list keeps every item: the clause splitter cuts "I like A, B, C and D" at the
+  commas, and each later bare item is read with the first item's words in front of it,
+  as a sibling of the first (never replacing it); a form field's value runs over the
+  comma list ("Allergies: A, B");
+* an appositive list is also opened by "name's X" and by a subject-less state
+  ("Retired, 67, widowed"); a dotted profile bio with a bare age ("41. nurse. two
+  kids.") is read as that list; "I'm 45 so ..." / "I'm 52 and still ..." state the age.
+
+The sentences are worded for these tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from shared_core import UserMemory
+from shared_core.embed import HashingEmbedder
+from shared_core.taxonomy import canonical
+from tests.unit.ingest.test_gate_generalize import AT
+from tests.unit.ingest.test_rules_zh_general import extract, has
+
+
+def records(*turns: str) -> list[tuple[str, str]]:
+    """(canonical key, value) of every active, non-episode record after the turns."""
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(64)) as mem:
+        for n, text in enumerate(turns):
+            mem.observe("u", text, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n))
+        return [
+            canonical(r["key"], r["value"], r["normalized"])
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        ]
+
+
+def items(found: list[tuple[str, str]], family: str) -> set[str]:
+    return {
+        part.strip().lower()
+        for k, v in found
+        if k == family or k.startswith(family + ".")
+        for part in v.replace(" and ", ",").split(",")
+        if part.strip()
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "family", "want"),
+    [
+        (
+            "I love kayaking, rock climbing, sailing and archery",
+            "interest",
+            {"kayaking", "rock climbing", "sailing", "archery"},
+        ),
+        ("i hate celery, beetroot, sardines", "food.dislike", {"celery", "beetroot", "sardines"}),
+        ("I speak Dutch, Swedish and Greek", "language.spoken", {"nl", "sv", "el"}),
+        (
+            "I'm allergic to walnuts, mustard and latex",
+            "allergy",
+            {"walnuts", "mustard", "latex"},
+        ),
+        ("Allergies: celery, lupin", "allergy.food", {"celery", "lupin"}),
+        (
+            "Regular medications: amlodipine, ramipril, simvastatin",
+            "medication",
+            {"amlodipine", "ramipril", "simvastatin"},
+        ),
+    ],
+)
+def test_a_comma_list_keeps_every_item(text: str, family: str, want: set[str]) -> None:
+    found = records(text)
+    assert items(found, family) == want, found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm 52, divorced and a mum of one", "age", "52"),
+        ("I'm 52, divorced and a mum of one", "relationship.status", "divorced"),
+        ("I'm 52, divorced and a mum of one", "family.children", "1"),
+    ],
+)
+def test_an_appositive_list_after_a_number_is_no_item_list(text: str, key: str, value: str) -> None:
+    assert has(extract(text), key, value)
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("I don't eat beef, personal reasons", "diet.avoid"),
+        ("I love cycling, especially in spring", "interest"),
+        ("I'm allergic to wasps, so please keep that in mind", "allergy"),
+    ],
+)
+def test_what_follows_a_list_item_is_not_always_an_item(text: str, family: str) -> None:
+    assert len(items(records(text), family)) == 1, records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("name's Priya, 36, architect", "age", "36"),
+        ("name's Priya, 36, architect", "job.title", "architect"),
+        ("Married, 44, two daughters", "age", "44"),
+        ("Married, 44, two daughters", "family.children", "2"),
+        ("29. barista. cat lady.", "age", "29"),
+        ("29. barista. cat lady.", "job.title", "barista"),
+        ("teacher. 58. grandad of four.", "job.title", "teacher"),
+        ("teacher. 58. grandad of four.", "age", "58"),
+        ("I'm 45 so go easy on the slang", "age", "45"),
+        ("im 63 and still working full time", "age", "63"),
+        ("I'm seventy-two years young", "age", "72"),
+    ],
+)
+def test_ages_in_bios_and_asides(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert has(found, key, value), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Gate 12. Row 30. Boarding soon.", "Tired. Hungry. 40 minutes late.", "I'm 5 minutes away"],
+)
+def test_fragments_without_a_bio_state_no_age(text: str) -> None:
+    assert not any(k == "age" for k, _ in extract(text)), extract(text)
