@@ -24,7 +24,8 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev10
     python benchmarks/phrasing_bench.py --split dev11
     python benchmarks/phrasing_bench.py --split dev12
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev12)
+    python benchmarks/phrasing_bench.py --split dev13
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev13)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -51,7 +52,12 @@ buried mid-message, hedged facts) and hard look-alike negatives, written before 
 English registers the earlier sets under-cover (voice-assistant transcripts, long rambling
 messages with the fact mid-way, comma lists, British/Australian/Indian English, texting
 abbreviations, support tickets, profile bios, hedged and time-qualified facts), written
-before tuning; ``--with-dev2`` adds it.
+before tuning; ``--with-dev2`` adds it. ``dev13_*.jsonl`` (split ``dev13``, English and
+Chinese) is an untouched yardstick like dev5: everyday chat first (then e-mail/ticket,
+terse, long with the fact in a subordinate clause, typos) over all 35 key groups, with
+look-alike negatives in both languages, written from ``SCHEMA.md`` and ``keys.json`` only
+before the session's rule fixes landed; aggregate only, nobody tunes on it (do not read
+its failing rows). ``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -101,7 +107,8 @@ DEV9 = "dev9"  # fresh Chinese WeChat-style wordings, written before tuning on t
 DEV10 = "dev10"  # fresh English chat/e-mail/form wordings, written before tuning on them
 DEV11 = "dev11"  # fresh Chinese registers (formal, forms, elderly, TW/HK), before tuning
 DEV12 = "dev12"  # fresh English registers (voice, bios, lists, tickets), before tuning
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11, DEV12)
+DEV13 = "dev13"  # untouched en + zh yardstick (everyday chat), aggregate only, never tuned on
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11, DEV12, DEV13)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -146,6 +153,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev11_negatives": _read_optional(data_dir / "dev11_negatives.jsonl"),
         "dev12_statements": _read_optional(data_dir / "dev12_statements.jsonl"),
         "dev12_negatives": _read_optional(data_dir / "dev12_negatives.jsonl"),
+        "dev13_statements": _read_optional(data_dir / "dev13_statements.jsonl"),
+        "dev13_negatives": _read_optional(data_dir / "dev13_negatives.jsonl"),
     }
 
 
@@ -416,7 +425,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev12): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev13): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -638,12 +647,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev12 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev13 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev12, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev13, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
