@@ -58,6 +58,8 @@ terse, long with the fact in a subordinate clause, typos) over all 35 key groups
 look-alike negatives in both languages, written from ``SCHEMA.md`` and ``keys.json`` only
 before the session's rule fixes landed; aggregate only, nobody tunes on it (do not read
 its failing rows). ``--with-dev2`` adds it.
+Baseline (2026-12-04, commit 89485da, hashing embedder): key + value 76.9 % en / 72.8 % zh,
+negatives storing 4.8 % en / 8.5 % zh (at 86ecc25, before rebasing past 59ff68c: 76.6 % en).
 """
 
 from __future__ import annotations
