@@ -24,6 +24,7 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev10
     python benchmarks/phrasing_bench.py --split dev11
     python benchmarks/phrasing_bench.py --split dev12
+    python benchmarks/phrasing_bench.py --split dev12zh
     python benchmarks/phrasing_bench.py --split dev13
     python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev13)
 
@@ -60,6 +61,13 @@ before the session's rule fixes landed; aggregate only, nobody tunes on it (do n
 its failing rows). ``--with-dev2`` adds it.
 Baseline (2026-12-04, commit 89485da, hashing embedder): key + value 76.9 % en / 72.8 % zh,
 negatives storing 4.8 % en / 8.5 % zh (at 86ecc25, before rebasing past 59ff68c: 76.6 % en).
+
+``dev12zh_*.jsonl`` (split ``dev12zh``, Chinese only) is a fresh set in the registers still
+missing (Weibo / Xiaohongshu posts with emoji and hashtags, voice-to-text without
+punctuation, code-mixing, Traditional characters, the fact in the middle of a long message,
+lists joined by 、 / 和) and 215 hard negatives (one-off requests and plans, questions
+without 吗, hypotheticals, relatives' and colleagues' facts, quotes, jokes, assistant text,
+retractions), written before tuning; ``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -109,8 +117,9 @@ DEV9 = "dev9"  # fresh Chinese WeChat-style wordings, written before tuning on t
 DEV10 = "dev10"  # fresh English chat/e-mail/form wordings, written before tuning on them
 DEV11 = "dev11"  # fresh Chinese registers (formal, forms, elderly, TW/HK), before tuning
 DEV12 = "dev12"  # fresh English registers (voice, bios, lists, tickets), before tuning
+DEV12ZH = "dev12zh"  # fresh Chinese posts, voice text, code-mixing, lists; before tuning
 DEV13 = "dev13"  # untouched en + zh yardstick (everyday chat), aggregate only, never tuned on
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11, DEV12, DEV13)
+EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11, DEV12, DEV12ZH, DEV13)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -155,6 +164,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev11_negatives": _read_optional(data_dir / "dev11_negatives.jsonl"),
         "dev12_statements": _read_optional(data_dir / "dev12_statements.jsonl"),
         "dev12_negatives": _read_optional(data_dir / "dev12_negatives.jsonl"),
+        "dev12zh_statements": _read_optional(data_dir / "dev12zh_statements.jsonl"),
+        "dev12zh_negatives": _read_optional(data_dir / "dev12zh_negatives.jsonl"),
         "dev13_statements": _read_optional(data_dir / "dev13_statements.jsonl"),
         "dev13_negatives": _read_optional(data_dir / "dev13_negatives.jsonl"),
     }

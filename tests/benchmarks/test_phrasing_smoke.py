@@ -302,6 +302,25 @@ def test_dev12_is_an_english_register_set_over_every_group(data: dict[str, Any])
     assert "dev12 id also used by another set" in "\n".join(pb.validate(clash))
 
 
+def test_dev12zh_is_a_chinese_set_with_hard_negatives(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev12zh_statements"], data["dev12zh_negatives"]
+    assert len(stmts) >= 120 and len(negs) >= 200
+    assert {r["lang"] for r in (*stmts, *negs)} == {"zh"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev12zh"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    assert groups <= {r["category"] for r in stmts}
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d12-zh-{r['category']}-") for r in stmts)
+    assert all(r["id"].startswith(f"d12n-zh-{r['category']}-") for r in negs)
+    report = pb.run(data, split="dev12zh", limit=2)
+    assert set(report["table"]) == {"dev12zh"}
+    taken = {**data["dev11_negatives"][0], "split": "dev12zh"}
+    clash = {**data, "dev12zh_negatives": [*negs, taken]}
+    assert "dev12zh id also used by another set" in "\n".join(pb.validate(clash))
+
+
 def test_dev6_is_a_negatives_only_set_in_both_languages(data: dict[str, Any]) -> None:
     negs = data["dev6_negatives"]
     assert not data["dev6_statements"]  # negatives only: the bench must cope with that
