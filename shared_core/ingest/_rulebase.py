@@ -113,11 +113,13 @@ LAUGH_RE = re.compile(
     r"|(?:\.{2,}|…)\s*not\W*$"
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     # an everyday activity given as one's job: "我的职业是睡觉", "本人职业：干饭"
-    r"|(?:职业|工作|专业|本职|主业|副业)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|发呆|吃|睡|玩|打游戏"
+    r"|(?:职业|工作|专业|本职|主业|副业|爱好|特长)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|发呆|吃|睡|玩|打游戏"
     r"|刷手机|混日子|做梦|划水|熬夜)(?:大师|专家|达人|选手|专业户|冠军|王者|高手|爱好者)?(?=$|[，。,.!！\s]|和|加)"
     r"|打钱|[vV]我(?:50|五十)|^\W*(?:朕|本宫|本王|寡人|哀家)(?:乃|是|就是)?"
     r"|我(?:就)?是(?:你爸爸?|你爹|你爷爷|秦始皇|孙悟空|玉皇大帝|如来佛祖|奥特曼|超人|蜘蛛侠|钢铁侠|外星人|宇宙最强"
     r"|天王老子|亿万富翁|首富)"
+    # a superlative of oneself: "我是地球上最帅的人", "我是世界上最有耐心的人"
+    r"|我(?:就|可)?是(?:这个)?(?:地球上|世界上|全世界|全宇宙|宇宙|全球|史上|天底下|全村)(?:最|第一)"
     # a turn that opens with a laugh ("lol I'm allergic to Mondays") is not a statement
     r"|^\W*(?:lol|lmao|rofl|haha+|hehe+)\b|^\W*(?:哈哈+|呵呵+|嘿嘿+)"
     # loving what everyone hates is sarcasm ("I just adore it when my flight gets cancelled",
@@ -126,7 +128,9 @@ LAUGH_RE = re.compile(
     r"|can't\s+wait)\b[^.!?]{0,30}?"
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
     r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam(?:\s+(?:calls|emails?|texts?|mail))?|robocalls|junk\s+mail)\b"
-    r"|(?:最|超|超级|真|太|可|好)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
+    r"|(?:最|超|超级|真|太|可|好|特别|非常)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
+    # "我好爱周一啊", "爱到想哭": affection for the start of the week, or love that hurts
+    r"|(?:爱|喜欢)(?:周一|星期一)(?:啊|呀|了|哦|呢)?(?=$|[，,。.!！\s])|爱[到得](?:想哭|哭)"
     r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|塞车|加班|交税|延误|骚扰电话|写报告|催婚|挤地铁"
     r"|挤公交|扣工资|被骂"
     r"|(?:周一|星期一).{0,6}开会)",
@@ -191,6 +195,15 @@ QUOTED_RE = re.compile(
     r"(?:都|也|总|老|一直|就)?(?:说|讲|认为|觉得)(?:我|俺)"
     # "网上说我们…", "听我妈说我小时候…": hearsay about the user
     r"|(?:网上|网传|新闻|报道|研究|专家)(?:都|也)?(?:说|讲|称)|听[\u4e00-\u9fff]{1,4}说(?:我|俺)"
+    # figures and surveys: "据统计…", "调查显示…", "研究表明…"
+    r"|据统计|(?:调查|数据|统计|研究)(?:显示|表明)"
+    # someone named by role says something not about the user: "导游说当地人都用现金",
+    # "医生说很多人…", "小李跟我讲…" ("医生说我乳糖不耐受" is about the user and stays)
+    r"|^\W*[^\W我俺]{0,3}?(?:医生|大夫|导游|老师|专家|店员|服务员|客服|教练|师傅|房东|中介|领导|经理"
+    r"|老板|同事|朋友|客户|网友|人家|别人|小[\u4e00-\u9fff]|老(?!实)[\u4e00-\u9fff])(?:跟我|和我|对我)?"
+    r"(?:说|讲|告诉我|表示|称)(?:过)?(?![我俺过话])"
+    # a text the user writes or is given, after a colon: "造句：…", "小说开头：…", "原文是：…"
+    r"|(?:造句|例句|范文|作文|开头|结尾|原文|原句|内容|正文)\s*(?:是|为)?\s*[:：]"
     r"|《[^》]{0,60}?我[^》]{0,60}?》"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
@@ -238,6 +251,11 @@ RETRACT_RE = re.compile(
     r"|不作数|不算数|忽略(?:上一条|上条|前面|刚才|刚刚|那条|这条|上一句)"
     r"|(?:前面|上面|刚才|刚刚|之前)的?(?:那|这)?(?:句|条)(?:话|消息)?是.{0,12}(?:打的|发的|写的)"
     r"|不是我\s*[，,]\s*是我"
+    # "当我没提", "就当没看见", "手滑了", "我瞎说的", "那个邮箱不是我的", "靠窗那个不对",
+    # "删掉吧", "请删除关于爬山的那条记录": the previous turn taken back in other words
+    r"|当我没(?:提|讲|问|发)|就?当没(?:看见|看到|听见)|手滑|(?:瞎|乱|胡)说的"
+    r"|(?:那个|这个|那条|这条)[\u4e00-\u9fff]{0,6}不是我的|那(?:个|句|条)不对"
+    r"|(?:删掉|删了|删除)(?:吧|啊|哈|它)?\W*$|删(?:除|掉)?[^，,。]{0,12}(?:那|这)(?:条|句)(?:记录|信息|话|消息)?"
     # "刚才那是我朋友的名字": the previous turn was about someone else
     r"|(?:刚才|刚刚|上面|前面)(?:那句?|说的|那个)?(?:是|说的是)(?:我的?)?(?:朋友|别人|同事|家人|室友|妈妈?|爸爸?"
     r"|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|孩子)",
@@ -254,7 +272,7 @@ CORRECTION_RE = re.compile(
 HYPOTHETICAL_RE = re.compile(
     r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
-    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我",
+    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我|倘若|假使|假若|若是|如若|设想",
     _I,
 )
 #: An open possibility, not a plan or a fact: "I may or may not take the job", "或许我会搬去
@@ -295,7 +313,12 @@ TASK_RE = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|reserve|get|find|order|buy"
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排)"
-    r"(?:一)?(?:个|张|份|间|下|几个|几款|几家|几本|几部|几条|一些|些)",
+    r"(?:一)?(?:个|张|份|间|下|几个|几款|几家|几本|几部|几条|一些|些)"
+    # this order or this text only: "这单先用支付宝结账", "先用现金付", "用表格把这些数据整理
+    # 一下", "这封邮件用正式一点的语气改一下"
+    r"|^\W*(?:这单|这笔(?:单|账|钱)?)|先用[^，,。]{1,8}(?:付|结|支付|买单)"
+    r"|(?:把|将)(?:这|那)(?:些|个|段|篇|份|封|条|句|张)[^，,。]{0,14}(?:一下|成)"
+    r"|^\W*(?:这|那)(?:些|段|篇|份|封|条|句|张)[^，,。]{0,16}(?:一下|成[\u4e00-\u9fff]{1,4})\W*$",
     _I,
 )
 #: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是"
@@ -330,6 +353,12 @@ _ZH_QUESTION_RE = re.compile(
     r"[\u4e00-\u9fff]{0,4}\W*$"
     # "请问…", and rhetorical "谁说我不吃辣了" / "难道我不是…"
     r"|^\W*(?:请问|谁说|难道)"
+    # "怎么用支付宝交电费呀", "为啥我老是失眠": a how/why question that opens the sentence
+    r"|^\W*(?:怎么|怎样|如何|为什么|为啥|咋)(?![都也样的说])"
+    # A-not-A cut short at the end ("头孢能用不", "这体质适合吃素不"; "我也不" / "都不" deny)
+    r"|(?<=[\u4e00-\u9fff])(?<![也都并从绝决还再可别来])不[呀啊]?\W*$"
+    # rhetorical: "我是有多闲才会看这个"
+    r"|有多[\u4e00-\u9fff]{1,3}才"
 )
 _ZH_SELF_RE = re.compile(r"^\s*我")
 SCOPE_DEVICE_RE = re.compile(
@@ -373,7 +402,8 @@ THIRD_PARTY_RE = re.compile(
     # "我家老头子对青霉素过敏", "俺老伴不吃辣", "是我妹对虾过敏", "我们家闺女…"
     r"|^\W*(?:是|就是)?(?:我|我们)(?:家|家里|家的)?的?(?:老头子|老头儿|老伴儿?|老太婆|老婆子|老爷子|老太太|孙子|孙女"
     r"|外孙女?|闺女|媳妇儿?|儿媳妇?|女婿|对象|爱人|阿爸|阿妈|老豆|老妈|老爸|家姐|细佬|老细|领导|上司|公公|婆婆"
-    r"|岳父|岳母|丈母娘|姥姥|姥爷|奶奶|爷爷|外婆|外公|舅舅|姑姑|叔叔|阿姨|伯伯|爸妈|父母|亲戚|妹|姐|哥|弟|娃|小孩|宝宝"
+    r"|岳父|岳母|丈母娘|姥姥|姥爷|奶奶|爷爷|外婆|外公|舅舅|姑姑|叔叔|阿姨|伯伯|爸妈|父母|亲戚"
+    r"|表[哥姐弟妹]|堂[哥姐弟妹]|侄子|侄女|外甥女?|妹|姐|哥|弟|娃|小孩|宝宝"
     r"|老师|班主任|师傅|教练|房东)"
     r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)(?!走了|去世|过世|不在了)"
     # someone says that he or she…: "小红说她对花生过敏"
@@ -638,10 +668,21 @@ _RELATIVE_SUBJECT_RE = re.compile(
 )
 
 
+#: People in general as the subject, at the start of the clause: "很多人对花生过敏",
+#: "据统计百分之十的人乳糖不耐受", "当地人都用现金" (not "坐标广州，本地人一枚").
+_PEOPLE_ZH_RE = re.compile(
+    r"^\W*[^\W我俺]{0,8}?(?:很多|好多|不少|许多|有些|有的|一些|大部分|大多数|多数|部分|少数|一般|百分之[\u4e00-\u9fff\d]{1,4}的?"
+    r"|\d+\s*[%％]的?|当地|本地|外地|年轻|老年|南方|北方|城里|现代)人(?:都|也|一般|普遍|通常|大多)?"
+    r"(?=[\u4e00-\u9fff])(?!家|们?叫我|一枚|一个)"
+)
+
+
 def third_party(text: str) -> bool:
     """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
-    "apparently Tom is ...", "I think my sister is vegan")."""
+    "apparently Tom is ...", "I think my sister is vegan", "很多人 ...")."""
     if THIRD_PARTY_RE.search(text) is not None or _RELATIVE_SUBJECT_RE.search(text):
+        return True
+    if _PEOPLE_ZH_RE.search(text) is not None and not first_person(text):
         return True
     return _NAMED_SUBJECT_RE.search(text) is not None and not first_person(text)
 

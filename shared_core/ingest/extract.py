@@ -214,8 +214,11 @@ class RuleExtractor:
         out = _dedupe(out)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
-            # nothing new takes the previous turn back
-            retraction = not any(c.intent is Intent.ASSERT for c in out)
+            # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
+            # of someone else is nothing new about the user)
+            retraction = not any(
+                c.intent is Intent.ASSERT and "third_party" not in c.signals for c in out
+            )
         if retraction:
             out.append(
                 Candidate(
@@ -660,7 +663,7 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
 
 #: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").
 _BARE_CORRECTION_RE = re.compile(
-    r"^\W*(?:我)?(?:说|写|打)错了|^\W*不对|^\W*其实(?:没有|不是)"
+    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打)错了|^\W*不对|^\W*其实(?:没有|不是)"
     r"|^\W*(?:(?:oh|oops|sorry|wait)\W+)*(?:my\s+mistake|my\s+bad|i\s+was\s+wrong"
     r"|i\s+got\s+(?:it|that)\s+wrong|wrong\s+(?:person|one))\b",
     _I,

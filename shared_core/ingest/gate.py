@@ -67,6 +67,8 @@ _PLAYED_NAMES = frozenset(
         "你爹",
         "你大爷",
         "天王老子",
+        "雷锋",
+        "活雷锋",
         "batman",
         "superman",
         "spiderman",
@@ -90,7 +92,7 @@ _NOT_ALLERGENS = re.compile(
     r"|mornings?|work|working|my\s+job|jobs?|people|humans?|homework|exercise|effort|adulting"
     r"|responsibilit(?:y|ies)|meetings?|school|math|maths|running|stupidity|nonsense|drama"
     r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业|钱|你|你们|他|她|老板|上司|领导"
-    r"|穷|工作日|返工|早八|班主任)$",
+    r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生)$",
     re.IGNORECASE,
 )
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
@@ -102,6 +104,8 @@ _NOT_FOODS = re.compile(
 #: Slang for working or idling, not a job title: "我是个打工人", "社畜一枚".
 _NOT_JOBS = re.compile(
     r"^(?:打工人|打工仔|社畜|咸鱼|一条咸鱼|牛马|搬砖的|搬砖|韭菜|干饭人|废物|穷光蛋)$"
+    # idling made a trade: "资深熬夜工程师", "职业摸鱼选手"
+    r"|熬夜|摸鱼|躺平|干饭|划水|发呆|睡觉"
 )
 #: What "my job is X" says of the job rather than naming it: "killing me", "stressing me
 #: out", "stable", "so boring" (a role keeps: "my job is nursing", "a part-time barista").
@@ -240,7 +244,7 @@ def _implausible(cand: Candidate) -> str | None:
         key.startswith("food.") and _NOT_FOODS.match(value)
     ):
         return "hyperbole: not a food"
-    if key == "job.title" and _NOT_JOBS.match(value):
+    if key == "job.title" and _NOT_JOBS.search(value):
         return "self-mockery, not a job"  # "我是个打工人", "我是一条咸鱼"
     if key == "job.title" and _JOB_SAID_OF.match(value):
         return "how the job feels, not what it is"  # "my job is killing me / is stable"

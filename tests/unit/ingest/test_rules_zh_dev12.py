@@ -1,0 +1,100 @@
+"""Chinese wordings the dev12zh set exposed (issue 12): questions without 吗, hypotheticals
+with 倘若, people in general and people named by their role, texts after a colon, jokes
+and sarcasm without a laugh, retractions in other words, one-off orders and edits, and
+slots that read a word around the value ("我不过敏", "常住地址：").
+
+The sentences are worded for these tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.ingest.test_rules_zh_dev11 import stored
+from tests.unit.ingest.test_rules_zh_general import extract, has
+
+# ---- must-store-nothing look-alikes ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # questions: a how/why opening, an A-not-A cut short, a rhetorical "有多…才"
+        "头孢我能吃不",
+        "怎么把微信支付关掉啊",
+        "为啥我一喝牛奶就难受",
+        "我是有多笨才会信这个",
+        # hypotheticals
+        "倘若我住在海边，每天都去游泳",
+        "假使我对猫过敏，就只能养狗了",
+        # people in general, surveys, someone named by role
+        "不少人对芒果过敏",
+        "调查显示很多年轻人不吃早饭",
+        "南方人一般爱吃米饭",
+        "店员说这里只收现金",
+        "教练讲这套动作适合初学者",
+        # a text after a colon
+        "例句：我住在伦敦",
+        "作文开头：我叫小明，今年十岁",
+        # jokes and sarcasm without a laugh
+        "我是全宇宙最会做饭的人",
+        "本人是资深摸鱼工程师",
+        "叫我活雷锋吧",
+        "我的特长是发呆",
+        "我又对生活过敏了",
+        "我非常喜欢被放鸽子",
+        "我太爱星期一了",
+        # one-off orders and edits
+        "这单用现金结",
+        "先用信用卡付吧",
+        "把这段话整理一下",
+        "这篇文章用表格总结一下",
+        # a negation read as an allergen, a label read as a city
+        "我不过敏，放心吧",
+        "我不是过敏，是晒伤",
+    ],
+)
+def test_dev12_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+@pytest.mark.parametrize(
+    ("before", "text"),
+    [
+        ("我住在厦门", "当我没提"),
+        ("我养了只仓鼠", "不好意思手滑"),
+        ("我的邮箱是 qq.test@126.com", "这个邮箱不是我的"),
+        ("我喜欢坐过道", "过道那个不对"),
+        ("我是会计", "我乱说的"),
+        ("我喜欢钓鱼", "把钓鱼那条记录删了"),
+        ("我对芒果过敏", "刚刚说错了，我不过敏，是我表弟过敏"),
+    ],
+)
+def test_dev12_retractions_take_the_turn_back(before: str, text: str) -> None:
+    assert stored(before)
+    assert not stored(before, text), stored(before, text)
+
+
+# ---- what must still be read -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("医生说我有高血压", "health.condition", "hypertension"),
+        ("老实说，我是会计", "job.title", "会计"),
+        ("我跟医生说过了，我对头孢过敏", "allergy.medication", "cephalosporin"),
+        ("晚上十点以后请勿打扰，年轻人也要睡觉", "contact.quiet_hours", "22:00"),
+        ("本人常住地址：成都", "location.city", "chengdu"),
+        ("怎么说呢，我是素食者", "diet", "vegetarian"),
+    ],
+)
+def test_statements_beside_the_new_look_alike_words_are_kept(
+    text: str, key: str, value: str
+) -> None:
+    found = extract(text)
+    assert any(k.startswith(key) and value.lower() in v.lower() for k, v in found), found
+
+
+def test_a_doctors_word_about_the_user_is_kept_but_not_about_others() -> None:
+    assert has(extract("大夫说我乳糖不耐受"), "intolerance", "乳糖")
+    assert not extract("大夫说很多人乳糖不耐受")
