@@ -517,6 +517,8 @@ def canonical(key: str, value: str, normalized: str = "") -> tuple[str, str]:
         return key, ",".join(language_code(p) for p in parts) or language_code(norm)
     if key == "location.country":
         return key, COUNTRY_CODES.get(norm.strip().lower(), norm)
+    if key == "contact.channel" and norm == "mail":
+        return key, "post"  # letters by post: the schema's code for the same channel
     if key.startswith("budget."):
         cur = currency_of(value)
         number = norm.split()[0] if norm.split() else norm

@@ -272,6 +272,9 @@ CORRECTION_RE = re.compile(
 HYPOTHETICAL_RE = re.compile(
     r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
+    # "in theory", and a past-tense condition with "would" after it: "if I retired at 55
+    # would I have enough"
+    r"|\bin\s+theory\b|\btheoretically\b|\bif\s+i\s+[a-z]+ed\b[^.?!]{0,60}?\bwould\s+(?:i|it|that|we|there)\b"
     r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我|倘若|假使|假若|若是|如若|设想",
     _I,
 )
@@ -335,7 +338,7 @@ IMPLICIT_CUE_RE = re.compile(
 )
 _QUESTION_START_RE = re.compile(
     r"^\s*(?:am|do(?!\s+not\b|\s+never\b|n't\b)|did|does|is|are|was|were|have|has|what|what's"
-    r"|whats|where|which|who|when|how|why)\b",
+    r"|whats|where|which|who|when|how|why|(?:should|shall)(?=\s+(?:i|we)\b))\b",
     _I,
 )
 _REQUEST_RE = re.compile(

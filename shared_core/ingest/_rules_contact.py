@@ -317,14 +317,21 @@ _EMERGENCY = re.compile(r"emergenc|urgent|紧急|急事|急情", _I)
 _CALL_NEG_EN = re.compile(
     r"\b(?:never|don't|do\s+not|dont|stop|no\s+need\s+to)\s+(?:ever\s+)?(?:again\s+)?(?:call|phone|ring)"
     r"(?:ing)?\s+me\b(?!\s+(?:that|this|by|names?|an?)\b|\s+(?-i:[A-Z])[a-z])|\bno\s+(?:more\s+)?(?:phone\s+)?calls\b"
-    r"|\bi\s+(?:don't|do\s+not|never)\s+"
-    r"(?:take|answer|pick\s+up|want|accept)\s+(?:any\s+)?(?:phone\s+)?calls\b",
+    # "do not call on my mobile", "never ring my landline"
+    r"|\b(?:never|don't|do\s+not|dont)\s+(?:call|phone|ring)\s+(?:(?:me\s+)?on\s+)?my\s+(?:mobile|cell"
+    r"|phone|landline|number|mobile\s+number|cell\s+phone)\b"
+    r"|\bi\s+(?:don't|do\s+not|dont|never)\s+"
+    r"(?:take|answer|pick\s+up|want|accept|do|like|make)\s+(?:any\s+)?(?:phone\s+)?calls\b",
     _I,
 )
 _CALL_POS_EN = re.compile(
     r"\b(?:you\s+(?:can|may|could)|feel\s+free\s+to|it's\s+(?:ok|okay|fine)\s+to|go\s+ahead\s+and"
     r"|please|just)\s+(?:also\s+)?(?:call|phone|ring)\s+me\b|\bcall(?:ing)?\s+(?:me\s+)?is\s+"
-    r"(?:ok|okay|fine|allowed)\b|\bcalls\s+are\s+(?:ok|okay|fine|allowed)\b",
+    r"(?:ok|okay|fine|allowed)\b|\bcalls\s+are\s+(?:ok|okay|fine|allowed)\b"
+    # "you can give me a ring any time", "I don't mind a phone call"
+    r"|\b(?:you\s+(?:can|may|could)|feel\s+free\s+to|happy\s+for\s+you\s+to)\s+give\s+me\s+a\s+"
+    r"(?:call|ring|bell)\b|\bi\s+(?:don't|do\s+not|dont)\s+mind\s+(?:a\s+|the\s+odd\s+)?"
+    r"(?:phone\s+calls?|calls|call|talking\s+on\s+the\s+phone|being\s+called)\b",
     _I,
 )
 _CALL_NEG_ZH = re.compile(
@@ -362,6 +369,13 @@ def h_call(cl: Clause) -> Iterator[Hit]:
             yield m.start(), m.end(), cand(Kind.CONSTRAINT, key, "allowed")
 
 
+#: What is sent, how it is sent, and the channel's group opened: "updates by email",
+#: "correspondence to be sent by post", "reminders as push notifications".
+_UPDATES_BY = (
+    r"(?:updates|notifications|reminders|alerts|correspondence|confirmations|receipts|invoices"
+    r"|statements|messages|news)\s+(?:(?:to\s+be\s+|be\s+|should\s+be\s+)?(?:sent|delivered"
+    r"|coming)\s+)?(?:by|via|through|over|as|on)\s+(?:an?\s+)?(?P<ch>"
+)
 _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         re.compile(
@@ -391,6 +405,31 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
         True,
     ),
     (re.compile(r"\bonly\s+(?:by|via|through)\s+(?P<ch>" + _CH_EN + r")\b", _I), True),
+    # "the easiest way to reach me is whatsapp", "best contact: email", "preferred contact
+    # method - text"
+    (
+        re.compile(
+            r"\b(?:best|easiest|quickest|fastest|surest|preferred|simplest)\s+(?:bet|way|method"
+            r"|option)?\s*(?:(?:to|of)\s+(?:reach|contact|get\s+hold\s+of|get\s+in\s+touch\s+with)"
+            r"\s+me|contact(?:\s+method)?|channel)\s*(?:is|would\s+be|:|-|=)\s*(?:via\s+|by\s+|on\s+"
+            r"|through\s+)?(?P<ch>" + _CH_EN + r")\b",
+            _I,
+        ),
+        True,
+    ),
+    # "I'd prefer updates by email", "all correspondence to be sent by post", "send my
+    # reminders as push notifications"
+    (
+        re.compile(
+            r"\b(?:prefer|all|any|always|future)\s+(?:[a-z]+\s+){0,2}?"
+            + _UPDATES_BY
+            + _CH_EN
+            + r")\b",
+            _I,
+        ),
+        True,
+    ),
+    (re.compile(r"\b" + _UPDATES_BY + _CH_EN + r")\b", _I), False),
     # "just text me" / "only whatsapp me" is how to reach the user; "text me the address" is
     # a task, and a bare "text me" is one signal (see _CONTRAST for "text me, don't call")
     (

@@ -2374,7 +2374,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "payment.method",
         PAYMENTS,
         r"\bi\s+(?:always\s+|usually\s+|only\s+|mostly\s+|just\s+|normally\s+)?pay\s+(?:in\s+)?(?P<v>cash)\b"
-        r"|\bi(?:'d|\s+would)\s+(?:rather|prefer\s+to|sooner)\s+pay\s+(?:with|by|via|using|in|through)\s+(?P<v2>"
+        r"|\bi(?:'d|\s+would)\s+(?:rather|prefer\s+to|sooner)\s+pay\s+(?:(?:with|by|via|using|in|through)\s+)?(?P<v2>"
         + PAY_EN
         + r")\b|\bi\s+(?:\w+\s+)?(?:pay|send\s+money|split\s+(?:bills|things|everything|costs))\s+(?:\w+\s+){0,4}?(?:on|with|by|via|through|using|over)\s+(?P<v3>"
         + PAY_EN
@@ -3238,8 +3238,8 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "allergy": "anaphylax|hives|rash|swell|reaction|itch|break out|过敏",
         "health.condition": "had|living with|live with|患|有|得了|确诊|血",
         "medication": "take|use|taking|on |吃|服",
-        "payment.method": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
-        "payment.avoid": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
+        "payment.method": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|debit|credit|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
+        "payment.avoid": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|debit|credit|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
         "location.country": "based|liv|located",
         "location.city": "liv|based|located|住|我在|现在|目前",
         "job.employer": "work| at | for | with |我在",

@@ -747,6 +747,10 @@ _FORM_LABELS: tuple[tuple[str, str], ...] = (
     (r"employer|company|workplace", "i work at {}"),
     (r"city|home\s*town|location|based\s+in", "i live in {}"),
     (r"e-?mail(?:\s+address)?", "my email is {}"),
+    (
+        r"(?:best|preferred)\s+contact(?:\s+method)?|contact\s+(?:method|preference)",
+        "contact me by {}",
+    ),
     (r"allerg(?:y|ies)", "i'm allergic to {}"),
     (
         r"(?:daily\s+|regular\s+|current\s+)?(?:meds|medications?|medicines?)",
@@ -817,6 +821,7 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "location",
             "based",
             "mail",
+            "contact",
             "allerg",
             "med",
             "diet",

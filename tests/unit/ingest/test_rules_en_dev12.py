@@ -6,7 +6,13 @@
   comma list ("Allergies: A, B");
 * an appositive list is also opened by "name's X" and by a subject-less state
   ("Retired, 67, widowed"); a dotted profile bio with a bare age ("41. nurse. two
-  kids.") is read as that list; "I'm 45 so ..." / "I'm 52 and still ..." state the age.
+  kids.") is read as that list; "I'm 45 so ..." / "I'm 52 and still ..." state the age;
+* contact wordings: the best way to reach the user, a "best contact:" field, what is sent
+  by which channel (standing only with "prefer" / "all" / "future" ...), calls refused on
+  "my mobile" or by "I don't do calls", allowed by "give me a ring" / "I don't mind calls";
+  a letter by post is the schema's ``post``;
+* paying: "I'd rather pay cash" (no preposition), "debit only";
+* a question opened by "should I" and a past-tense condition with "would" store nothing.
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -124,3 +130,40 @@ def test_ages_in_bios_and_asides(text: str, key: str, value: str) -> None:
 )
 def test_fragments_without_a_bio_state_no_age(text: str) -> None:
     assert not any(k == "age" for k, _ in extract(text)), extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("the simplest way to get in touch with me is telegram", "contact.channel", "telegram"),
+        ("Preferred contact: WhatsApp", "contact.channel", "whatsapp"),
+        ("I'd like all invoices sent by email", "contact.channel", "email"),
+        ("please send any reminders as push notifications", "contact.channel", "push"),
+        ("I prefer statements by post", "contact.channel", "post"),
+        ("please don't ring my landline", "contact.call", "never"),
+        ("i don't do calls, sorry", "contact.call", "never"),
+        ("feel free to give me a ring", "contact.call", "allowed"),
+        ("I don't mind the odd phone call", "contact.call", "allowed"),
+        ("I'd rather pay by card", "payment.method", "credit_card"),
+        ("I'd rather pay cash if that's ok", "payment.method", "cash"),
+        ("no cards, debit only", "payment.method", "debit_card"),
+    ],
+)
+def test_contact_and_payment_wordings(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert any(k.startswith(key) and v == value for k, v in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you send the receipt by email tomorrow",  # one request, not a standing channel
+        "the best way to reach the office is email",  # not the user
+        "should I pay with apple pay or cash at the market",
+        "should we get a cat or a dog",
+        "if I quit my job would I lose my pension",
+        "in theory I could live in Lisbon on that salary",
+    ],
+)
+def test_requests_questions_and_conditions_store_nothing(text: str) -> None:
+    assert records(text) == [], records(text)
