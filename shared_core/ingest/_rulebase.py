@@ -392,7 +392,7 @@ THIRD_PARTY_RE = re.compile(
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
     r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)"
-    r"|^\W*(?:他|她|他们|她们|别人|有人|大家)(?!都?(?:叫|喊|称呼)我)"
+    r"|^\W*(?:他|她|他们|她们|别人|有人|大家(?![好早]))(?!都?(?:叫|喊|称呼)我)"
     # a person named by role, in formal or Taiwanese usage, or a character in a text:
     # "患者自述对青霉素过敏", "阿嬷对海鲜过敏", "本文作者对花生过敏", "小说主人公叫李寻欢"
     r"|^\W*(?:该|此|这位|那位)?(?:患者|病人|客户|顾客|用户|作者|本文作者|主人公|主角|对方|此人|某人|阿嬷|阿嬤|阿公"
@@ -703,6 +703,21 @@ CUT_EN = re.compile(
     r"|last\s+(?:year|month|week|summer|spring|autumn|fall|winter)|as\s+a\s+(?:kid|child|teen|teenager))\b.*$",
     _I,
 )
+#: Where a Chinese name said after 叫 stops: the next word of the sentence ("我叫小林然后…",
+#: "我女儿叫朵朵今年五岁", "我叫张伟，在杭州") is no part of it.
+NAME_CUT_ZH = re.compile(
+    r"(?:我|是|在|今|住|了|呢|啊|吧|的|来|从|和|，|然后|还有|现在|目前|平时|已经|每天|去年).*$"
+)
+
+
+def zh_name_at(text: str, start: int, longest: int) -> str:
+    """The Chinese name said from ``start``: up to ``longest`` characters, stopping at the
+    next word of the sentence (:data:`NAME_CUT_ZH`) or at anything not a Han character."""
+    window = text[start : start + longest + 2]
+    head = window[:1] + NAME_CUT_ZH.sub("", window[1:])
+    return re.sub(r"[^\u4e00-\u9fff].*$", "", head)[:longest]
+
+
 CUT_ZH = re.compile(
     # 哈 ends a phrase as a laugh, not inside a name ("哈尔滨", "哈密瓜", "哈佛")
     r"(?:了|啊|呢|吧|呀|哦|啦|嘛|哈(?![尔密佛萨])|但是|但|因为|所以|而且|还有|以及|之类|什么的|给我).*$"

@@ -14,7 +14,18 @@ from collections.abc import Iterator
 
 from ..entities import Kind
 from . import lexicon as L
-from ._rulebase import CJK, Clause, Hit, alt, cand, neg_before, ok_topic, phrase
+from ._rulebase import (
+    CJK,
+    NAME_CUT_ZH,
+    Clause,
+    Hit,
+    alt,
+    cand,
+    neg_before,
+    ok_topic,
+    phrase,
+    zh_name_at,
+)
 from .lexicon import parse_number, slugify
 
 __all__ = ["h_call", "h_channel", "h_name", "h_quiet", "h_recommend"]
@@ -263,7 +274,6 @@ _NAME_ZH_PREF = re.compile(
     r"(?P<n>(?:(?!吧|呢|了|就|哈)[" + CJK + r"A-Za-z]){1,6}?)(?:吗|呢)?"
     r"(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
 )
-_NAME_CUT_ZH = re.compile(r"(?:我|是|在|今|住|了|呢|啊|吧|的|来|从|和|，).*$")
 _NAME_WORD_CUT = re.compile(
     r"\s+(?:and|but|from|i|by|here|please|pls|so|nice|if|when|for|in\s+case|btw|fyi|fwiw|lol"
     r"|though|tho|because|cause|cuz|just|though|anyway|haha)\b.*$",
@@ -289,7 +299,7 @@ def h_name(cl: Clause) -> Iterator[Hit]:
     mz = _NAME_ZH.search(t)
     if mz and not mz.group("pre") and re.search("叫|名", t[mz.start() : mz.start("n")]):
         raw = mz.group("n")
-        name = raw if raw.isascii() else _NAME_CUT_ZH.sub("", raw)
+        name = raw if raw.isascii() else NAME_CUT_ZH.sub("", zh_name_at(t, mz.start("n"), 4))
         # "我叫了外卖" / "我叫不出来他的名字" / "我叫错了" name no one
         if len(name.strip()) >= 2 and not name.startswith(("了", "过", "不", "没", "错", "别")):
             yield mz.start(), mz.end(), cand(Kind.FACT, "name", name.strip())

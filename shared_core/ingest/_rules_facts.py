@@ -25,6 +25,7 @@ from ._rulebase import (
     neg_before,
     phrase,
     split_items,
+    zh_name_at,
 )
 from ._rulebase import (
     negate as _negate,
@@ -397,6 +398,8 @@ def h_family(cl: Clause) -> Iterator[Hit]:
     for rx in (_FAMILY_EN, _FAMILY_ZH):
         for m in rx.finditer(cl.text):
             name = m.group("n").strip()
+            if not name.isascii():
+                name = zh_name_at(cl.text, m.start("n"), 3)  # "朵朵今年…" -> "朵朵"
             if name.split()[0].lower() in _NOT_NAMES:
                 continue
             rel = L.FAMILY[m.group("rel").lower()]

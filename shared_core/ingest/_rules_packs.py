@@ -1254,6 +1254,13 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(LANGS, ascii_only=False)
         + r")(?:说得|讲得|水平)(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合)",
     ),
+    # a language being learned ("我在学日语", "平时在自学韩语", "我正在学习西班牙语")
+    (
+        "language.spoken",
+        LANGS,
+        r"我(?:最近|现在|一直|业余|平时|周末|下班后|自己|也|还){0,2}(?:在|正在)(?:自学|学习|学|进修)"
+        r"(?:一点|一些|点)?(?P<v>" + _alt(LANGS, ascii_only=False) + r")",
+    ),
     (
         "family.child.names",
         None,
@@ -1520,7 +1527,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?P<v>"
         + NAME_EN
-        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐|(?:比较|最|更)?喜欢(?:坐|搭|乘坐)|常搭|爱搭|只搭|都搭)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
     ),
     (
         "hotel.chain",
@@ -2604,9 +2611,17 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"|(?:偶尔|有时候?|经常|常常|没事就|有空就|闲了就)(?P<v5>"
         + _REDUP_VERB
         + r"[\u4e00-\u9fff]{2,6})(?=$|[，。,.!！])"
-        r"|^\W*(?P<v2>[\u4e00-\u9fff]{2,4}?)(?:我)?(?:已经)?(?:看|玩|踢|打|练|学|弹|画|跑|下|追|拉)了(?:快|差不多|将近)?(?:[一二两三四五六七八九十几\d]+|好几)(?:多)?(?:年|个月)"
-        r"|(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:是|就是)我(?:最大|唯一|主要)?的(?:爱好|兴趣|乐趣)"
-        r"|我(?:最近|现在|一直)?(?:在|正在)学(?:习)?(?P<v4>(?!开车|车|中文|英文|英语|日语|韩语|法语|德语)[\u4e00-\u9fff]{2,4}?)(?=$|[，。,.!！]|呢|了)",
+        r"|^\W*(?P<v2>(?!已经|已|都|也|又|还|才|就)[\u4e00-\u9fff]{2,4}?)(?:我)?(?:已经)?(?:看|玩|踢|打|练|学|弹|画|跑|下|追|拉)了(?:快|差不多|将近)?(?:[一二两三四五六七八九十几\d]+|好几)(?:多)?(?:年|个月)"
+        r"|(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:是|就是)我(?:最大|唯一|主要)?的(?:爱好|兴趣|乐趣)",
+    ),
+    # a skill being learned is an interest, not a taste for its object ("我在学做蛋糕" is no
+    # liking for cake); a language being learned is a language spoken (its own row)
+    (
+        "interest.learning",
+        None,
+        r"我(?:最近|现在|一直|业余|平时|周末|下班后|自己){0,2}(?:在|正在)(?:自)?学(?:习)?"
+        r"(?P<v>(?!开车|车|[\u4e00-\u9fff]{1,3}[语文](?:$|[，。,.!！]|呢|了))[\u4e00-\u9fff]{2,5}?)"
+        r"(?=$|[，。,.!！]|呢|了)",
     ),
     # airlines by the short "X航" name: "再也不坐亚航了", "南航是我的首选"
     (
@@ -3277,7 +3292,7 @@ _HINTS_3: Mapping[str, str] = {
     "name": "it's|its|this is|叫",
     "name.preferred": "call me|叫我",
     "age": "im|years|y/o|了",
-    "language.spoken": "也|说得|讲得|水平|还会|还能",
+    "language.spoken": "也|说得|讲得|水平|还会|还能|学",
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|偶尔|有时|经常|常常|没事|闲了|发烧友|hobb|超|最|特别",
@@ -3358,8 +3373,9 @@ _HINTS_4ZH: Mapping[str, str] = {
     "response.style": "简单|通俗|浅显|易懂|小白|新手|外行|门外汉|例子",
     "units.system": "千克|厘米|米",
     "taste.like": "一般|通常|经常|常常|基本|总|了|爱好|兴趣|乐趣|学",
+    "interest.learning": "学",
     "travel.airline.avoid": "再也|不会再|绝不|坚决不|拒绝",
-    "travel.airline": "首选|最爱|常坐|最喜欢",
+    "travel.airline": "首选|最爱|常坐|最喜欢|喜欢坐|喜欢搭|喜欢乘坐|搭",
     "medication": "吃|服|打|注射",
     "family.child.names": "叫",
     "contact.channel": "联系|沟通|联络|聊",
@@ -3514,7 +3530,8 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
     out: list[tuple[str, str]] = []
     for part in parts:
         part = part.strip().rstrip(".,;:!?。，；！？")
-        part = _TRIM_ZH.sub("", part) if not part.isascii() else part
+        if not part.isascii() and key != "interest.learning":
+            part = _TRIM_ZH.sub("", part)  # "学做蛋糕" keeps its verb: the skill, not the food
         part = _ITEM_QUALIFIER.sub("", part).strip()
         part = re.sub(
             r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly|(?:on|to|at)\s+me)$",
@@ -3633,6 +3650,9 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             more = _more_items(text, end) if key in _SPLIT or _is_list(key) else ""
             if more and key.isascii():
                 raw, end = f"{raw} and {more}", end + text[end:].find(more) + len(more)
+            if codes is not None and _is_list(key) and not raw.isascii():
+                tail = _more_codes_zh(text, end, codes)  # "现金和银联", "无烟、高楼层"
+                raw, end = text[start:tail], tail
             for said, norm in _items(key, codes, raw):
                 if codes is not None and key.startswith("taste."):
                     said = norm  # "an avid reader" likes reading
@@ -3676,6 +3696,26 @@ def _more_items(text: str, end: int) -> str:
         found.append(m.group("v"))
         pos = m.end()
     return " and ".join(found)
+
+
+#: A Chinese list of known values goes on past the word a row stops at: "现金和银联",
+#: "无烟、高楼层"; only words of the row's own vocabulary join it (a comma starts a clause).
+_ZH_AND = r"(?:和|、|跟|以及|及|或者?|还有)"
+
+
+#: The compiled tail per vocabulary (the row vocabularies are module constants).
+_TAILS_ZH: dict[int, re.Pattern[str]] = {}
+
+
+def _more_codes_zh(text: str, end: int, codes: Mapping[str, str]) -> int:
+    """Where a Chinese list of ``codes`` words that continues at ``end`` stops."""
+    rx = _TAILS_ZH.get(id(codes))
+    if rx is None:
+        words = _alt(codes, ascii_only=False)
+        rx = re.compile(r"(?:" + _ZH_AND + r"(?:" + words + r"))*" if words else r"(?!)")
+        _TAILS_ZH[id(codes)] = rx
+    m = rx.match(text, end)
+    return m.end() if m else end
 
 
 #: "again" / "this time" make a request one behavioural signal; a fact stays a fact ("my
@@ -3758,6 +3798,11 @@ _SEAT_WORDS = re.compile(r"靠窗|过道|走廊|座位|靠窗位|出口")
 
 
 def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> Iterator[Hit]:
+    if key == "interest.learning":
+        if said and slugify(said) not in L.TOPIC_STOP:
+            slot = "interest." + slugify(said)
+            yield start, end, cand(Kind.PREFERENCE, slot, said, normalized=said, explicit=True)
+        return
     if key in ("taste.like", "taste.dislike"):
         if not said or slugify(said) in L.TOPIC_STOP or L.PERSON_ZH.match(said):
             return

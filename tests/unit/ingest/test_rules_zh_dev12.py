@@ -98,3 +98,59 @@ def test_statements_beside_the_new_look_alike_words_are_kept(
 def test_a_doctors_word_about_the_user_is_kept_but_not_about_others() -> None:
     assert has(extract("大夫说我乳糖不耐受"), "intolerance", "乳糖")
     assert not extract("大夫说很多人乳糖不耐受")
+
+
+# ---- statements the dev12zh set exposed ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # a language being learned is a language spoken; a skill being learned an interest
+        ("我最近在学德语", "language.spoken", "de"),
+        ("我下班后在自学法语", "language.spoken", "fr"),
+        ("我周末在学做面包", "interest", "做面包"),
+        ("我平时在学书法", "interest", "书法"),
+        # a name stops where the next word of the sentence starts
+        ("我叫陈一鸣然后我住在厦门", "name", "陈一鸣"),
+        ("我儿子叫豆包今年三岁", "family.child.names", "豆包"),
+        ("大家好我叫林晓", "name", "林晓"),
+        # Traditional characters read as simplified, and a fronted time word is no topic
+        ("以後請不要推薦保健品", "recommend.never", "保健品"),
+        ("我最喜歡搭華航", "travel.airline", "华航"),
+        # dishes read as foods
+        ("我喜欢吃烤鸭", "food.like", "烤鸭"),
+    ],
+)
+def test_dev12_statements_are_read(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert any(k.startswith(key) and v.lower() == value.lower() for k, v in found), found
+
+
+def test_learning_does_not_make_a_taste_or_read_an_adverb_as_an_item() -> None:
+    found = extract("我在学做蛋糕，已经学了半年了")
+    assert not any(k.startswith("food.") for k, _ in found), found
+    assert not any("已经" in k for k, _ in found), found
+    assert not extract("我想学意大利语")  # a wish, not a language being learned
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "values"),
+    [
+        ("我付款只用支付宝和现金", "payment.method", {"alipay", "cash"}),
+        ("订酒店要无烟、安静的房间", "hotel.room", {"non_smoking", "quiet"}),
+        ("我家养了兔子和仓鼠", "pet.species", {"rabbit", "hamster"}),
+    ],
+)
+def test_a_chinese_list_of_known_values_keeps_every_item(
+    text: str, key: str, values: set[str]
+) -> None:
+    found = {v for k, v in extract(text) if k.startswith(key)}
+    assert found == values, extract(text)
+
+
+def test_a_list_stops_at_a_comma_and_at_unknown_words() -> None:
+    found = extract("我用微信支付，现金很少用")
+    assert {v for k, v in found if k.startswith("payment.method")} == {"wechat_pay"}, found
+    found = extract("我只用现金和朋友借的卡")
+    assert {v for k, v in found if k.startswith("payment.method")} == {"cash"}, found
