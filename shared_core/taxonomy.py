@@ -341,6 +341,10 @@ _MORE_LANGUAGES: tuple[tuple[str, str], ...] = (
     ("he", "hebrew"), ("tl", "tagalog"), ("sw", "swahili"), ("ca", "catalan"), ("ms", "malay"),
     ("bn", "bengali"), ("ur", "urdu"), ("pa", "punjabi"), ("ta", "tamil"), ("fa", "persian"),
     ("hr", "croatian"), ("sr", "serbian"), ("bg", "bulgarian"), ("sk", "slovak"),
+    # the other major languages of India, Pakistan and Africa (many English speakers name them)
+    ("mr", "marathi"), ("te", "telugu"), ("gu", "gujarati"), ("kn", "kannada"),
+    ("ml", "malayalam"), ("ne", "nepali"), ("si", "sinhala"), ("am", "amharic"),
+    ("yo", "yoruba"), ("ha", "hausa"), ("ig", "igbo"), ("zu", "zulu"), ("af", "afrikaans"),
 )  # fmt: skip
 LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
     {
@@ -409,7 +413,7 @@ _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bsgd\b|\bsingapore(?:an)?\s+dollars?\b|新币", "SGD"),
     (r"\btwd\b|\bnt\$|\bnew\s+taiwan\s+dollars?\b|新台币|台币", "TWD"),
     (r"\bchf\b|\bswiss\s+francs?\b|瑞士法郎", "CHF"),
-    (r"\binr\b|\b(?:indian\s+)?rupees?\b", "INR"),
+    (r"\binr\b|\b(?:indian\s+)?rupees?\b|₹|\brs\.?(?=\s?\d)", "INR"),
     (r"\bkrw\b|\bkorean\s+won\b|韩元", "KRW"),
     (r"\bmxn\b|\b(?:mexican\s+)?pesos?\b", "MXN"),
     (r"\bsek\b|\b(?:swedish\s+)?(?:kronor|krona)\b", "SEK"),

@@ -427,7 +427,7 @@ MARKER_ONLY_RE = re.compile(
 # "11 p.m. and 6 a.m." / "St. Mary's" / "e.g. sushi": an abbreviation's dot ends no sentence
 _SENT_END_RE = re.compile(
     r"[。！？!?；;\n]++|(?<![aApP]\.[mM])(?<!\b[eE]\.[gG])(?<!\b[iI]\.[eE])"
-    r"(?<!\b(?:St|Dr|Mr|Ms|vs))(?<!\bMrs)\.++(?=\s|$)"
+    r"(?<!\b(?:St|Dr|Mr|Ms|vs|Rs))(?<!\bMrs)\.++(?=\s|$)"
 )
 # a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
 # "and I ..." / "but my ..." starts a new clause: "My name is Ada and I live in Berlin"
@@ -435,7 +435,7 @@ _SENT_END_RE = re.compile(
 # nor is the comma of a date ("July 4th, 1988")
 _CLAUSE_SEP_RE = re.compile(
     r"(?!(?:(?<=\d)|(?<=\d(?:st|nd|rd|th)))[,，]\s*(?:19|20)\d\d\b)"
-    r"(?:(?<!\d)[,，:：]++|[,，:：]+(?!\d))|(?<!\s)\s++-{1,2}\s++|——"
+    r"(?:(?<!\d)[,，:：]++|[,，:：]+(?!\d))|(?<!\s)(?<!\d)\s++-{1,2}\s++|(?<=\d)\s++-{1,2}\s++(?!\d)|——"
     r"|(?i:(?<!\s)\s++(?:and|but)\s++(?=(?:i|i'm|i've|i'd|i'll|my)\b))"
     # "I have asthma and take montelukast", "vegan and allergic to soy": a second predicate
     # whose subject is the first one's (not "I live and work in ...": no verb before "and")

@@ -673,7 +673,10 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
     ),
     (
         h_budget,
-        _hint(_DIGITS + "预算 零 一 二 两 三 四 五 六 七 八 九 十 百 千 万 hundred thousand grand"),
+        _hint(
+            _DIGITS + "预算 零 一 二 两 三 四 五 六 七 八 九 十 百 千 万 hundred thousand grand"
+            " twenty thirty forty fifty sixty seventy eighty ninety"
+        ),
     ),
     (
         h_location,

@@ -37,12 +37,16 @@ def _amt(name: str) -> str:
     # An amount starts only where a digit run starts ((?<![\d.,])) and its runs are
     # possessive, so a wall of digits is scanned once per pattern, not once per position.
     number = (
+        r"(?:(?:₹|\b(?:usd|eur|gbp|aud|cad|nzd|sgd|chf|inr|rs\.?))\s?)?"
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
         r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元))?"
         r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
         r"|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
         r"(?:\s?(?:dollars|usd|euros|bucks|pounds|quid))?"
+        # "fifty pounds", "sixty-five bucks": a bare word number needs its currency
+        r"|\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+        r"(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?\s(?:dollars|euros|bucks|pounds|quid)\b"
     )
     return f"(?P<{name}>{number}){_NOT_UNIT}"
 
@@ -71,6 +75,7 @@ _BUDGET_RX = (
         r"\b(?P<q>at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum(?:\s+of)?"
         r"|max|under|below|less\s+than|not\s+over|nothing\s+(?:over|above|more\s+than)|tops"
         r"|not\s+(?:to\s+)?(?:go|going)\s+(?:over|above)|not\s+(?:to\s+)?exceed|not\s+(?:to\s+)?spend\s+more\s+than"
+        r"|(?:don't|dont|do\s+not)\s+want\s+to\s+(?:go|spend)\s+(?:over|above|more\s+than)"
         r"|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
         r"|minimum(?:\s+of)?|min)\s+" + _AMT,
         _I,
@@ -137,7 +142,9 @@ _BUDGET_RX = (
 _AMT_MAX, _BARE_BUDGET = _BUDGET_RX[6], _BUDGET_RX[7]
 _MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)
 _MONEY = re.compile(
-    r"[$€£¥￥]|k\b|万|千|thousand|grand|million|dollars|usd|eur|rmb|yuan|bucks|quid|元|块", _I
+    r"[$€£¥￥₹]|k\b|万|千|thousand|grand|million|dollars|usd|eur|euros|pounds|gbp|rupees|inr|aud|cad"
+    r"|rmb|yuan|bucks|quid|元|块",
+    _I,
 )
 
 
@@ -165,10 +172,14 @@ def _mentions_budget(sentence: str) -> bool:
     return _HAS_BUDGET.search(sentence) is not None
 
 
+#: A currency written before the number: "AUD 3000", "Rs. 25,000", "₹40,000".
+_CODE_FIRST = re.compile(r"^\s*(?:₹|(?:usd|eur|gbp|aud|cad|nzd|sgd|chf|inr|rs\.?)\s?)", _I)
+
+
 def _amount(text: str) -> int | str | None:
     """The amount in ``text``; the reason as a string when it is out of range."""
     try:
-        return parse_number(_GROUPED_SPACE.sub("", text))
+        return parse_number(_GROUPED_SPACE.sub("", _CODE_FIRST.sub("", text)))
     except InvalidInputError as exc:
         return str(exc)
 

@@ -649,8 +649,12 @@ _QUALIFIED_JOB = re.compile(
 
 
 def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
-    """Values normalized across handlers: a qualified role splits into role and status."""
+    """Values normalized across handlers: a qualified role splits into role and status; a
+    country read as the city lived in ("living in spain") is the country."""
     for c in cands:
+        country = L.COUNTRIES.get(c.normalized.lower()) if c.key == "location.city" else None
+        if country is not None:
+            c = dataclasses.replace(c, key="location.country", normalized=country)
         m = _QUALIFIED_JOB.match(c.normalized) if c.key == "job.title" else None
         if m is None or c.intent is not Intent.ASSERT:
             yield c

@@ -261,6 +261,7 @@ COUNTRIES: Mapping[str, str] = _table(
 china: china | 中国
 united states: united states | usa | us | the us | the usa | america | the united states | 美国
 united kingdom: united kingdom | uk | the uk | england | 英国
+united kingdom: scotland | wales | britain | great britain
 germany: germany | 德国
 france: france | 法国
 japan: japan | 日本
@@ -277,7 +278,7 @@ netherlands: netherlands | the netherlands | 荷兰
 switzerland: switzerland | 瑞士
 sweden: sweden | 瑞典
 taiwan: taiwan | 台湾
-new zealand: new zealand | 新西兰
+new zealand: new zealand | nz | 新西兰
 malaysia: malaysia | 马来西亚
 thailand: thailand | 泰国
 vietnam: vietnam | 越南
@@ -1219,12 +1220,16 @@ _FILLER_RE = re.compile(
 )
 
 
-_DOT_CLOCK_RE = re.compile(r"\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)", re.IGNORECASE)
+_DOT_CLOCK_RE = re.compile(
+    r"\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b|\s+(?:at\s+night|in\s+the\s+(?:morning|afternoon|evening)))",
+    re.IGNORECASE,
+)
 
 
 def clock_times(text: str) -> str:
-    """British clock times with a dot read like colon ones: "9.30pm" -> "9:30pm" (only
-    before am/pm, so prices and decimals are left alone)."""
+    """British clock times with a dot read like colon ones: "9.30pm" -> "9:30pm", "9.30 at
+    night" -> "9:30 at night" (only before am/pm or a part of the day, so prices and
+    decimals are left alone)."""
     return _DOT_CLOCK_RE.sub(r"\1:\2", text)
 
 

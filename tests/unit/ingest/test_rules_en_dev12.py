@@ -12,7 +12,11 @@
   "my mobile" or by "I don't do calls", allowed by "give me a ring" / "I don't mind calls";
   a letter by post is the schema's ``post``;
 * paying: "I'd rather pay cash" (no preposition), "debit only";
-* a question opened by "should I" and a past-tense condition with "would" store nothing.
+* a question opened by "should I" and a past-tense condition with "would" store nothing;
+* value readers: a currency written before the number ("AUD 3000", "Rs. 25,000", "₹"),
+  "fifty pounds", "don't want to go over X"; "9.30 at night"; "22:00 - 06:30" is a range,
+  not two clauses; more language names; a country read as the city lived in is the
+  country; "NZ", "Scotland".
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -167,3 +171,32 @@ def test_contact_and_payment_wordings(text: str, key: str, value: str) -> None:
 )
 def test_requests_questions_and_conditions_store_nothing(text: str) -> None:
     assert records(text) == [], records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("budget's roughly CAD 1200 for the flights", "budget.max", "1200 CAD"),
+        ("my budget is Rs. 18,000", "budget.max", "18000 INR"),
+        ("max spend ₹9,500", "budget.max", "9500 INR"),
+        ("I don't want to spend more than forty euros on it", "budget.max", "40 EUR"),
+        ("I don't want to go over 70 pounds for the gift", "budget.max", "70 GBP"),
+        (
+            "no calls after 10.45 at night until 8 in the morning",
+            "contact.quiet_hours",
+            "22:45-08:00",
+        ),
+        ("quiet hours 23:00 - 07:15", "contact.quiet_hours", "23:00-07:15"),
+        ("my mother tongue is Malayalam", "language.spoken", "ml"),
+        ("currently living in portugal", "location.country", "PT"),
+        ("I live in Dunedin, NZ", "location.country", "NZ"),
+    ],
+)
+def test_value_readers(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert any(k.startswith(key) and v.startswith(value) for k, v in found), found
+
+
+def test_a_spaced_dash_between_words_still_cuts_clauses() -> None:
+    found = dict(records("I'm 61 - retired - widower"))
+    assert found.get("age") == "61" and found.get("job.status") == "retired", found
