@@ -26,7 +26,8 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev12
     python benchmarks/phrasing_bench.py --split dev12zh
     python benchmarks/phrasing_bench.py --split dev13
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev13)
+    python benchmarks/phrasing_bench.py --split dev14
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev14)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -68,6 +69,12 @@ punctuation, code-mixing, Traditional characters, the fact in the middle of a lo
 lists joined by 、 / 和) and 215 hard negatives (one-off requests and plans, questions
 without 吗, hypotheticals, relatives' and colleagues' facts, quotes, jokes, assistant text,
 retractions), written before tuning; ``--with-dev2`` adds it.
+
+``dev14_negatives.jsonl`` (split ``dev14``, English only) holds negatives only, like dev6:
+everyday chat that must store nothing (indirect, tag and unmarked questions, wishes and
+maybes, relatives' and colleagues' facts, quotes and reported speech, jokes and sarcasm,
+assistant replies pasted as the user, retractions, one-off states and requests, generic
+remarks and look-alikes), written before reading the gate's code; ``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -119,7 +126,23 @@ DEV11 = "dev11"  # fresh Chinese registers (formal, forms, elderly, TW/HK), befo
 DEV12 = "dev12"  # fresh English registers (voice, bios, lists, tickets), before tuning
 DEV12ZH = "dev12zh"  # fresh Chinese posts, voice text, code-mixing, lists; before tuning
 DEV13 = "dev13"  # untouched en + zh yardstick (everyday chat), aggregate only, never tuned on
-EXTRA_SPLITS = (DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, DEV10, DEV11, DEV12, DEV12ZH, DEV13)
+DEV14 = "dev14"  # negatives only: fresh English must-store-nothing chat, before tuning
+EXTRA_SPLITS = (
+    DEV2,
+    DEV3,
+    DEV4,
+    DEV5,
+    DEV6,
+    DEV7,
+    DEV8,
+    DEV9,
+    DEV10,
+    DEV11,
+    DEV12,
+    DEV12ZH,
+    DEV13,
+    DEV14,
+)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -168,6 +191,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev12zh_negatives": _read_optional(data_dir / "dev12zh_negatives.jsonl"),
         "dev13_statements": _read_optional(data_dir / "dev13_statements.jsonl"),
         "dev13_negatives": _read_optional(data_dir / "dev13_negatives.jsonl"),
+        "dev14_statements": _read_optional(data_dir / "dev14_statements.jsonl"),
+        "dev14_negatives": _read_optional(data_dir / "dev14_negatives.jsonl"),
     }
 
 
@@ -438,7 +463,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev13): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev14): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -660,12 +685,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev13 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev14 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev13, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev14, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")

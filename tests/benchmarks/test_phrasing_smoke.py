@@ -369,3 +369,21 @@ def test_dev8_is_an_english_set_over_every_group(data: dict[str, Any]) -> None:
     assert set(report["table"]) == {"dev8"}
     clash = {**data, "dev8_statements": [*stmts, {**data["dev5_statements"][0], "split": "dev8"}]}
     assert "dev8 id also used by another set" in "\n".join(pb.validate(clash))
+
+
+def test_dev14_is_an_english_negatives_only_set(data: dict[str, Any]) -> None:
+    negs = data["dev14_negatives"]
+    assert not data["dev14_statements"]  # negatives only, like dev6
+    assert len(negs) >= 250
+    assert {r["lang"] for r in negs} == {"en"}
+    assert {r["split"] for r in negs} == {"dev14"}
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r["id"].startswith(f"d14n-en-{r['category']}-") for r in negs)
+    # assistant text is mostly pasted by the user, some rows are real assistant turns
+    roles = {r.get("role", "user") for r in negs if r["category"] == "assistant"}
+    assert roles == {"user", "assistant"}
+    report = pb.run(data, split="dev14", limit=2)
+    assert report["table"]["dev14"]["all"]["statements"] == 0
+    assert report["table"]["dev14"]["all"]["negatives"] == 2
+    clash = {**data, "dev14_negatives": [*negs, {**data["dev6_negatives"][0], "split": "dev14"}]}
+    assert "dev14 id also used by another set" in "\n".join(pb.validate(clash))
