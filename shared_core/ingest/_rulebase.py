@@ -210,7 +210,8 @@ QUOTED_RE = re.compile(
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
     r"|\b(?:doctor|dr|mom|mum|dad|friend|wife|husband|boss|teacher|brother|sister|he|she|they)"
     r"\s+(?:said|says|told\s+me|thinks?)\s+(?:that\s+)?i\b"
-    r"|\btranslate\b|翻译"
+    # a translation asked for ("翻译一下…", "帮我把…翻译成英文"), not "我是做翻译的"
+    r"|\btranslate\b|翻译(?=一下|成|为|下|这|那|\s*[:：])|(?:帮我|请|把|给我)[^，,。]{0,12}翻译"
     # anyone but the user saying something about the user ("my horoscope says I love
     # adventure", "the quiz said I'm an introvert", "you said I like jazz")
     r"|\b(?!i\b)\w+\s+(?:says|said|claims?|claimed|reckons?|insists?|told\s+me)\s+(?:that\s+)?"
@@ -357,7 +358,7 @@ _ZH_QUESTION_RE = re.compile(
     # "请问…", and rhetorical "谁说我不吃辣了" / "难道我不是…"
     r"|^\W*(?:请问|谁说|难道)"
     # "怎么用支付宝交电费呀", "为啥我老是失眠": a how/why question that opens the sentence
-    r"|^\W*(?:怎么|怎样|如何|为什么|为啥|咋)(?![都也样的说])"
+    r"|^\W*(?:怎么|怎样|如何|为什么|为啥|咋)(?![都也样的说])|(?<![不没])怎么(?![都也办样])[\u4e00-\u9fff]{1,3}[呀啊呢]?\W*$"
     # A-not-A cut short at the end ("头孢能用不", "这体质适合吃素不"; "我也不" / "都不" deny)
     r"|(?<=[\u4e00-\u9fff])(?<![也都并从绝决还再可别来])不[呀啊]?\W*$"
     # rhetorical: "我是有多闲才会看这个"
@@ -769,7 +770,7 @@ def neg_before(text: str, pos: int) -> bool:
 
 
 _NEG_BEFORE = re.compile(
-    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿|不方便|没法|无法|从不|从来不|从来都不|绝不|坚决不)再?(?:给我)?)$",
+    r"(?:\b(?:don't|do\s+not|dont|never|stop|no)\s+(?:ever\s+)?(?:\w+\s+)?|(?:不要|别|不准|不许|不用|勿|不方便|没法|无法|从不|从来不|从来都不|绝不|坚决不|不(?:太)?喜欢|不爱|讨厌)再?(?:给我)?(?:用)?)$",
     _I,
 )
 

@@ -704,7 +704,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         h_taste,
         _hint(
             "love like enjoy adore hate dislike detest loathe despise stand bear into fan prefer"
-            " 喜欢 爱 讨厌 受不了 不吃 吃不了 不能吃 不敢吃 喝不了 能吃"
+            " 喜欢 爱 讨厌 受不了 不吃 吃不了 不能吃 不敢吃 喝不了 能吃 迷"
         ),
     ),
 )

@@ -107,6 +107,8 @@ Europe/Paris: paris | 巴黎 | 法国
 Asia/Tokyo: tokyo | jst | japan | japanese | 东京 | 日本
 Asia/Shanghai: beijing | shanghai | china | chinese | 北京 | 上海 | 东八区 | 中国
 Asia/Hong_Kong: hong kong | hkt | 香港
+Asia/Taipei: taipei | taiwan | 台北 | 台湾
+Asia/Seoul: seoul | 首尔 | 韩国
 Asia/Singapore: singapore | sgt | 新加坡
 Asia/Kolkata: india | ist | 印度
 Australia/Sydney: sydney | aest | aedt | 悉尼 | 澳洲东部
@@ -652,7 +654,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "payment.method",
         PAYMENTS,
-        r"(?<!不)(?<!不想)(?<!不喜欢)(?<!不爱)(?:只|都|一般|通常|习惯|就)?用(?P<v>"
+        r"(?<!不)(?<!不想)(?<!不喜欢)(?<!不爱)(?:(?:只|都|一般|通常|习惯|就)?用"
+        r"|(?<!不)(?:比较|更|最)?(?:喜欢|偏好|偏爱)(?:用)?)(?P<v>"
         + _alt(PAYMENTS, ascii_only=False)
         + r"|apple\s?pay|paypal)(?:付|支付|付款|结账)?",
     ),
@@ -2841,7 +2844,7 @@ VALUE_ROWS_5ZH: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "student",
-        r"^\W*(?:我)?(?:目前|现在)?(?:还)?是(?:个|一名|一个)?(?:学生|学生党|在校生|大学生|研究生|博士生|留学生)(?=$|[，。,.!！]|呢|啦|哈)",
+        r"^\W*(?:我)?(?:目前|现在)?(?:还)?是(?:个|一名|一个)?(?:学生|学生党|在校生|大学生|研究生|博士生|留学生|[大研博高初][一二三四五六](?:的)?学生)(?=$|[，。,.!！]|呢|啦|哈)",
     ),
     ("job.status", "unemployed", r"^\W*(?:目前|现在)?(?:在家)?(?:待业|失业|无业)(?:在家|中|了)?"),
     (

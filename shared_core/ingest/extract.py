@@ -510,12 +510,31 @@ def _bio_as_list(text: str) -> str:
     return ("i'm a " if first in L.JOB_HEADS else "i'm ") + ", ".join(f.strip(" .|") for f in frags)
 
 
+#: Chinese chat drops the "我" too: "现居杭州", "吃素第五年了", "离婚好几年了", "对芒果过敏",
+#: "大三学生": a clause that opens with one of these predicates (after a time adverb) is
+#: read with its subject put back ("我", or "我是" before a school year); "吃素的人…" is
+#: about people who do, not the user.
+_SUBJECTLESS_ZH = (
+    (
+        "我",
+        re.compile(
+            r"^\W*(?:已经|目前|现在|一直|平时)?(?![^，,。]{0,8}的(?:人|朋友|家庭|话))(?=现居|现住|常住|定居|吃素|吃全素|吃斋|离婚|离异|已婚|未婚"
+            r"|丧偶|退休|对[\u4e00-\u9fff]{1,8}过敏|[\u4e00-\u9fff]{1,3}不耐受)"
+        ),
+    ),
+    ("我是", re.compile(r"^\W*(?=[大研博高初][一二三四五六](?:的)?学生)")),
+)
+
+
 def _subject_for(clause: str) -> tuple[int, str] | None:
     """Where a subject-less first-person clause dropped its subject, and which one."""
     for subject, rx in _SUBJECTLESS_EN:
         if rx.match(clause):
             lead = _LEAD_RX.match(clause)
             return (lead.end() if lead else 0), subject
+    for subject, rx in _SUBJECTLESS_ZH:
+        if m := rx.match(clause):
+            return m.end(), subject
     return None
 
 

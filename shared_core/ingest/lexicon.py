@@ -1088,6 +1088,13 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![A-Za-z])[bB]ase(?:在)?\s*(?=[\u4e00-\u9fff])"), "住在"),
     (re.compile(r"(?<![A-Za-z])[cC]all\s*我"), "打电话给我"),
     (re.compile(r"灰常"), "非常"),
+    # English words typed inside a Chinese sentence ("我比较prefer微信支付", "我是freelancer",
+    # "我lactose intolerant", "我在做PM"): read as the Chinese words the rules know
+    (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:prefer)\s*(?=[\u4e00-\u9fff])"), "喜欢"),
+    (re.compile(r"(?<=[是当做])\s*(?i:a\s+)?(?i:freelancer|freelance)\b"), "自由职业者"),
+    (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:lactose\s+intolerant)\b"), "乳糖不耐受"),
+    (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:gluten\s+intolerant)\b"), "麸质不耐受"),
+    (re.compile(r"(?<=[是当做])\s*PM(?![A-Za-z])"), "产品经理"),
     (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))本人(?=[\u4e00-\u9fff])"), "我"),
     # Cantonese written as it is spoken (after the traditional -> simplified step, so 係 is
     # 系 here): "我住喺香港", "我唔食猪肉嘅", "我由广州搬咗去香港", "我仲係單身", "佢哋",

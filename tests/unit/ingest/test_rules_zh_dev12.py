@@ -154,3 +154,49 @@ def test_a_list_stops_at_a_comma_and_at_unknown_words() -> None:
     assert {v for k, v in found if k.startswith("payment.method")} == {"wechat_pay"}, found
     found = extract("我只用现金和朋友借的卡")
     assert {v for k, v in found if k.startswith("payment.method")} == {"cash"}, found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # English words typed inside a Chinese sentence
+        ("我更prefer支付宝", "payment.method", "alipay"),
+        ("我现在是freelance", "job.status", "self_employed"),
+        ("本人gluten intolerant，面食少吃", "intolerance", "麸质"),
+        # the subject dropped in chat
+        ("现居成都，老家湖南", "location.city", "chengdu"),
+        ("吃全素三年了", "diet", "vegan"),
+        ("离异，一个人住", "relationship.status", "divorced"),
+        ("研一学生，学化学的", "job.status", "student"),
+        # a taste said with 迷, a payment with 喜欢用, a time zone by its region
+        ("我特别迷滑雪", "interest", "滑雪"),
+        ("我最喜欢用云闪付", "payment.method", "unionpay"),
+        ("我们这边用台湾时间", "timezone", "Asia/Taipei"),
+        # a translator is a job, not a request for a translation
+        ("我的工作是翻译", "job.title", "翻译"),
+    ],
+)
+def test_dev12_chat_wordings_are_read(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert any(k.startswith(key) and v.lower() == value.lower() for k, v in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "吃素的人缺铁怎么补",
+        "我不太喜欢用花呗",
+        "我迷路了",
+        "翻译一下：我住在巴黎",
+        "对芒果过敏的人多吗",
+    ],
+)
+def test_dev12_chat_look_alikes_state_no_use_or_fact(text: str) -> None:
+    found = extract(text)
+    assert not {
+        k for k, _ in found if not k.startswith(("payment.avoid", "food.dislike", "taste."))
+    }, found
+
+
+def test_rarely_is_no_question() -> None:
+    assert has(extract("我只用邮箱，短信不怎么看"), "contact.channel", "email")
