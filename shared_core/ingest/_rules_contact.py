@@ -142,7 +142,10 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         s1 = (z1 + 12 if pm1 and z1 < 12 else z1) % 24
         if pre1 in ("夜里", "夜间", "凌晨", "半夜", "深夜") and z1 == 12:
             s1 = 0  # "夜里12点" is midnight
-        same_half = pre1 in ("中午", "下午", "傍晚", "晚上") and z2 < 12 and z2 + 12 > s1
+        # a start read as noon ("12点半到2点") ends in the same afternoon, as 中午 says aloud
+        same_half = (
+            (pre1 in ("中午", "下午", "傍晚", "晚上") or s1 == 12) and z2 < 12 and z2 + 12 > s1
+        )
         if not m.group("pre2") and same_half:
             pm2 = True  # "中午十二点到两点", "晚上八点到十一点": the end is later the same day
         s2 = (z2 + 12 if pm2 and z2 < 12 else z2) % 24

@@ -2918,7 +2918,7 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + PAY_ZH
         + r"|"
         + PAY_EN
-        + r")(?:我)?(?:从来|一般|基本|坚决|绝对)?(?:都)?不(?:用|碰|办)(?:的)?(?=$|[，。,.!！]|的)",
+        + r")(?:我)?(?:是)?(?:从来|一般|基本|坚决|绝对|从)?(?:都)?不(?:用|碰|办)(?:的)?(?=$|[，。,.!！]|的)",
     ),
     # a fronted airline the user won't fly: "東航我不坐了"
     (
@@ -3618,6 +3618,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
         m = rx.search(text)
         if m is None or _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
             continue
+        if _refused_after(text, m.end(), key):
+            continue  # "大床房，双床不要": the value named is the one turned down
         exp = not (cl.sentence.implicit_cue and _kind(key) not in _FACT_KINDS) and not (
             key.startswith("response.")
             and not _STANDING.search(cl.sentence.text)
@@ -3648,6 +3650,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
                 continue
             negated = _negated(text, m.start(), key)
             if key.startswith("taste.") and _DEICTIC.match(m.group(group)):
+                continue
+            if _refused_after(text, end, key):
                 continue
             raw = m.group(group)
             more = _more_items(text, end) if key in _SPLIT or _is_list(key) else ""
@@ -3751,6 +3755,20 @@ _NOT_BEFORE = re.compile(
 
 _ANYMORE_EN = re.compile(r"\b(?:anymore|no\s+longer)\b", _I)
 _SAYS_NO = re.compile(r"\b(?:don't|do\s+not|dont|never|stop|quit)\b", _I)
+
+
+#: A Chinese value turned down after it is named: "双床不要", "现金就不用了", "靠窗不考虑".
+_REFUSED_AFTER_ZH = re.compile(
+    r"(?:房|的|位|座)?(?:就|也|都|我)?(?:不要|不用|不需要|不考虑|免了|别)"
+)
+
+
+def _refused_after(text: str, end: int, key: str) -> bool:
+    """Whether the value ending at ``end`` is turned down right after it ("双床不要"); a key
+    whose rows already say no ("信用卡不用" is ``payment.avoid``) is left to its rows."""
+    if key.split(".")[0] in _NEGATIVE_KEYS or key in _NEGATIVE_KEYS or key.endswith(".avoid"):
+        return False
+    return _REFUSED_AFTER_ZH.match(text, end) is not None
 
 
 def _negated(text: str, start: int, key: str = "") -> bool:

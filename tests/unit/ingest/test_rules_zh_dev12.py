@@ -200,3 +200,25 @@ def test_dev12_chat_look_alikes_state_no_use_or_fact(text: str) -> None:
 
 def test_rarely_is_no_question() -> None:
     assert has(extract("我只用邮箱，短信不怎么看"), "contact.channel", "email")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # "对了" before the allergy is no part of the allergen
+        ("对了我对猕猴桃过敏，记一下", "allergy.food", "kiwi"),
+        # a range starting at noon ends the same afternoon
+        ("中饭后12点到1点半别找我", "contact.quiet_hours", "12:00-13:30"),
+        # a refused method fronted with 是…的
+        ("现金我是从来不用的", "payment.avoid", "cash"),
+    ],
+)
+def test_dev12_fronted_and_ranged_wordings(text: str, key: str, value: str) -> None:
+    found = extract(text)
+    assert any(k.startswith(key) and v.lower() == value.lower() for k, v in found), found
+
+
+def test_a_value_turned_down_right_after_it_is_not_kept() -> None:
+    found = extract("订酒店要双床房，大床不要")
+    assert {v for k, v in found if k.startswith("hotel.room")} == {"twin_beds"}, found
+    assert {v for k, v in extract("我要靠过道，靠窗不考虑") if k == "travel.seat"} == {"aisle"}
