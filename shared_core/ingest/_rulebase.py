@@ -108,6 +108,11 @@ LAUGH_RE = re.compile(
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
+    # "oh absolutely, I adore ...", "yeah and I'm the queen of England"
+    r"|^\W*oh\s+(?:absolutely|totally|definitely|of\s+course|great|wonderful)\s*,\s*i\b"
+    r"|^\W*(?:yeah|sure|right)\s+and\s+i(?:'m|\s+am)\b"
+    r"|\bi(?:'m|\s+am)\s+(?:the\s+)?(?:queen|king|pope|president|emperor)\s+of\b"
+    r"|\bfluent\s+in\s+(?:sarcasm|emojis?|memes?|gibberish|nonsense)\b"
     r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)"
     # a statement taken back by a trailing "... not" ("i'm a morning person... not")
     r"|(?:\.{2,}|…)\s*not\W*$"
@@ -127,6 +132,7 @@ LAUGH_RE = re.compile(
     r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with|thrilled|excited"
     r"|can't\s+wait)\b[^.!?]{0,30}?"
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
+    r"|(?:hidden|late|booking|service|overdraft)\s+(?:fees|charges)"
     r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam(?:\s+(?:calls|emails?|texts?|mail))?|robocalls|junk\s+mail)\b"
     r"|(?:最|超|超级|真|太|可|好|特别|非常)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
     # "我好爱周一啊", "爱到想哭": affection for the start of the week, or love that hurts
@@ -223,6 +229,12 @@ QUOTED_RE = re.compile(
     r"|「[^」]{0,120}?我[^」]{0,120}?」",
     _I,
 )
+#: One bare word closing "don't call me ___" is what to be called ("don't call me jo,
+#: that was a joke", "never call me sweetie"), unless it says when or how often.
+CALLED_AS = (
+    r"\s+(?!(?:again|ever|anymore|please|pls|plz|now|today|tonight|tomorrow|early|late|back"
+    r"|first|directly|either|here|there|then|too|either|lol|thanks|thx|ok|okay)\b)[a-z]+\s*(?:[,.!;]|$)"
+)
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
 RETRACT_RE = re.compile(
     r"\b(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:remember|save|store|record|keep|note)\s+"
@@ -242,6 +254,9 @@ RETRACT_RE = re.compile(
     r"|,\s*not\s+me\W*$|\bi\s+meant\s+(?:to\s+say\s+)?(?:that|it)\s+(?:about|for)\b"
     r"|\b(?:typing|writing|asking)\s+(?:that\s+)?(?:for|about)\s+(?:my|a|someone)\b"
     r"|\btyped\s+(?:that|it)\s+by\s+mistake\b|\b(?:that's|that\s+is|that\s+was)\s+(?:wrong|incorrect)\b"
+    # "that was a joke", "I was only kidding": the previous statement taken back
+    r"|\b(?:that|it)(?:'s|\s+was|\s+is)\s+(?:just\s+|only\s+)?a\s+joke\b"
+    r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\b"
     r"|\bignore\s+(?:it|this|all\s+that|my\s+last\s+(?:message|msg|one))\b"
     # "撤回", "刚那句删掉", "说的不算", "打错字了", "过敏的是我弟弟，不是我", "帮朋友打的"
     r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?句(?:话)?(?:删|不算|作废)|说的(?:都)?不算|打错(?:字)?了"

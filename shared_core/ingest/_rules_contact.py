@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from ..entities import Kind
 from . import lexicon as L
 from ._rulebase import (
+    CALLED_AS,
     CJK,
     NAME_CUT_ZH,
     Clause,
@@ -22,6 +23,7 @@ from ._rulebase import (
     alt,
     cand,
     neg_before,
+    negate,
     ok_topic,
     phrase,
     zh_name_at,
@@ -284,8 +286,20 @@ _NAME_WORD_CUT = re.compile(
 )
 
 
+#: "don't call me mo (anymore)": the name is no longer wanted, whatever its case.
+_NOT_CALLED = re.compile(
+    r"\b(?:don't|do\s+not|dont|never|stop)\s+(?:ever\s+)?call(?:ing)?\s+me(?=" + CALLED_AS + r")\s+"
+    r"(?P<n>[a-z][\w'-]{1,15})",
+    _I,
+)
+
+
 def h_name(cl: Clause) -> Iterator[Hit]:
     t = cl.text
+    for m in _NOT_CALLED.finditer(t):
+        if m.group("n").lower() not in L.NAME_STOP:
+            said = cand(Kind.FACT, "name.preferred", m.group("n"))
+            yield m.start(), m.end(), negate(said)
     for m in _NAME_CALL.finditer(t):
         n = m.group("n").split()
         if n[0].lower() in L.NAME_STOP or neg_before(t, m.start()):
@@ -329,7 +343,8 @@ def _zh_self_intro(name: str) -> bool:
 _EMERGENCY = re.compile(r"emergenc|urgent|紧急|急事|急情", _I)
 _CALL_NEG_EN = re.compile(
     r"\b(?:never|don't|do\s+not|dont|stop|no\s+need\s+to)\s+(?:ever\s+)?(?:again\s+)?(?:call|phone|ring)"
-    r"(?:ing)?\s+me\b(?!\s+(?:that|this|by|names?|an?)\b|\s+(?-i:[A-Z])[a-z])|\bno\s+(?:more\s+)?(?:phone\s+)?calls\b"
+    r"(?:ing)?\s+me\b(?!\s+(?:that|this|by|names?|an?)\b|\s+(?-i:[A-Z])[a-z]|" + CALLED_AS + r")"
+    r"|\bno\s+(?:more\s+)?(?:phone\s+)?calls\b"
     # "do not call on my mobile", "never ring my landline"
     r"|\b(?:never|don't|do\s+not|dont)\s+(?:call|phone|ring)\s+(?:(?:me\s+)?on\s+)?my\s+(?:mobile|cell"
     r"|phone|landline|number|mobile\s+number|cell\s+phone)\b"

@@ -27,7 +27,7 @@ from .. import taxonomy
 from ..entities import Candidate, Kind
 from . import lexicon as L
 from ._rulebase import ANYMORE as _ANYMORE
-from ._rulebase import Clause, Hit, cand, neg_before, ok_topic, phrase, split_items
+from ._rulebase import CALLED_AS, Clause, Hit, cand, neg_before, ok_topic, phrase, split_items
 from ._rulebase import negate as _negate
 from .lexicon import parse_number, slugify
 
@@ -159,7 +159,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "contact.call",
         "never",
-        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b(?!\s+(?:(?-i:[A-Z])[a-z]|that\b|this\b|by\b|names?\b|an?\s))|my\s+(?:phone|cell|mobile|number))",
+        r"\b(?:never|don't|do\s+not|dont)\s+(?:ever\s+)?(?:call|phone|ring)\s+(?:me\b(?!\s+(?:(?-i:[A-Z])[a-z]|that\b|this\b|by\b|names?\b|an?\s)|"
+        + CALLED_AS
+        + r")|my\s+(?:phone|cell|mobile|number))",
     ),
     (
         "contact.call",
@@ -1712,7 +1714,7 @@ _PRONOUN_ROWS = tuple(
     for code, word in (("they/them", "they"), ("he/him", "he"), ("she/her", "she"))
 )
 
-ACTIVITY_EN = r"(?:yoga|pilates|crossfit|karate|judo|taekwondo|jiu[\s-]?jitsu|tai\s+chi|kickboxing|boxing|ballet|salsa|zumba|spinning|meditation|parkour|archery|fencing|rowing|triathlons?|marathons?|park\s?run|martial\s+arts|weightlifting|weights|bouldering|calisthenics)"
+ACTIVITY_EN = r"(?:yoga|pilates|crossfit|karate|judo|taekwondo|jiu[\s-]?jitsu|tai\s+chi|kickboxing|boxing|ballet|salsa|zumba|spinning|meditation|parkour|archery|fencing|rowing|triathlons?|marathons?|park\s?run|martial\s+arts|weightlifting|weights|bouldering|calisthenics|pottery|ceramics|knitting|crochet|sewing|embroidery|woodwork(?:ing)?|calligraphy|photography|painting|sketching)"
 GOING_EN = r"(?:running|swimming|climbing|bouldering|hiking|cycling|surfing|skiing|snowboarding|fishing|sailing|kayaking|canoeing|camping|dancing|skating|ice\s+skating|jogging|birdwatching|bird\s*watching|diving|scuba\s+diving|horse\s+riding|riding|walking|rambling|golfing|bowling|paddleboarding|windsurfing|mountain\s+biking)"
 #: "I'm an avid reader" -> reading: the activity a keen <doer> does.
 DOERS = _codes(
@@ -2048,7 +2050,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.like",
         None,
-        r"\bi(?:'m|\s+am)\s+(?:learning|taking\s+up|getting\s+into|teaching\s+myself)\s+(?:to\s+play\s+|how\s+to\s+play\s+)?(?:the\s+)?(?P<v>"
+        r"\bi(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:learning|taking\s+up|getting\s+into|teaching\s+myself)\s+(?:to\s+play\s+|how\s+to\s+play\s+)?(?:the\s+)?(?P<v>"
         + PLAYED
         + r"|"
         + ACTIVITY_EN
@@ -2113,6 +2115,13 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "payment.avoid",
         PAYMENTS,
         r"\bi\s+(?:don't|do\s+not|dont|never)\s+do\s+(?P<v>" + PAY_EN + r")\b",
+    ),
+    # ---- "weekends are for surfing and yoga", "my evenings are all about chess"
+    (
+        "taste.like",
+        None,
+        r"^\W*(?:my\s+)?(?:weekends|evenings|free\s+time|spare\s+time|days\s+off|sundays|saturdays)"
+        r"\s+(?:are|is)\s+(?:all\s+)?(?:for|about|spent)\s+(?P<v>" + ITEM_EN + r")" + _END,
     ),
     # ---- "chocolate is life", "big into hiking", "gamer here", "2 cats"
     (
@@ -3338,7 +3347,7 @@ _HINTS_4: Mapping[str, str] = {
     "language.spoken": "learning|studying|taking|native|grew up",
     "intolerance": "stomach|tummy|bloating|cramps|gas|runs|diarrh|indigestion|heartburn|reflux|sensitive",
     "taste.dislike": "person|drinker|eater|worst|awful|horrible|terrible|foul|rank|stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
-    "taste.like": "drinker|person|eater|can't get enough|learning|taking up|getting into|teaching myself|love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter",
+    "taste.like": "drinker|person|eater|can't get enough|learning|taking up|getting into|teaching myself|love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter|evenings|days off|sundays|saturdays",
     "allergy": "agree|allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't|hay",
     "medication": "been on|been taking",
     "payment.method": "pay|send money|split",

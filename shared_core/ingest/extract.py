@@ -365,7 +365,8 @@ _SUBJECTLESS_EN = (
         "i'm ",
         re.compile(
             _LEAD_EN + r"(?:allergic|intolerant|fluent|married|divorced|engaged|single|retired"
-            r"|unemployed|based|into|obsessed|widowed|separated|self[\s-]employed)\b",
+            r"|unemployed|based|into|obsessed|widowed|separated|self[\s-]employed|passionate"
+            r"|hooked|addicted|crazy\s+about|mad\s+about|learning)\b",
             _I,
         ),
     ),

@@ -16,7 +16,13 @@
 * value readers: a currency written before the number ("AUD 3000", "Rs. 25,000", "₹"),
   "fifty pounds", "don't want to go over X"; "9.30 at night"; "22:00 - 06:30" is a range,
   not two clauses; more language names; a country read as the city lived in is the
-  country; "NZ", "Scotland".
+  country; "NZ", "Scotland";
+* look-alikes: "that was a joke" / "I was only kidding" take the previous turn back;
+  "don't call me <word>" is about a name (it forgets that name), not calls; "oh
+  absolutely, I ..." and "yeah and I'm ..." open sarcasm, "the queen of ...", "fluent in
+  sarcasm" are jokes, and hidden fees join the stock annoyances;
+* interests: "passionate about X" without "I'm", "weekends are for X and Y", "I've been
+  learning X", crafts as activities.
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -200,3 +206,43 @@ def test_value_readers(text: str, key: str, value: str) -> None:
 def test_a_spaced_dash_between_words_still_cuts_clauses() -> None:
     found = dict(records("I'm 61 - retired - widower"))
     assert found.get("age") == "61" and found.get("job.status") == "retired", found
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("I have three cats", "lol that was a joke, I don't have any"),
+        ("my budget is 900", "i was only kidding about that"),
+        ("call me Mo", "no wait, don't call me mo"),
+        ("oh definitely, I just adore late fees",),
+        ("sure and I'm the king of Spain",),
+        ("I'm fluent in memes",),
+    ],
+)
+def test_look_alikes_store_nothing(turns: tuple[str, ...]) -> None:
+    assert records(*turns) == [], records(*turns)
+
+
+@pytest.mark.parametrize(
+    ("text", "keep"),
+    [
+        ("please don't call me again", "contact.call"),
+        ("don't call me at work", "contact.call"),
+        ("absolutely, I'm vegetarian", "diet"),
+    ],
+)
+def test_the_look_alike_rules_leave_statements_alone(text: str, keep: str) -> None:
+    assert any(k.startswith(keep) for k, _ in records(text)), records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("passionate about marine biology", {"marine biology"}),
+        ("my sundays are for cycling and gardening", {"cycling", "gardening"}),
+        ("I've been learning calligraphy", {"calligraphy"}),
+        ("i do embroidery to relax", {"embroidery"}),
+    ],
+)
+def test_interest_wordings(text: str, want: set[str]) -> None:
+    assert items(records(text), "interest") == want, records(text)
