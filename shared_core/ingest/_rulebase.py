@@ -127,6 +127,9 @@ LAUGH_RE = re.compile(
     r"|我(?:就|可)?是(?:这个)?(?:地球上|世界上|全世界|全宇宙|宇宙|全球|史上|天底下|全村)(?:最|第一)"
     # a turn that opens with a laugh ("lol I'm allergic to Mondays") is not a statement
     r"|^\W*(?:lol|lmao|rofl|haha+|hehe+)\b|^\W*(?:哈哈+|呵呵+|嘿嘿+)"
+    # a mock-cheerful opener: "oh yes, please call me at 3am", "oh joy, ..."
+    r"|^\W*oh\s+(?:great|joy|wonderful|fantastic|brilliant|lovely|goody|perfect|yes|yeah|absolutely"
+    r"|sure)\s*[,!.]"
     # loving what everyone hates is sarcasm ("I just adore it when my flight gets cancelled",
     # "我超级喜欢排队两小时"): affection toward a stock annoyance
     r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with|thrilled|excited"
@@ -216,6 +219,10 @@ QUOTED_RE = re.compile(
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
     r"|\b(?:doctor|dr|mom|mum|dad|friend|wife|husband|boss|teacher|brother|sister|he|she|they)"
     r"\s+(?:said|says|told\s+me|thinks?)\s+(?:that\s+)?i\b"
+    # someone's advice or demand: "my trainer told me to go low carb", "the nurse wants me
+    # to cut salt" (what the user does about it is theirs to say)
+    r"|\b(?!i\b)[a-z]+\s+(?:told|tells|advised|advises|wants|wanted|asked|asks|recommended"
+    r"|suggested|warned|keeps\s+telling)\s+me\s+(?:to|not\s+to)\b"
     # a translation asked for ("翻译一下…", "帮我把…翻译成英文"), not "我是做翻译的"
     r"|\btranslate\b|翻译(?=一下|成|为|下|这|那|\s*[:：])|(?:帮我|请|把|给我)[^，,。]{0,12}翻译"
     # anyone but the user saying something about the user ("my horoscope says I love
@@ -235,6 +242,22 @@ CALLED_AS = (
     r"\s+(?!(?:again|ever|anymore|please|pls|plz|now|today|tonight|tomorrow|early|late|back"
     r"|first|directly|either|here|there|then|too|either|lol|thanks|thx|ok|okay)\b)[a-z]+\s*(?:[,.!;]|$)"
 )
+#: An assistant's reply pasted as the user's turn ("Thanks for letting me know you're
+#: allergic to peanuts.", "Understood, I'll reply in German from now on.", "I've updated your
+#: profile: ...", "As an AI, I ..."): what it says of "you" is not the user's own statement.
+ASSISTANT_VOICE_RE = re.compile(
+    r"\bas\s+(?:an?\s+)?(?:ai|a\.i\.|language\s+model|(?:virtual|ai|your)\s+assistant|chatbot)\b"
+    r"|\bi(?:'ve|\s+have)\s+(?:now\s+|also\s+|just\s+)?(?:noted|saved|updated|recorded|added|stored"
+    r"|changed|set)\s+(?:down\s+)?(?:that\s+you|your)\b"
+    r"|\bi(?:'ll|\s+will)\s+(?:now\s+|also\s+|make\s+sure\s+to\s+)?(?:remember|keep\s+in\s+mind|note"
+    r"|bear\s+in\s+mind)\s+(?:that\s+)?you(?:'re|\s+are|\s+have|'ve)?\b"
+    r"|\bi(?:'ll|\s+will)\s+(?:now\s+|also\s+)?(?:reply|respond|answer|write)\s+(?:to\s+you\s+)?in\b"
+    r"|\bi(?:'ll|\s+will)\s+(?:call|address)\s+you\b"
+    r"|\bthanks?\s+(?:you\s+)?for\s+(?:letting\s+me\s+know|telling\s+me|sharing)\s+(?:that\s+)?"
+    r"you(?:'re|\s+are|\s+have|'ve)?\b"
+    r"|\bhappy\s+to\s+help\b[^.!?]{0,3}[.!?]\s*(?:your|you(?:'re|\s+are))\b",
+    _I,
+)
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
 RETRACT_RE = re.compile(
     r"\b(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:remember|save|store|record|keep|note)\s+"
@@ -243,7 +266,21 @@ RETRACT_RE = re.compile(
     # "forget what i said about living in paris", "ignore the bullet point thing", "never
     # mind the budget thing": a retraction that names what it takes back
     r"|\b(?:forget|ignore|disregard)\s+what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)\s+about\b"
-    r"|\b(?:forget|ignore|disregard|never\s*mind)\s+(?:the|my|that|this)\s+(?:\w+\s+){0,3}?thing\b"
+    r"|\b(?:forget|ignore|disregard|never\s*mind|undo|scratch|drop)\s+(?:the|my|that|this)\s+(?:\w+\s+){0,3}?"
+    r"(?:thing|bit|part|stuff)\b"
+    # a clause that opens by taking one named item back: "ignore the age", "strike that email",
+    # "scratch the budget" ("ignore the typos" takes nothing; "forget my X" is a forget request)
+    r"|^\W*(?:(?:erm|um|uh|oh|ok|okay|wait|sorry|oops|actually|no|please|pls)\W+)*"
+    r"(?:ignore|disregard|scratch|strike|undo)\s+(?:the|that|this|my)\s+"
+    r"(?!(?:typos?|spelling|grammar|formatting|details?|rest|noise|small\s+print)\b)"
+    r"[a-z]+(?:\s+[a-z]+)?\s*(?:[,.;!]|$)"
+    # "forget I mentioned my meds", "take back what I said about ...", "not true about the
+    # parrot", "I was testing you", "that was a joke", "I typed that wrong"
+    r"|\b(?:forget|ignore|disregard)\s+(?:that\s+)?i\s+(?:ever\s+)?(?:said|mentioned|told\s+you|wrote)\b"
+    r"|\btake\s+back\s+what\s+i\b|\bnot\s+true\s+about\b"
+    r"|\bi\s+was\s+(?:just\s+)?(?:testing|messing\s+with|trolling)\s+(?:you|the\s+bot|this)\b"
+    r"|\b(?:that|it)\s+was\s+(?:just\s+|only\s+)?a\s+joke\b"
+    r"|\btyped\s+(?:that|it)\s+(?:wrong|incorrectly)\b"
     r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
     r"|(?:别|不要|不用)记(?:住)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
     r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧"
@@ -290,6 +327,8 @@ HYPOTHETICAL_RE = re.compile(
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
     # "in theory", and a past-tense condition with "would" after it: "if I retired at 55
     # would I have enough"
+    # "say I went keto for a month, what would happen": a supposition without "if"
+    r"|^\W*(?:let'?s\s+)?say\s+(?:i|i'm|we|my)\b|\bwhat\s+would\s+happen\b"
     r"|\bin\s+theory\b|\btheoretically\b|\bif\s+i\s+[a-z]+ed\b[^.?!]{0,60}?\bwould\s+(?:i|it|that|we|there)\b"
     r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我|倘若|假使|假若|若是|如若|设想",
     _I,
@@ -298,7 +337,8 @@ HYPOTHETICAL_RE = re.compile(
 #: 成都，看情况", "说不定以后我会去学日语".
 MODAL_RE = re.compile(
     r"\bmay\s+or\s+may\s+not\b|\bwho\s+knows\b|\bnot\s+sure\s+yet\b|\bhaven't\s+decided\b"
-    r"|\bundecided\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
+    r"|\bundecided\b|\blook(?:ing)?\s+into\b|\b(?:half[\s-]+)?tempted\s+to\b|\bon\s+the\s+fence\b"
+    r"|\bdebating\s+(?:whether|if)\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
     r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
     r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试"
     # a hedged self-diagnosis: "I think I might be gluten intolerant", "maybe I'm lactose
@@ -337,7 +377,11 @@ TASK_RE = re.compile(
     # 一下", "这封邮件用正式一点的语气改一下"
     r"|^\W*(?:这单|这笔(?:单|账|钱)?)|先用[^，,。]{1,8}(?:付|结|支付|买单)"
     r"|(?:把|将)(?:这|那)(?:些|个|段|篇|份|封|条|句|张)[^，,。]{0,14}(?:一下|成)"
-    r"|^\W*(?:这|那)(?:些|段|篇|份|封|条|句|张)[^，,。]{0,16}(?:一下|成[\u4e00-\u9fff]{1,4})\W*$",
+    r"|^\W*(?:这|那)(?:些|段|篇|份|封|条|句|张)[^，,。]{0,16}(?:一下|成[\u4e00-\u9fff]{1,4})\W*$"
+    # this answer only: "for this answer use bullet points", "reply in French for this one
+    # only", "just for this reply" (not "for this chat / session": a scope, read elsewhere)
+    r"|\bfor\s+this\s+(?:one|answer|reply|response|question|message|email|text|post|request|task"
+    r"|draft|letter|summary)\b|\b(?:this|that)\s+(?:one|answer|reply|response)\s+only\b",
     _I,
 )
 #: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是"
@@ -353,7 +397,10 @@ IMPLICIT_CUE_RE = re.compile(
     _I,
 )
 _QUESTION_START_RE = re.compile(
-    r"^\s*(?:am|do(?!\s+not\b|\s+never\b|n't\b)|did|does|is|are|was|were|have|has|what|what's"
+    # a yes/no question after a filler: "so is oat milk ok for ...", "ok can a nurse ..."
+    r"^\W*(?:(?:so|and|but|also|ok|okay|well|oh|btw|wait|hmm|um|quick\s+question)\W+)+"
+    r"(?:is|are|was|were|does|can|could|should|would|will|did)\s+(?!(?:i|we)\W*$)\w"
+    r"|^\s*(?:am|do(?!\s+not\b|\s+never\b|n't\b)|did|does|is|are|was|were|have|has|what|what's"
     r"|whats|where|which|who|when|how|why|(?:should|shall)(?=\s+(?:i|we)\b))\b",
     _I,
 )
@@ -398,7 +445,11 @@ THIRD_PARTY_RE = re.compile(
     r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"
-    r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws)"
+    r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws|step-?(?:mum|mom|dad|son|daughter|kids?)"
+    r"|nieces?|nephews?|grand(?:son|daughter|kids?|children)s?|teen(?:ager)?s?|toddlers?|twins"
+    r"|therapists?|dentists?|vets?|trainers?|coach|tutors?|teachers?|landlords?|landlady|manager"
+    r"|supervisor|accountant|lawyer|hairdresser|barber|mechanic|nanny|babysitter|students?"
+    r"|employees?|staff|tenants?|guests?)"
     # "my mother tongue", "my family name", "my parents' language": the user's own
     r"(?!\s+(?:tongue|language|name|doctor|gp)\b)"
     r"|he(?!\s*/)|she(?!\s*/)|they(?!\s*/)|his|her|their|someone|somebody"
@@ -481,6 +532,8 @@ def is_self_question(sentence: str) -> bool:
         return True  # "你能不能说英文" asks what the assistant can do; it sets nothing
     if _TAG_QUESTION_RE.search(s):
         return True  # "I'm allergic to cats, right?" asks to confirm; it states nothing
+    if _INDIRECT_Q_RE.search(s):
+        return True  # "I wonder if I'm allergic to kiwi", "not sure whether to go keto"
     if _REQUEST_RE.search(s):
         return False
     if _ASKS_YOU_LAST.search(s):
@@ -538,9 +591,22 @@ _ASIDE_RE = re.compile(
 )
 
 
+#: A question asked indirectly: "I wonder if I'm allergic to kiwi", "not sure whether I
+#: should go vegan", "curious if ...", "any idea whether ...", "I don't know if I ...".
+_INDIRECT_Q_RE = re.compile(
+    r"\bi(?:'m|\s+am|\s+was)?\s+(?:just\s+)?wonder(?:ing)?\s+(?:if|whether|why|how|what|which)\b"
+    r"|^\W*(?:just\s+|was\s+)?wondering\s+(?:if|whether|why|how|what|which)\b"
+    r"|\bnot\s+(?:really\s+)?sure\s+(?:if|whether)\b|\b(?:i'm\s+|i\s+am\s+)?curious\s+(?:if|whether)\b"
+    r"|\bany\s+idea\s+(?:if|whether)\b|\bi\s+(?:don't|do\s+not|dont)\s+know\s+(?:if|whether)\b",
+    re.I,
+)
+
+
 #: A tag question asking to confirm: "I live in Denver, right?", "我对花生过敏，对吧？".
 _TAG_QUESTION_RE = re.compile(
     r"[,，]\s*(?:right|correct|isn't\s+it|aren't\s+i|don't\s+i|didn't\s+i|am\s+i|do\s+i)\s*\?+\W*$"
+    # typed without the question mark: "I'm pescatarian, aren't I"
+    r"|[,，]\s*(?:aren't|don't|didn't|haven't|wasn't|weren't|won't|can't|isn't)\s+(?:i|it)\W*$"
     r"|[,，]\s*(?:对吧|是吧|对不对|是不是|没错吧)\W*$",
     re.I,
 )
@@ -681,7 +747,8 @@ _RELATIVE_SUBJECT_RE = re.compile(
     r"\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:friends?|colleagues?|co-?workers?"
     r"|boss|neighbou?rs?|roommates?|flatmates?|classmates?|sons?|daughters?|kids?|children|mom|mum"
     r"|mother|dad|father|brothers?|sisters?|cousins?|aunt|uncle|grandma|grandpa|parents?|nan|gran"
-    r"|partner|wife|husband|girlfriend|boyfriend)\s+(?!(?:tongue|language|name)\b)(?:\w+\s+)?(?:is|are|was|were|has|had|might|may"
+    r"|partner|wife|husband|girlfriend|boyfriend|therapist|dentist|vet|trainer|coach|tutor|teacher"
+    r"|landlord|landlady|manager|accountant|lawyer|niece|nephew|teenager|toddler)\s+(?!(?:tongue|language|name)\b)(?:\w+\s+)?(?:is|are|was|were|has|had|might|may"
     r"|could|takes|lives|works|eats|can't|cannot|doesn't|isn't)\b",
     _I,
 )
@@ -696,12 +763,53 @@ _PEOPLE_ZH_RE = re.compile(
 )
 
 
+#: People in general or a stranger as the subject: "a lot of people are lactose intolerant",
+#: "most airlines charge for bags", "a guy at work is allergic to ...", "oat milk for someone
+#: who's lactose intolerant", "this woman said she's vegan".
+_PEOPLE_EN_RE = re.compile(
+    r"^\W*(?:a\s+lot\s+of|lots\s+of|loads\s+of|tons\s+of|plenty\s+of|most|many|some|a\s+few|few"
+    r"|half\s+(?:of\s+)?(?:the\s+)?|all|(?:\d+|ten|twenty|thirty)\s*(?:%|percent)\s+of)\s+(?:[a-z]+\s+)?"
+    r"(?:people|folks|adults|kids|children|men|women|guys|users|americans|brits|patients|nurses"
+    r"|doctors|vegans|vegetarians|students|airlines|hotels|restaurants|shops|companies)\b"
+    r"|^\W*(?:(?:and|but|so|oh|well|also)\s+)?(?:a|some|this|that|one|the)\s+(?:guy|girl|woman|man|dude"
+    r"|lady|bloke|person|kid)\b"
+    r"|\b(?:someone|somebody|anyone|anybody|people|those|a\s+person|folks)\s+who(?:'s|'re|\s+is"
+    r"|\s+are|\s+has|\s+have)\b"
+    r"|\b(?:says|said|claims?|thinks?|told\s+me)\s+(?:that\s+)?(?:he|she|they)(?:'s|'re)?\b",
+    _I,
+)
+
+
+#: A remark about a thing, not the user: a clause whose subject is a noun phrase with a
+#: determiner ("the hotel's king bed rooms were sold out", "this vegan place closed") or a
+#: trend ("keto is everywhere on tiktok", "paleo is a fad"). Slot and household nouns stay
+#: the user's ("the budget is 2k", "the dog is called Max").
+_GENERIC_SUBJECT_RE = re.compile(
+    r"^\W*(?:(?:the|this|that|these|those|a|an|every|no)\s+(?!(?:budget|name|age|birthday|email|phone"
+    r"|number|diet|pronouns|job|timezone|time\s+zone|address|language|currency|allerg\w*|seat|plan"
+    r"|dogs?|cats?|pets?|puppy|kitten|kids?|baby|wife|husband|partner|family|salary|rent)\b)"
+    r"(?:[a-z][a-z'-]*\s+){0,4}?(?:is|are|was|were|has\s+been|have\s+been|got|gets|seems?|looks?)\b"
+    r"|^\W*[a-z][a-z-]*\s+(?:is|are)\s+(?:(?:so|totally|kind\s+of|kinda|just)\s+)?(?:everywhere"
+    r"|trending|over-?rated|under-?rated|(?:a\s+)?(?:fad|trend|scam|hype)|all\s+the\s+rage"
+    r"|having\s+a\s+moment|so\s+popular)\b)",
+    _I,
+)
+
+
+def generic_remark(clause: str, sentence: str) -> bool:
+    """Whether ``clause`` remarks on a thing or a trend rather than the user: a determiner
+    or trend subject (:data:`_GENERIC_SUBJECT_RE`) in a sentence with no first person."""
+    return _GENERIC_SUBJECT_RE.search(clause) is not None and not first_person(sentence)
+
+
 def third_party(text: str) -> bool:
     """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
     "apparently Tom is ...", "I think my sister is vegan", "很多人 ...")."""
     if THIRD_PARTY_RE.search(text) is not None or _RELATIVE_SUBJECT_RE.search(text):
         return True
     if _PEOPLE_ZH_RE.search(text) is not None and not first_person(text):
+        return True
+    if _PEOPLE_EN_RE.search(text) is not None and not first_person(text):
         return True
     return _NAMED_SUBJECT_RE.search(text) is not None and not first_person(text)
 

@@ -73,6 +73,7 @@ from ..entities import Candidate, Intent, Kind, Scope, Turn
 from . import _rules_facts as F
 from . import lexicon as L
 from ._rulebase import (
+    ASSISTANT_VOICE_RE,
     CORRECTION_RE,
     CUT_ZH,
     HYPOTHETICAL_RE,
@@ -93,6 +94,7 @@ from ._rulebase import (
     clauses,
     declared_aside,
     first_person,
+    generic_remark,
     has_explicit_marker,
     is_self_question,
     laughed_from,
@@ -172,6 +174,7 @@ class RuleExtractor:
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
+        pasted = ASSISTANT_VOICE_RE.search(text) is not None  # an assistant's reply, pasted
         marker = has_explicit_marker(text)
         out: list[Candidate] = []
         correcting = False
@@ -203,8 +206,10 @@ class RuleExtractor:
                     )
                 )
                 c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh or laughed)
-                if quoted:
+                if quoted or pasted:
                     c = dataclasses.replace(c, signals=c.signals | {"quoted"})
+                if generic_remark(clause.text, sent_text):
+                    c = dataclasses.replace(c, signals=c.signals | {"generic"})
                 if c.intent is Intent.ASSERT and past_state(clause.text, c.key):
                     c = dataclasses.replace(c, signals=c.signals | {"past"})
                 out.append(c)

@@ -41,6 +41,7 @@ _REJECTING_SIGNALS: tuple[tuple[str, str], ...] = (
     ("third_party", "about someone else, not the user"),
     ("negated", "negated statement"),
     ("quoted", "quoted or reported speech"),
+    ("generic", "a remark about a thing or a trend, not about the user"),
     ("transient", "a passing state, not a durable fact"),
     ("task", "a one-off task, not a standing preference"),
     ("past", "a past state, not true now"),
@@ -91,6 +92,9 @@ _NOT_ALLERGENS = re.compile(
     r"^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?"
     r"|mornings?|work|working|my\s+job|jobs?|people|humans?|homework|exercise|effort|adulting"
     r"|responsibilit(?:y|ies)|meetings?|school|math|maths|running|stupidity|nonsense|drama"
+    r"|spreadsheets?|excel|e-?mails?|paperwork|deadlines?|alarms?|alarm\s+clocks?|cardio|(?:the\s+)?gym"
+    r"|chores|housework|cleaning|laundry|commitment|small\s+talk|phone\s+calls|bills|taxes|wi-?fi"
+    r"|traffic|exams?|studying|my\s+boss|bosses|adults|grown-?ups"
     r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业|钱|你|你们|他|她|老板|上司|领导"
     r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生)$",
     re.IGNORECASE,
@@ -106,6 +110,14 @@ _NOT_JOBS = re.compile(
     r"^(?:打工人|打工仔|社畜|咸鱼|一条咸鱼|牛马|搬砖的|搬砖|韭菜|干饭人|废物|穷光蛋)$"
     # idling made a trade: "资深熬夜工程师", "职业摸鱼选手"
     r"|熬夜|摸鱼|躺平|干饭|划水|发呆|睡觉"
+)
+#: Idling made a trade, in English: "I'm a professional napper", "certified overthinker",
+#: "full-time procrastinator" (a real trade keeps: "a professional photographer").
+_IDLE_TRADE_EN = re.compile(
+    r"\b(?:professional|certified|expert|full[\s-]time|world[\s-]class|champion|olympic(?:[\s-]level)?"
+    r"|pro)\s+(?:napp|sleep|procrastinat|overthink|snack|binge|worri|complain|couch|scroll|daydream"
+    r"|nap\b|eat|lazy|loung|chill|gossip)\w*",
+    re.IGNORECASE,
 )
 #: What "my job is X" says of the job rather than naming it: "killing me", "stressing me
 #: out", "stable", "so boring" (a role keeps: "my job is nursing", "a part-time barista").
@@ -151,6 +163,13 @@ _CHAT_NOTE = re.compile(
     r"|^\W*我?(?:现在|最近|还)?(?:有|遇到了?)(?:一个|个|一些|些|点)(?:小)?(?:问题|烦恼|困惑|难题|请求|疑问)"
     r"|^\W*我?(?:有点|有些|很|非常|真的)?(?:担心|不知道|不太?懂|不明白|搞不懂|想不通|不确定)"
     r"|^\W*我?(?:很|非常|真的)?(?:感谢|谢谢|感激)",
+    re.IGNORECASE,
+)
+#: A note whose object is only a pronoun ("I don't have one", "I never use it", "I like
+#: that"): it points back into the conversation and says nothing on its own.
+_PRONOUN_NOTE = re.compile(
+    r"^\W*i\s+(?:(?:really|just|still|also|never|don't|do\s+not|dont|didn't|can't|won't"
+    r"|no\s+longer)\s+)*[a-z]+\s+(?:one|it|that|this|them|those|these|any|some)\W*$",
     re.IGNORECASE,
 )
 #: A taste whose "item" is a verb phrase or a degree word ("love is a two-way street",
@@ -246,6 +265,8 @@ def _implausible(cand: Candidate) -> str | None:
         return "hyperbole: not a food"
     if key == "job.title" and _NOT_JOBS.search(value):
         return "self-mockery, not a job"  # "我是个打工人", "我是一条咸鱼"
+    if (key == "job.title" or key.startswith("note")) and _IDLE_TRADE_EN.search(value):
+        return "self-mockery, not a trade"  # "I'm a professional napper"
     if key == "job.title" and _JOB_SAID_OF.match(value):
         return "how the job feels, not what it is"  # "my job is killing me / is stable"
     if value.startswith("的") or key.rsplit(".", 1)[-1].startswith("的"):
@@ -262,6 +283,8 @@ def _conversational(cand: Candidate) -> str | None:
         return "a request for help, not a topic of interest"
     if key.startswith("note.") and _CHAT_NOTE.match(value):
         return "conversation (a request, thanks or a passing difficulty), not a fact"
+    if key.startswith("note") and _PRONOUN_NOTE.match(value):
+        return "a pronoun for its object: points back into the conversation"
     if key.startswith("taste."):
         item = key.removeprefix("taste.")
         if _NOT_AN_ITEM.match(item) or _DEMONSTRATIVE_ZH.match(item):
