@@ -31,7 +31,7 @@ from ._rulebase import (
     negate as _negate,
 )
 from ._rules_open import h_interest, h_taste
-from ._rules_packs import NOT_ITEM_START, ONE_TRIP, allergy_key, complains
+from ._rules_packs import NOT_ITEM_START, ONE_TRIP, allergy_key, complains, more_items
 from ._rules_place import h_budget, h_location
 from .dates import DATE_HINTS, resolve_dates
 from .lexicon import slugify
@@ -641,10 +641,13 @@ def h_pack(cl: Clause) -> Iterator[Hit]:
             item = next(v for k, v in m.groupdict().items() if v).strip()
             if item.lower() in _ANAPHORA:
                 continue  # "I'm intolerant to both": the items were named elsewhere
-            norm = codes.get(item.lower(), item.lower()) if codes else item.lower()
-            slot = key if n == 0 else f"{key}.{slugify(norm)}"
-            c = cand(kind, slot, item, normalized=norm)
-            yield m.start(), m.end(), _negate(c) if _ANYMORE.search(cl.text) else c
+            more = more_items(cl.text, m.end()) if codes is None else ""
+            # "intolerant to wheat and lactose": the items said after the first one
+            for k, said in enumerate([item, *(x for x in more.split(" and ") if x)]):
+                norm = codes.get(said.lower(), said.lower()) if codes else said.lower()
+                slot = key if n == 0 and k == 0 else f"{key}.{slugify(norm)}"
+                c = cand(kind, slot, said, normalized=norm)
+                yield m.start(), m.end(), _negate(c) if _ANYMORE.search(cl.text) else c
 
 
 def _hint(words: str) -> tuple[str, ...]:

@@ -3216,8 +3216,82 @@ _HINTS_10: Mapping[str, str] = {
     "travel.loyalty": "member|card|elite|status",
     "travel.airline.avoid": "avoid|skip|no ",
 }
+#: English wordings the dev12 set exposed (voice, chat and Indian/British registers).
+_SEAT_VERB = (
+    r"\bi\s+(?:always\s+|usually\s+|normally\s+|generally\s+)?(?:book|choose|pick|take|grab|go\s+for"
+    r"|ask\s+for)\s+(?:the\s+|a\s+|an\s+)?"
+)
+_KIDS_ADJ = r"(?:(?:teenage|grown(?:[\s-]up)?|little|young|adult|small)\s+)?"
+VALUE_ROWS_EN12: tuple[tuple[str, str, str], ...] = (
+    ("seat", "window", _SEAT_VERB + r"window(?:\s+seats?)?\b(?!\s+(?:cleaner|blinds?|table|box))"),
+    ("seat", "aisle", _SEAT_VERB + r"aisle(?:\s+seats?)?\b"),
+    (
+        "job.status",
+        "student",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+)?(?:uni|undergrad|undergraduate|postgrad|postgraduate|masters?"
+        r"|master's|med|medical|law|nursing|mature|part-time|high\s+school|college|art|exchange)\s+student\b",
+    ),
+    # "pure veg" / "pure vegetarian": Indian English for a strict (egg-free) vegetarian
+    ("diet", "vegetarian", r"\bpure\s+(?:veg|vegetarian)\b"),
+)
+ITEM_ROWS_EN12: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    (
+        "travel.airline",
+        None,
+        r"\bi(?:'m|\s+am)\s+(?:very\s+|pretty\s+|fiercely\s+|quite\s+)?loyal\s+to\s+(?P<v>"
+        + L.AIRLINES_EN
+        + r")\b",
+    ),
+    # "codeine makes me really sick": an adverse drug reaction is recorded with allergies
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>"
+        + MEDS_EN
+        + r")\s+(?:makes?|made|gives?|gave)\s+me\s+(?:really\s+|very\s+|so\s+|super\s+)?(?:sick|ill"
+        r"|vomit|throw\s+up|nauseous|hives|a\s+rash|break\s+out)\b",
+    ),
+    (
+        "pet.species",
+        PETS,
+        r"\bi\s+(?:own|have|keep|'ve\s+got)\s+(?:a\s+couple\s+of|a\s+few|several|a\s+pair\s+of)\s+"
+        r"(?:\w+\s+)?(?P<v>" + PETS_EN + r")\b",
+    ),
+    # Indian English "take" for eating: "I don't take eggs"
+    (
+        "diet.avoid",
+        None,
+        r"\bi\s+(?:don't|do\s+not|dont|never)\s+take\s+(?P<v>" + FOOD_AVOID_LIST + r")\b",
+    ),
+    (
+        "family.children",
+        None,
+        r"\bi\s+(?:have|'ve\s+got|have\s+got)\s+(?P<v>\d|one|two|three|four|five|six)\s+"
+        + _KIDS_ADJ
+        + r"(?:boys|girls|sons|daughters|kids|children)\b"
+        r"|^\W*(?P<v2>\d|one|two|three|four|five|six)\s+"
+        + _KIDS_ADJ
+        + r"(?:boys|girls|sons|daughters)\W*$",
+    ),
+)
+_HINTS_EN12: Mapping[str, str] = {
+    "seat": "window|aisle",
+    "job.status": "student",
+    "diet": "pure",
+    "travel.airline": "loyal",
+    "allergy": "makes|made|gives|gave",
+    "pet.species": "couple|few|several|pair",
+    "diet.avoid": "take",
+    "family.children": "boys|girls|sons|daughters|kids|children",
+}
 VALUE_ROWS = (
-    VALUE_ROWS + VALUE_ROWS_3 + VALUE_ROWS_4 + VALUE_ROWS_4ZH + VALUE_ROWS_5ZH + VALUE_ROWS_10
+    VALUE_ROWS
+    + VALUE_ROWS_3
+    + VALUE_ROWS_4
+    + VALUE_ROWS_4ZH
+    + VALUE_ROWS_5ZH
+    + VALUE_ROWS_10
+    + VALUE_ROWS_EN12
 )
 ITEM_ROWS = (
     ITEM_ROWS
@@ -3227,6 +3301,7 @@ ITEM_ROWS = (
     + ITEM_ROWS_8
     + ITEM_ROWS_5ZH
     + ITEM_ROWS_10
+    + ITEM_ROWS_EN12
 )
 
 
@@ -3420,11 +3495,21 @@ _HINTS = {
                 *_HINTS_8.get(key, "").split("|"),
                 *_HINTS_5ZH.get(key, "").split("|"),
                 *_HINTS_10.get(key, "").split("|"),
+                *_HINTS_EN12.get(key, "").split("|"),
             )
         )
         if w
     )
-    for key in {*_HINTS, *_HINTS_3, *_HINTS_4, *_HINTS_4ZH, *_HINTS_8, *_HINTS_5ZH, *_HINTS_10}
+    for key in {
+        *_HINTS,
+        *_HINTS_3,
+        *_HINTS_4,
+        *_HINTS_4ZH,
+        *_HINTS_8,
+        *_HINTS_5ZH,
+        *_HINTS_10,
+        *_HINTS_EN12,
+    }
 }
 
 
@@ -3663,7 +3748,7 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             if _refused_after(text, end, key):
                 continue
             raw = m.group(group)
-            more = _more_items(text, end) if key in _SPLIT or _is_list(key) else ""
+            more = more_items(text, end) if key in _SPLIT or _is_list(key) else ""
             if more and key.isascii():
                 raw, end = f"{raw} and {more}", end + text[end:].find(more) + len(more)
             if codes is not None and _is_list(key) and not raw.isascii():
@@ -3704,7 +3789,7 @@ _MORE_ITEMS = re.compile(
 )
 
 
-def _more_items(text: str, end: int) -> str:
+def more_items(text: str, end: int) -> str:
     """The items that continue a matched list after ``end`` ("" when none)."""
     found: list[str] = []
     pos = end

@@ -673,13 +673,20 @@ _QUALIFIED_JOB = re.compile(
 )
 
 
+_INTOLERANCE = re.compile(r"^([a-z][a-z -]{1,30}?)\s+intolerance$", _I)
+
+
 def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
     """Values normalized across handlers: a qualified role splits into role and status; a
-    country read as the city lived in ("living in spain") is the country."""
+    country read as the city lived in ("living in spain") is the country; a condition named
+    "<substance> intolerance" is that intolerance."""
     for c in cands:
         country = L.COUNTRIES.get(c.normalized.lower()) if c.key == "location.city" else None
         if country is not None:
             c = dataclasses.replace(c, key="location.country", normalized=country)
+        if c.key.startswith("health.condition") and (m := _INTOLERANCE.match(c.normalized)):
+            # "diagnosed with sorbitol intolerance": the intolerance, by its substance
+            c = dataclasses.replace(c, key="intolerance", value=m.group(1), normalized=m.group(1))
         m = _QUALIFIED_JOB.match(c.normalized) if c.key == "job.title" else None
         if m is None or c.intent is not Intent.ASSERT:
             yield c
@@ -780,7 +787,12 @@ _FORM_LABELS: tuple[tuple[str, str], ...] = (
         r"(?:best|preferred)\s+contact(?:\s+method)?|contact\s+(?:method|preference)",
         "contact me by {}",
     ),
-    (r"allerg(?:y|ies)", "i'm allergic to {}"),
+    (r"(?:drug\s+|food\s+|medication\s+|known\s+)?allerg(?:y|ies)", "i'm allergic to {}"),
+    (
+        r"(?:frequent\s+fl(?:y|i)er|loyalty|membership)(?:\s+(?:programme|program|scheme|club|number"
+        r"|no\.?))?",
+        "i'm a member of {}",
+    ),
     (
         r"(?:daily\s+|regular\s+|current\s+)?(?:meds|medications?|medicines?)",
         "my medications are {}",
@@ -797,7 +809,10 @@ _FORM_RX = re.compile(
     _I,
 )
 #: Labels whose value is a list, and one more item of it after a comma (no label of its own).
-_LIST_FIELD = re.compile(r"^(?:allerg|(?:daily\s+|regular\s+|current\s+)?(?:meds|medic))", _I)
+_LIST_FIELD = re.compile(
+    r"^(?:(?:drug\s+|food\s+|medication\s+|known\s+)?allerg|(?:daily\s+|regular\s+|current\s+)?(?:meds|medic))",
+    _I,
+)
 _FIELD_ITEM = re.compile(r"\s*,\s*(?P<item>[^,;|:=]{1,60}?)\s*(?=[,;|.]|$)")
 #: Labels that also read as a sentence with "is" ("full name is ...", "my age is 40").
 _SAID_WITH_IS = re.compile(
@@ -852,6 +867,10 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "mail",
             "contact",
             "allerg",
+            "flyer",
+            "flier",
+            "loyalty",
+            "member",
             "med",
             "diet",
             "zone",

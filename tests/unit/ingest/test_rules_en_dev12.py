@@ -22,7 +22,11 @@
   absolutely, I ..." and "yeah and I'm ..." open sarcasm, "the queen of ...", "fluent in
   sarcasm" are jokes, and hidden fees join the stock annoyances;
 * interests: "passionate about X" without "I'm", "weekends are for X and Y", "I've been
-  learning X", crafts as activities.
+  learning X", crafts as activities;
+* lists and keys: "intolerant to X and Y", "<substance> intolerance" named as a condition,
+  "Drug allergies:" / "frequent flyer:" fields, "I always book the window", "uni student",
+  "loyal to <airline>", "<drug> makes me sick", "a couple of <pets>", "two teenage boys",
+  Indian English "pure veg" and "I don't take eggs".
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -246,3 +250,38 @@ def test_the_look_alike_rules_leave_statements_alone(text: str, keep: str) -> No
 )
 def test_interest_wordings(text: str, want: set[str]) -> None:
     assert items(records(text), "interest") == want, records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm intolerant to soy and fructose", "intolerance", "fructose"),
+        ("I'm intolerant to soy and fructose", "intolerance", "soy"),
+        ("I was diagnosed with a fructose intolerance", "intolerance", "fructose"),
+        ("Known allergies: latex", "allergy.other", "latex"),
+        ("Loyalty programme: Miles & More", "travel.loyalty", "miles & more"),
+        ("I usually pick the aisle", "travel.seat", "aisle"),
+        ("I'm a postgrad student", "job.status", "student"),
+        ("I'm pretty loyal to Emirates", "travel.airline", "emirates"),
+        ("morphine gives me hives", "allergy.medication", "morphine"),
+        ("we keep a few rabbits", "pet.species", "rabbit"),
+        ("I have three grown-up daughters", "family.children", "3"),
+        ("pure veg, no onion no garlic", "diet", "vegetarian"),
+        ("I don't take beef", "diet.avoid", "beef"),
+    ],
+)
+def test_more_keyed_wordings(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert any(k.startswith(key) and v.lower() == value for k, v in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("I always book the window cleaner for fridays", "travel.seat"),
+        ("I take the medication daily", "diet.avoid"),
+        ("my sister is a uni student", "job.status"),
+    ],
+)
+def test_the_new_rows_keep_to_their_meaning(text: str, key: str) -> None:
+    assert not any(k.startswith(key) for k, _ in records(text)), records(text)
