@@ -98,7 +98,9 @@ PERMANENT_RE = re.compile(
 JOKE_RE = re.compile(
     r"(?<!not\s)(?<!n't\s)(?<!no\s)\b(?:just\s+|only\s+)?(?:kidding|joking)\b|\bjk\b|\bj/k\b"
     r"|\b(?:lol|haha+|lmao|hehe)\b[\s,!.]*(?:not\s+really|nah|no)\b"
-    r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?|才怪",
+    r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?|才怪"
+    # "我不吃香菜是假的": the statement called untrue in its own sentence
+    r"|(?<=[\u4e00-\u9fff])是假的(?:啦|哈|啊)?\W*$",
     _I,
 )
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
@@ -340,7 +342,7 @@ MODAL_RE = re.compile(
     r"|\bundecided\b|\blook(?:ing)?\s+into\b|\b(?:half[\s-]+)?tempted\s+to\b|\bon\s+the\s+fence\b"
     r"|\bdebating\s+(?:whether|if)\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
     r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
-    r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试"
+    r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试|有机会(?:的话)?(?:再|就|想|会|去)?"
     # a hedged self-diagnosis: "I think I might be gluten intolerant", "maybe I'm lactose
     # intolerant, not sure", "我觉得我可能对花生过敏"
     r"|\bi\s+(?:might|may|could)\s+be\b|^\W*maybe\s+i(?:'m|\s+am|\s+have)\b|\bnot\s+sure\W*$"
@@ -373,11 +375,6 @@ TASK_RE = re.compile(
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排)"
     r"(?:一)?(?:个|张|份|间|下|几个|几款|几家|几本|几部|几条|一些|些)"
-    # this order or this text only: "这单先用支付宝结账", "先用现金付", "用表格把这些数据整理
-    # 一下", "这封邮件用正式一点的语气改一下"
-    r"|^\W*(?:这单|这笔(?:单|账|钱)?)|先用[^，,。]{1,8}(?:付|结|支付|买单)"
-    r"|(?:把|将)(?:这|那)(?:些|个|段|篇|份|封|条|句|张)[^，,。]{0,14}(?:一下|成)"
-    r"|^\W*(?:这|那)(?:些|段|篇|份|封|条|句|张)[^，,。]{0,16}(?:一下|成[\u4e00-\u9fff]{1,4})\W*$"
     # this answer only: "for this answer use bullet points", "reply in French for this one
     # only", "just for this reply" (not "for this chat / session": a scope, read elsewhere)
     r"|\bfor\s+this\s+(?:one|answer|reply|response|question|message|email|text|post|request|task"
@@ -393,7 +390,14 @@ IMPLICIT_CUE_RE = re.compile(
     r"|我还是(?=喜欢|用|要|选|想|习惯|坐|订|偏好|倾向|觉得)"
     # asking this answer again, or for this text: "再详细点", "用英文再说一遍", "这段用表格整理一下"
     r"|^\W*再(?=详细|简单|简短|具体|短|长|说|讲|解释|写|来)|再(?:说|讲|写|来|解释)一(?:遍|次|下)"
-    r"|^\W*(?:这段|这篇|这些|这几条|上面的?|刚才的?)[^，,。]{0,10}(?:一下|成)",
+    r"|^\W*(?:这段|这篇|这些|这几条|上面的?|刚才的?)[^，,。]{0,10}(?:一下|成)"
+    # this order or this text only: "这单先用支付宝结账", "先用现金付", "把这些数据整理一下",
+    # "这封邮件用正式一点的语气改一下" (three such requests make the preference)
+    r"|^\W*(?:这单|这笔(?:单|账|钱)?)|先用[^，,。]{1,8}(?:付|结|支付|买单)"
+    r"|(?:把|将)(?:这|那)(?:些|个|段|篇|份|封|条|句|张)[^，,。]{0,14}(?:一下|成)"
+    r"|^\W*(?:这|那)(?:些|段|篇|份|封|条|句|张)[^，,。]{0,16}(?:一下|成[\u4e00-\u9fff]{1,4})\W*$"
+    # one purchase and how it was paid: "今天用支付宝买了杯咖啡" is a signal, not a standing way
+    r"|(?:今天|昨天|刚才|刚刚|早上|中午|晚上|上午|下午)[^，,。]{0,6}用[^，,。]{1,8}(?:买|付|支付|结|交)了",
     _I,
 )
 _QUESTION_START_RE = re.compile(
@@ -415,7 +419,7 @@ _REQUEST_RE = re.compile(
 _ZH_QUESTION_RE = re.compile(
     r"吗\s*$|么\s*$|(?<!着)(?<!睡觉)(?<!上班)(?<!在忙)呢\s*$|是不是|有没有|是否|对吗|对不对"
     # "我没什么文化" / "没啥爱好" have none; they ask nothing
-    r"|(?<!没)(?<!没有)(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何|啥|咋)(?![都也的])"
+    r"|(?<!没)(?<!没有)(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何|啥|咋|谁|哪(?!怕))(?![都也的])"
     r"[\u4e00-\u9fff]{0,4}\W*$"
     # "请问…", and rhetorical "谁说我不吃辣了" / "难道我不是…"
     r"|^\W*(?:请问|谁说|难道)"
@@ -465,6 +469,11 @@ THIRD_PARTY_RE = re.compile(
     r"|^\W*(?:该|此|这位|那位)?(?:患者|病人|客户|顾客|用户|作者|本文作者|主人公|主角|对方|此人|某人|阿嬷|阿嬤|阿公"
     r"|阿婆|阿伯|嫲嫲|婆婆|公公)(?!都?(?:叫|喊|称呼)我)"
     r"|^\W*(?:本文|文章|小说|电影|书里|剧里|故事里|歌里)"
+    # a person described before the noun: "公司新来的实习生对芒果过敏", "隔壁的阿姨…"
+    r"|^\W*[^\W我俺]{0,8}?的(?:实习生|同事|同学|孩子|小孩|员工|领导|邻居|朋友|客户|阿姨|大爷|大妈|老人"
+    r"|女生|男生|姑娘|小伙子?|家伙|人|"
+    + "|".join(L.ZH_JOB_SUFFIXES)
+    + r")(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)"
     # someone else's contact or date given by the user: "这是我朋友的邮箱：…", "我同事的生日是…"
     r"|我(?:的)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子|妈妈?|爸爸?"
     r"|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|领导|闺女|孙子|孙女)的(?:邮箱|电话|手机|生日|名字|地址"

@@ -136,6 +136,8 @@ _JOB_SAID_OF = re.compile(
 _NOT_CITY_ZH = re.compile(
     r"^的|地方|附近|有啥|有什么|哪里|哪儿|(?:酒店|宾馆|饭店|旅馆|民宿|客栈)$"
     r"|^(?:月球|火星|地球|天上|天堂|宇宙|外太空|银河系|梦里|心里|你心里|火星上|月亮上)$"
+    # "我住哪都行", "住哪随便": anywhere is no city
+    r"|^(?:哪|随便)|都(?:行|可以|好)$"
     r"|^(?:希尔顿|万豪|凯悦|洲际|喜来登|威斯汀|亚朵|全季|汉庭|如家|香格里拉|锦江|维也纳|桔子|格林豪泰|宜必思)"
 )
 
@@ -184,10 +186,10 @@ _NOT_AN_ITEM = re.compile(
 _DEMONSTRATIVE_ZH = re.compile(
     r"^(?:这|那)(?:种|些|个|样|类|款|部|本|首)|^一(?:件|个|部|本|首|次|道|张|幅)"
 )
-#: What a name slot cannot hold: an indefinite phrase ("一家公司", "一份无聊的工作") or a
-#: verb phrase ("学习如何", "考虑要不要换", "了一道菜", "找").
+#: What a name slot cannot hold: an indefinite phrase ("一家公司", "一份无聊的工作"), a
+#: verb phrase ("学习如何", "考虑要不要换", "了一道菜", "找") or a negation ("现在不住了").
 _NOT_A_NAME_ZH = re.compile(
-    r"^(?:一(?:家|份|个|道|种|些|点|下)|了|找|学|考虑|想|要|在|去|做|如何|怎么)|^[\u4e00-\u9fff]$"
+    r"^(?:一(?:家|份|个|道|种|些|点|下)|了|找|学|考虑|想|要|在|去|做|如何|怎么|不|没)|^[\u4e00-\u9fff]$"
 )
 #: A "rule" that is someone else's demand of the user ("总是要求我...", "每次都有人让我...",
 #: "always asks me to ...") or the user's own promise ("以后我也会注意", "from now on I'll

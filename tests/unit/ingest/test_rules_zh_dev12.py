@@ -222,3 +222,28 @@ def test_a_value_turned_down_right_after_it_is_not_kept() -> None:
     found = extract("订酒店要双床房，大床不要")
     assert {v for k, v in found if k.startswith("hotel.room")} == {"twin_beds"}, found
     assert {v for k, v in extract("我要靠过道，靠窗不考虑") if k == "travel.seat"} == {"aisle"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "单位新来的会计对虾过敏",  # a person described before the noun
+        "早上七点喊我起床",  # a call to do something, not a nickname
+        "我是谁，我在干嘛",  # 谁 asks
+        "以后有机会再学小提琴",  # a possibility
+        "我住哪都无所谓，哪都行",  # anywhere is no city
+        "我爱吃辣是假的",  # called untrue in its own sentence
+    ],
+)
+def test_probe_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_a_single_purchase_paid_one_way_is_only_a_signal() -> None:
+    assert not stored("今天用现金买了份早餐")
+    assert has(extract("我一般用现金付款"), "payment.method", "cash")
+
+
+def test_a_negation_in_a_place_slot_is_no_place() -> None:
+    found = stored("我以前住南京，现在不住了")
+    assert not any(k == "location.city" for k, _ in found), found
