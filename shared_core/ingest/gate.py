@@ -108,8 +108,8 @@ _NOT_FOODS = re.compile(
 #: Slang for working or idling, not a job title: "我是个打工人", "社畜一枚".
 _NOT_JOBS = re.compile(
     r"^(?:打工人|打工仔|社畜|咸鱼|一条咸鱼|牛马|搬砖的|搬砖|韭菜|干饭人|废物|穷光蛋)$"
-    # idling made a trade: "资深熬夜工程师", "职业摸鱼选手"
-    r"|熬夜|摸鱼|躺平|干饭|划水|发呆|睡觉"
+    # idling made a trade: "资深熬夜工程师", "职业摸鱼选手", "天选打工人"
+    r"|熬夜|摸鱼|躺平|干饭|划水|发呆|睡觉|打工人|社畜|牛马"
 )
 #: Idling made a trade, in English: "I'm a professional napper", "certified overthinker",
 #: "full-time procrastinator" (a real trade keeps: "a professional photographer").

@@ -247,3 +247,24 @@ def test_a_single_purchase_paid_one_way_is_only_a_signal() -> None:
 def test_a_negation_in_a_place_slot_is_no_place() -> None:
     found = stored("我以前住南京，现在不住了")
     assert not any(k == "location.city" for k, _ in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "刚刷到一个帖子说有人对水过敏",  # a post said without quotes
+        "原话是这样的：我从不喝酒",
+        "书里有一句我住在海边",
+        "下面这段是AI生成的：我是一名律师",
+        "我是一只快乐的小青蛙",  # an animal for oneself
+        "我就是个天选打工人",
+        "可不是嘛，我超爱开会了",
+    ],
+)
+def test_more_probe_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_the_users_own_words_in_a_group_chat_still_count() -> None:
+    assert has(extract("我在群里说过我对花生过敏"), "allergy.food", "peanuts")
+    assert not any(k == "note" or "joke" in k for k, _ in extract("我是一只猫的主人"))
