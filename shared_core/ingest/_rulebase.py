@@ -263,6 +263,9 @@ ASSISTANT_VOICE_RE = re.compile(
     r"|bear\s+in\s+mind)\s+(?:that\s+)?you(?:'re|\s+are|\s+have|'ve)?\b"
     r"|\bi(?:'ll|\s+will)\s+(?:now\s+|also\s+)?(?:reply|respond|answer|write)\s+(?:to\s+you\s+)?in\b"
     r"|\bi(?:'ll|\s+will)\s+(?:call|address)\s+you\b"
+    # the assistant doing something for the listener: "Sure, I'll use metric units for you."
+    r"|\bi(?:'ll|\s+will)\s+(?:now\s+|also\s+|only\s+)?(?:use|show|give|send|keep|recommend|suggest"
+    r"|list|book|find|set|switch)\b[^.!?]{0,40}?\bfor\s+you\b"
     r"|\bthanks?\s+(?:you\s+)?for\s+(?:letting\s+me\s+know|telling\s+me|sharing)\s+(?:that\s+)?"
     r"you(?:'re|\s+are|\s+have|'ve)?\b"
     r"|\bhappy\s+to\s+help\b[^.!?]{0,3}[.!?]\s*(?:your|you(?:'re|\s+are))\b",
@@ -458,6 +461,7 @@ THIRD_PARTY_RE = re.compile(
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"
     r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws|step-?(?:mum|mom|dad|son|daughter|kids?)"
+    r"|gf|bf|hubby|bestie|bff|sis|bro|ex|spouse"
     r"|nieces?|nephews?|grand(?:son|daughter|kids?|children)s?|teen(?:ager)?s?|toddlers?|twins"
     r"|therapists?|dentists?|vets?|trainers?|coach|tutors?|teachers?|landlords?|landlady|manager"
     r"|supervisor|accountant|lawyer|hairdresser|barber|mechanic|nanny|babysitter|students?"
@@ -614,7 +618,8 @@ _INDIRECT_Q_RE = re.compile(
     r"\bi(?:'m|\s+am|\s+was)?\s+(?:just\s+)?wonder(?:ing)?\s+(?:if|whether|why|how|what|which)\b"
     r"|^\W*(?:just\s+|was\s+)?wondering\s+(?:if|whether|why|how|what|which)\b"
     r"|\bnot\s+(?:really\s+)?sure\s+(?:if|whether)\b|\b(?:i'm\s+|i\s+am\s+)?curious\s+(?:if|whether)\b"
-    r"|\bany\s+idea\s+(?:if|whether)\b|\bi\s+(?:don't|do\s+not|dont)\s+know\s+(?:if|whether)\b",
+    r"|\bany\s+idea\s+(?:if|whether)\b|\bi\s+(?:don't|do\s+not|dont)\s+know\s+(?:if|whether)\b"
+    r"|\b(?:idk|dunno|no\s+idea|unsure|can't\s+decide|cannot\s+decide|can't\s+tell)\s+(?:if|whether)\b",
     re.I,
 )
 
@@ -623,7 +628,7 @@ _INDIRECT_Q_RE = re.compile(
 _TAG_QUESTION_RE = re.compile(
     r"[,，]\s*(?:right|correct|isn't\s+it|aren't\s+i|don't\s+i|didn't\s+i|am\s+i|do\s+i)\s*\?+\W*$"
     # typed without the question mark: "I'm pescatarian, aren't I"
-    r"|[,，]\s*(?:aren't|don't|didn't|haven't|wasn't|weren't|won't|can't|isn't)\s+(?:i|it)\W*$"
+    r"|[,，]\s*(?:(?:aren't|don't|didn't|haven't|wasn't|weren't|won't|can't|isn't)\s+(?:i|it)|correct)\W*$"
     r"|[,，]\s*(?:对吧|是吧|对不对|是不是|没错吧)\W*$",
     re.I,
 )
@@ -792,7 +797,12 @@ _PEOPLE_EN_RE = re.compile(
     r"|lady|bloke|person|kid)\b"
     r"|\b(?:someone|somebody|anyone|anybody|people|those|a\s+person|folks)\s+who(?:'s|'re|\s+is"
     r"|\s+are|\s+has|\s+have)\b"
-    r"|\b(?:says|said|claims?|thinks?|told\s+me)\s+(?:that\s+)?(?:he|she|they)(?:'s|'re)?\b",
+    r"|\b(?:says|said|claims?|thinks?|told\s+me)\s+(?:that\s+)?(?:he|she|they)(?:'s|'re)?\b"
+    # the listener as the subject: "You prefer aisle seats.", "got it, you're based in Austin"
+    # (an assistant's words; "you're right" / "you can call me Sam" say nothing of "you")
+    r"|^\W*(?:(?:noted|got\s+it|understood|okay|ok|sure|great|perfect|alright|so)\W+)*you(?:'re|\s+are"
+    r"|'ve|\s+have|\s+prefer|\s+like|\s+love|\s+live|\s+use|\s+work|\s+speak|\s+eat)\b"
+    r"(?!\s+(?:right|correct|welcome|the\s+best|amazing|awesome|great|wrong|kidding|joking)\b)",
     _I,
 )
 

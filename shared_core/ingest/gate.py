@@ -174,6 +174,8 @@ _PRONOUN_NOTE = re.compile(
     r"|no\s+longer)\s+)*[a-z]+\s+(?:one|it|that|this|them|those|these|any|some)\W*$",
     re.IGNORECASE,
 )
+#: Values that only point back into the conversation ("one" is a count: "one kid").
+_PRONOUN_VALUES = frozenset({"it", "that", "this", "them", "those", "these", "stuff"})
 #: A taste whose "item" is a verb phrase or a degree word ("love is a two-way street",
 #: "things I like and am good at", "enjoy it to the fullest") names nothing liked.
 _NOT_AN_ITEM = re.compile(
@@ -285,6 +287,8 @@ def _conversational(cand: Candidate) -> str | None:
         return "a request for help, not a topic of interest"
     if key.startswith("note.") and _CHAT_NOTE.match(value):
         return "conversation (a request, thanks or a passing difficulty), not a fact"
+    if value.casefold() in _PRONOUN_VALUES:
+        return "a pronoun, not a value"  # "I never drink it" names nothing
     if key.startswith("note") and _PRONOUN_NOTE.match(value):
         return "a pronoun for its object: points back into the conversation"
     if key.startswith("taste."):

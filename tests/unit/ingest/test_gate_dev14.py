@@ -42,6 +42,15 @@ from tests.unit.ingest.test_gate_generalize import stored
         "Thank you for sharing that you're gluten intolerant.",
         "Okay! I'll respond in Italian going forward.",
         "As a language model, I don't drink coffee.",
+        "Sure thing, I'll use metric units for you.",
+        # the listener as the subject, more ways to ask, a pronoun for an item
+        "Noted! You prefer aisle seats.",
+        "Got it, you're based in Austin.",
+        "idk if I'm lactose intolerant",
+        "no idea whether I'm gluten intolerant tbh",
+        "I'm gluten intolerant, correct",
+        "my gf is allergic to cats",
+        "I never drink it",
     ],
 )
 def test_look_alikes_of_the_dev14_families_store_nothing(text: str) -> None:
@@ -77,6 +86,9 @@ def test_retractions_that_name_what_they_take_back(turns: tuple[str, str]) -> No
         ("use bullet points from now on", "response.format", "bullets"),
         ("I'm lactose intolerant like most people in my family", "intolerance", "lactose"),
         ("ignore the typos, I live in Leeds", "location.city", "Leeds"),
+        ("you're right, I'm vegan", "diet", "vegan"),
+        ("you can call me Sam", "name.preferred", "Sam"),
+        ("married with one kid", "family.children", "1"),
     ],
 )
 def test_statements_next_to_those_families_still_store(text: str, key: str, value: str) -> None:
