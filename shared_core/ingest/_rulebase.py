@@ -515,7 +515,7 @@ MARKER_ONLY_RE = re.compile(
 # "11 p.m. and 6 a.m." / "St. Mary's" / "e.g. sushi": an abbreviation's dot ends no sentence
 _SENT_END_RE = re.compile(
     r"[。！？!?；;\n]++|(?<![aApP]\.[mM])(?<!\b[eE]\.[gG])(?<!\b[iI]\.[eE])"
-    r"(?<!\b(?:St|Dr|Mr|Ms|vs|Rs))(?<!\bMrs)\.++(?=\s|$)"
+    r"(?<!\b(?:St|Dr|Mr|Ms|vs|Rs))(?<!\bMrs)(?<!\.[A-Za-z])\.++(?=\s|$)"
 )
 # a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
 # "and I ..." / "but my ..." starts a new clause: "My name is Ada and I live in Berlin"

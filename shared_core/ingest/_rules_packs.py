@@ -1552,7 +1552,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "response.tone",
         TONE_CODES,
-        r"\b(?:keep|use|with|in|prefer|like|want)\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:more\s+|very\s+)?(?P<v>formal|casual|informal|friendly|professional|relaxed|warm|direct)\s+(?:tone|style|voice|register)\b",
+        r"\b(?:keep|use|with|in|prefer|like|want|appreciate|need)\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:more\s+|very\s+)?(?P<v>formal|casual|informal|friendly|professional|relaxed|warm|direct)\s+(?:tone|style|voice|register)\b",
     ),
     (
         "diet.avoid",
@@ -1993,7 +1993,8 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
         "response.style",
         "with_examples",
         r"\bexamples?\s+(?:with|in|for)\s+(?:every|each|all|your)\b|\b(?:like|want|need|love|prefer)\s+(?:lots\s+of\s+|concrete\s+|real\s+|practical\s+|real[\s-]world\s+)?examples\b"
-        r"|\bshow\s+me\s+examples\b|\b(?:explain|illustrate)\s+(?:\w+\s+){0,2}?with\s+examples\b|\blearn\s+best\s+(?:from|with|through)\s+examples\b",
+        r"|\bshow\s+me\s+examples\b|\b(?:explain|illustrate)\s+(?:\w+\s+){0,2}?with\s+examples\b|\blearn\s+best\s+(?:from|with|through)\s+examples\b"
+        r"|^\W*(?:concrete\s+|real\s+|practical\s+)?examples\s+(?:really\s+)?(?:help|work\s+(?:best|well))\s+(?:me\b|for\s+me\b)",
     ),
     (
         "response.emoji",
@@ -3231,6 +3232,12 @@ VALUE_ROWS_EN12: tuple[tuple[str, str, str], ...] = (
         r"\bi(?:'m|\s+am)\s+(?:a\s+|an\s+)?(?:uni|undergrad|undergraduate|postgrad|postgraduate|masters?"
         r"|master's|med|medical|law|nursing|mature|part-time|high\s+school|college|art|exchange)\s+student\b",
     ),
+    # pronouns said without the slash: "I use they them pronouns"
+    ("pronouns", "they/them", r"\bthey[\s-]+them\s+pronouns\b"),
+    ("pronouns", "he/him", r"\bhe[\s-]+him\s+pronouns\b"),
+    ("pronouns", "she/her", r"\bshe[\s-]+her\s+pronouns\b"),
+    ("pronouns", "he/they", r"\bhe[\s-]+they\s+pronouns\b"),
+    ("pronouns", "she/they", r"\bshe[\s-]+they\s+pronouns\b"),
     # "pure veg" / "pure vegetarian": Indian English for a strict (egg-free) vegetarian
     ("diet", "vegetarian", r"\bpure\s+(?:veg|vegetarian)\b"),
 )
@@ -3275,6 +3282,7 @@ ITEM_ROWS_EN12: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ),
 )
 _HINTS_EN12: Mapping[str, str] = {
+    "pronouns": "pronoun",
     "seat": "window|aisle",
     "job.status": "student",
     "diet": "pure",
@@ -4133,7 +4141,7 @@ _MOVE_WHEN_ZH = (
 _MOVING_TO = re.compile(
     r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+|^\W*)(?:moving|relocating)\s+to\s+(?P<cur>"
     + _PLACE_EN
-    + r")(?=\s+(?:in|next|this|on|at|by|soon|later)\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:全家)?)"
+    + r")(?=\s+(?:in|next|this|on|at|by|soon|later|for\s+(?:work|my\s+job|a\s+job|uni|university|school|good))\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:全家)?)"
     # a settled decision is a definite plan: "我们已经定了明年搬到新加坡"
     + r"(?:已经)?(?:定了|决定了?|确定了?)?"
     + _MOVE_WHEN_ZH

@@ -674,6 +674,7 @@ _QUALIFIED_JOB = re.compile(
 
 
 _INTOLERANCE = re.compile(r"^([a-z][a-z -]{1,30}?)\s+intolerance$", _I)
+_PROGRAMME = re.compile(r"^(\S.{1,40}?)\s+(?:programme|program|scheme)$", _I)
 
 
 def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
@@ -684,6 +685,10 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
         country = L.COUNTRIES.get(c.normalized.lower()) if c.key == "location.city" else None
         if country is not None:
             c = dataclasses.replace(c, key="location.country", normalized=country)
+        if c.key.startswith("travel.loyalty") and (m := _PROGRAMME.match(c.normalized)):
+            # "member of the Flying Blue programme": the programme is "Flying Blue"
+            slug = L.slugify(m.group(1))
+            c = dataclasses.replace(c, key=f"travel.loyalty.{slug}", normalized=m.group(1))
         if c.key.startswith("health.condition") and (m := _INTOLERANCE.match(c.normalized)):
             # "diagnosed with sorbitol intolerance": the intolerance, by its substance
             c = dataclasses.replace(c, key="intolerance", value=m.group(1), normalized=m.group(1))
@@ -850,6 +855,7 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "name",
             "age",
             "dob",
+            "d.o.b",
             "birth",
             "day",
             "occupation",

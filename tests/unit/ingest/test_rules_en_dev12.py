@@ -26,7 +26,10 @@
 * lists and keys: "intolerant to X and Y", "<substance> intolerance" named as a condition,
   "Drug allergies:" / "frequent flyer:" fields, "I always book the window", "uni student",
   "loyal to <airline>", "<drug> makes me sick", "a couple of <pets>", "two teenage boys",
-  Indian English "pure veg" and "I don't take eggs".
+  Indian English "pure veg" and "I don't take eggs";
+* pronouns without the slash ("he him pronouns"), "D.O.B. <date>" (an initialism's dot
+  ends no sentence), a loyalty "programme" is its name, "I'd appreciate a formal tone",
+  "examples help me", "moving to X for work".
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -285,3 +288,19 @@ def test_more_keyed_wordings(text: str, key: str, value: str) -> None:
 )
 def test_the_new_rows_keep_to_their_meaning(text: str, key: str) -> None:
     assert not any(k.startswith(key) for k, _ in records(text)), records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("pls use he him pronouns", "pronouns", "he/him"),
+        ("D.O.B. 9 Oct 1968", "birthday", "1968-10-09"),
+        ("I'm in the Hilton Honors programme", "travel.loyalty", "hilton honors"),
+        ("I'd appreciate a friendly tone", "response.tone", "friendly"),
+        ("concrete examples really help me", "response.style", "with_examples"),
+        ("we're moving to Oslo for my job in May", "location.moving_to", "oslo"),
+    ],
+)
+def test_last_wordings(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert any(k.startswith(key) and v.lower() == value for k, v in found), found
