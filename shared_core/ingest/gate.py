@@ -176,6 +176,12 @@ _PRONOUN_NOTE = re.compile(
 )
 #: Values that only point back into the conversation ("one" is a count: "one kid").
 _PRONOUN_VALUES = frozenset({"it", "that", "this", "them", "those", "these", "stuff"})
+#: A self-label said in fun ("我是吃货", "吃货一枚", "我是月光族的族长"): a joke about
+#: oneself, not a fact to keep as a note.
+_SELF_LABEL_ZH = re.compile(
+    r"^\W*我(?:就|也|可|真)?是(?:个|一个|资深|重度|超级|骨灰级|终极)?"
+    r"(?:吃货|吃瓜群众|干饭人|月光族|剁手党|拖延症晚期)"
+)
 #: A taste whose "item" is a verb phrase or a degree word ("love is a two-way street",
 #: "things I like and am good at", "enjoy it to the fullest") names nothing liked.
 _NOT_AN_ITEM = re.compile(
@@ -289,6 +295,8 @@ def _conversational(cand: Candidate) -> str | None:
         return "conversation (a request, thanks or a passing difficulty), not a fact"
     if value.casefold() in _PRONOUN_VALUES:
         return "a pronoun, not a value"  # "I never drink it" names nothing
+    if key.startswith("note.") and _SELF_LABEL_ZH.match(value):
+        return "a self-label said in fun, not a fact"
     if key.startswith("note") and _PRONOUN_NOTE.match(value):
         return "a pronoun for its object: points back into the conversation"
     if key.startswith("taste."):

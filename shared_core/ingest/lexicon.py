@@ -1095,6 +1095,20 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:lactose\s+intolerant)\b"), "乳糖不耐受"),
     (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:gluten\s+intolerant)\b"), "麸质不耐受"),
     (re.compile(r"(?<=[是当做])\s*PM(?![A-Za-z])"), "产品经理"),
+    # "小学老师一枚", "程序员一枚": a self-label said with 一枚 is "我是…"; "我在做销售",
+    # "我现在当老师": a job done is a job held ("我做会计的" is read by the job rows)
+    (
+        re.compile(r"(?:^|(?<=[，,。！!\s]))(?:我|本人)?([\u4e00-\u9fffA-Za-z]{2,10}?)一枚"),
+        r"我是\1",
+    ),
+    (
+        re.compile(
+            r"(?<=我)(?:现在|目前)?(?:在)?(?:做|当)(?=(?:"
+            + "|".join(ZH_JOB_SUFFIXES)
+            + r")(?:$|[，。,.!！\s]|呢|啦))"
+        ),
+        "是",
+    ),
     (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))本人(?=[\u4e00-\u9fff])"), "我"),
     # Cantonese written as it is spoken (after the traditional -> simplified step, so 係 is
     # 系 here): "我住喺香港", "我唔食猪肉嘅", "我由广州搬咗去香港", "我仲係單身", "佢哋",

@@ -268,3 +268,28 @@ def test_more_probe_look_alikes_store_nothing(text: str) -> None:
 def test_the_users_own_words_in_a_group_chat_still_count() -> None:
     assert has(extract("我在群里说过我对花生过敏"), "allergy.food", "peanuts")
     assert not any(k == "note" or "joke" in k for k, _ in extract("我是一只猫的主人"))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("设计师一枚，常驻厦门", "job.title", "设计师"),
+        ("我目前在当律师", "job.title", "律师"),
+        ("我在做产品经理，挺累的", "job.title", "产品经理"),
+    ],
+)
+def test_a_self_label_with_yimei_and_a_job_done_are_the_job(
+    text: str, key: str, value: str
+) -> None:
+    found = extract(text)
+    assert any(k.startswith(key) and v == value for k, v in found), found
+
+
+@pytest.mark.parametrize("text", ["本人资深吃货", "剁手党一枚", "我就是个吃瓜群众"])
+def test_a_self_label_in_fun_is_no_note(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_cooking_is_no_job_and_a_night_owl_is_still_a_note() -> None:
+    assert not extract("我在做饭")
+    assert any(k.startswith("note") for k, _ in extract("我是夜猫子"))
