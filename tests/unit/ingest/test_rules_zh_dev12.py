@@ -293,3 +293,12 @@ def test_a_self_label_in_fun_is_no_note(text: str) -> None:
 def test_cooking_is_no_job_and_a_night_owl_is_still_a_note() -> None:
     assert not extract("我在做饭")
     assert any(k.startswith("note") for k, _ in extract("我是夜猫子"))
+
+
+@pytest.mark.parametrize("text", ["老爸最近迷上了钓鱼", "闺蜜对榴莲过敏", "前任是东北人"])
+def test_kin_named_without_wo_are_someone_else(text: str) -> None:
+    assert not stored(text), stored(text)
+
+
+def test_the_users_partner_named_without_wo_is_still_kept() -> None:
+    assert stored("我结婚了，老公叫李强")
