@@ -54,7 +54,7 @@ from .sqlite_base import (
     parse_time,
     user_hash,
 )
-from .sqlite_cache import RecordCache, UserRows
+from .sqlite_cache import DETAIL_COLUMNS, LIST_COLUMNS, RecordCache, UserRows
 from .sqlite_users import SqliteUserTables
 
 __all__ = ["SqliteDatabase", "SqliteRecordStore", "format_time", "parse_time", "user_hash"]
@@ -108,7 +108,9 @@ class SqliteRecordStore(SqliteUserTables):
             each); ``0`` turns the record cache off (every read queries SQLite).
 
     The cache holds every row of a cached user (one indexed query fills it on the user's
-    first read) and answers ``get``, ``find`` and ``lexical_search``. This store's own
+    first read with the columns filtering, ordering and BM25 use; the rest of a row is
+    read when a read first decodes it) and answers ``get``, ``find`` and
+    ``lexical_search``. This store's own
     writes update it in place (every store sharing the :class:`SqliteDatabase` too);
     writes by other connections or processes are detected with ``PRAGMA data_version``
     on each read, which drops the whole cache.
@@ -274,19 +276,25 @@ class SqliteRecordStore(SqliteUserTables):
             self._sync()
             entry = self._user_rows(flt.user_id)
             if entry is not None:
-                return self._find_cached(entry, flt, statuses, kinds, excluded, limit)
+                found = self._find_cached(entry, flt, statuses, kinds, excluded, limit)
+                if found is not None:
+                    return found
             return self._find_sql(flt, statuses, kinds, excluded, limit)
 
-    @staticmethod
     def _find_cached(
+        self,
         entry: UserRows,
         flt: RecordFilter,
         statuses: list[str] | None,
         kinds: list[str] | None,
         excluded: list[str],
         limit: int | None,
-    ) -> list[MemoryRecord]:
-        """:meth:`find` over a cached user's rows (the same predicates as the SQL)."""
+    ) -> list[MemoryRecord] | None:
+        """:meth:`find` over a cached user's rows (the same predicates as the SQL).
+
+        ``None`` when another connection wrote the file while the matching rows' details
+        were read (the caches are dropped; the caller reads SQLite).
+        """
         if limit == 0:
             return []
         st = None if statuses is None else set(statuses)
@@ -297,8 +305,12 @@ class SqliteRecordStore(SqliteUserTables):
         refs = None if flt.scope_refs is None else set(flt.scope_refs)
         norm = flt.value_normalized
         also = frozenset(flt.also_ids)
-        out: list[MemoryRecord] = []
-        for r in entry.newest_first(flt.system_context):
+        listed = entry.newest_first(flt.system_context)
+        rows = entry.rows
+        if norm is not None and not self._read_details(entry, [r[0] for r in listed]):
+            return None  # ``normalized`` is a detail: read it for every row first
+        matched: list[str] = []
+        for r in listed:
             if r[0] not in also and (
                 (st is not None and r[10] not in st)
                 or (kd is not None and r[3] not in kd)
@@ -306,13 +318,33 @@ class SqliteRecordStore(SqliteUserTables):
                 or (keys is not None and r[4] not in keys)
                 or (prefixes is not None and not r[4].startswith(prefixes))
                 or (refs is not None and r[18] not in refs)
-                or (norm is not None and r[6] != norm)
+                or (norm is not None and rows[r[0]][6] != norm)
             ):
                 continue
-            out.append(decode_record(r))
-            if limit is not None and len(out) >= limit:
+            matched.append(r[0])
+            if limit is not None and len(matched) >= limit:
                 break
-        return out
+        if not self._read_details(entry, matched):
+            return None
+        return [decode_record(rows[rid]) for rid in matched]
+
+    def _read_details(self, entry: UserRows, record_ids: Sequence[str]) -> bool:
+        """Read the details of those of the user's rows that lack them (call under the lock).
+
+        Returns:
+            False if another connection committed meanwhile (the caches are then dropped,
+            the rows may mix two versions) or a row is gone: the caller must read SQLite.
+        """
+        todo = entry.unread(record_ids)
+        if not todo:
+            return True
+        with self.db.read() as conn:
+            for start in range(0, len(todo), 500):
+                chunk = todo[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                q = f"SELECT {DETAIL_COLUMNS} FROM records WHERE id IN ({marks})"
+                entry.fill(conn.execute(q, chunk))
+        return not self.db.check_external_changes() and not entry.unread(todo)
 
     def _find_sql(
         self,
@@ -386,8 +418,7 @@ class SqliteRecordStore(SqliteUserTables):
         if entry is None:
             with self.db.read() as conn:
                 rows = conn.execute(
-                    f"SELECT {_RECORD_COLS}, lex FROM records WHERE uid = ? AND user_id = ?"
-                    " LIMIT ?",
+                    f"SELECT {LIST_COLUMNS} FROM records WHERE uid = ? AND user_id = ? LIMIT ?",
                     (user_hash(user_id), user_id, cache.max_rows + 1),
                 )
                 entry = cache.add(user_id, rows)

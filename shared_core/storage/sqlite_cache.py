@@ -1,7 +1,15 @@
 """The SQLite record store's in-process cache of whole users' rows (:class:`RecordCache`
 of :class:`UserRows`), kept exact by the store's own writes and dropped on another
 connection's commit (``PRAGMA data_version``, see
-:meth:`~shared_core.storage.sqlite_base.SqliteDatabase.check_external_changes`)."""
+:meth:`~shared_core.storage.sqlite_base.SqliteDatabase.check_external_changes`).
+
+A user's first read loads every row with only the columns that filtering, ordering and
+the lexical corpus use (:data:`LIST_COLUMNS`); the rest of a row (:data:`DETAIL_COLUMNS`:
+value, provenance, metadata, ...) is read the first time a read decodes that row. Each
+value crossing the ``sqlite3`` module costs about a microsecond (the module releases
+and retakes the GIL per column), and a recall decodes about a third of a user's rows, so
+a cold recall moves ~1,500 fewer values out of SQLite and keeps fewer objects.
+"""
 
 from __future__ import annotations
 
@@ -14,25 +22,47 @@ from cachetools import LRUCache
 from .lexical import LexDocs
 from .sqlite_base import EMPTY_PROVENANCE_JSON, Row
 
-__all__ = ["RecordCache", "UserRows"]
+__all__ = ["DETAIL_COLUMNS", "LIST_COLUMNS", "RecordCache", "UserRows"]
 
 # Columns of a row (see RECORD_COLUMNS); the lex text is the 24th.
 (_ID, _USER, _CTX, _KIND, _KEY, _VALUE, _NORM, _SOURCE, _CONF, _VERSION, _STATUS) = range(11)
 _UPDATED, _SCOPE_REF, _LEX = 12, 18, 23
 
+#: The columns a user's first read loads for every row, in this order.
+LIST_COLUMNS = "id, system_context, kind, key, version, status, updated_at, scope_ref, lex"
+#: The rest of a row (``id`` first), read for the rows a read decodes.
+DETAIL_COLUMNS = (
+    "id, value, normalized, source, confidence, created_at, valid_until, permanent, hard,"
+    " explicit, scope, provenance, evidence, supersedes, metadata"
+)
+
+
+class _Unread:
+    """The value of a column not read yet (one instance, :data:`_UNREAD`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unread>"
+
+
+_UNREAD: Any = _Unread()
+
 _SHARED_TEXT: dict[str, str] = {}
 _MAX_SHARED = 4096
 
 
-def _compact(row: Sequence[Any], user_id: str) -> Row:
-    """The row with repeated strings shared (saves ~30% of a cached row's memory).
+def _sharer() -> Callable[[str, str], str]:
+    """``dict.setdefault`` of the shared-string table while it has room, then ``dict.get``:
+    one string object per distinct low-cardinality value (context, kind, source, status,
+    scope, scope_ref) from a table of at most ~4096 values (saves ~30% of a cached row's
+    memory)."""
+    return _SHARED_TEXT.setdefault if len(_SHARED_TEXT) < _MAX_SHARED else _SHARED_TEXT.get
 
-    One string object per distinct low-cardinality value (context, kind, source, status,
-    scope, scope_ref) from a table of at most ~4096 values (``dict.setdefault`` adds a
-    value while there is room; after that only values already there are shared). Built
-    as one tuple display: this runs for every row of a user's first read (cold recall).
-    """
-    sh = _SHARED_TEXT.setdefault if len(_SHARED_TEXT) < _MAX_SHARED else _SHARED_TEXT.get
+
+def _compact(row: Sequence[Any], user_id: str) -> Row:
+    """A whole row (:data:`RECORD_COLUMNS` then ``lex``) with repeated strings shared."""
+    sh = _sharer()
     r = row
     prov = r[19]
     return (
@@ -60,6 +90,71 @@ def _compact(row: Sequence[Any], user_id: str) -> Row:
     )
 
 
+def _listed(r: Sequence[Any], user_id: str, sh: Callable[[str, str], str]) -> Row:
+    """A row of :data:`LIST_COLUMNS` in the shape of a whole row, the other columns unread.
+
+    Built as one tuple display: this runs for every row of a user's first read.
+    """
+    u = _UNREAD
+    return (
+        r[0],
+        user_id,
+        sh(r[1], r[1]),
+        sh(r[2], r[2]),
+        r[3],
+        u,
+        u,
+        u,
+        u,
+        r[4],
+        sh(r[5], r[5]),
+        u,
+        r[6],
+        u,
+        u,
+        u,
+        u,
+        u,
+        sh(r[7], r[7]),
+        u,
+        u,
+        u,
+        u,
+        r[8],
+    )
+
+
+def _detailed(r: Row, d: Sequence[Any], sh: Callable[[str, str], str]) -> Row:
+    """The listed row ``r`` completed with its :data:`DETAIL_COLUMNS` row ``d``."""
+    prov = d[11]
+    return (
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        d[1],
+        d[2],
+        sh(d[3], d[3]),
+        d[4],
+        r[9],
+        r[10],
+        d[5],
+        r[12],
+        d[6],
+        d[7],
+        d[8],
+        d[9],
+        sh(d[10], d[10]),
+        r[18],
+        EMPTY_PROVENANCE_JSON if prov == EMPTY_PROVENANCE_JSON else prov,
+        d[12],
+        d[13],
+        d[14],
+        r[23],
+    )
+
+
 _AGE_KEY = operator.itemgetter(_UPDATED, _VERSION, _ID)
 
 
@@ -69,15 +164,35 @@ def _newest_first(rows: Sequence[Row]) -> list[Row]:
 
 
 class UserRows:
-    """Every record row of one user (all contexts and statuses), as stored."""
+    """Every record row of one user (all contexts and statuses), as stored.
+
+    Built from rows of :data:`LIST_COLUMNS`; a row's other columns are filled in by
+    :meth:`fill` (see :meth:`unread`) or by a write (:meth:`put`). Lists such as
+    :meth:`newest_first` may hold a row as it was before it was filled: look a row up in
+    :attr:`rows` by id to decode it.
+    """
 
     __slots__ = ("_lex", "_sorted", "rows", "user_id")
 
     def __init__(self, user_id: str, rows: Iterable[Sequence[Any]]) -> None:
         self.user_id = user_id
-        self.rows: dict[str, Row] = {r[_ID]: _compact(r, user_id) for r in rows}
+        sh = _sharer()
+        self.rows: dict[str, Row] = {r[0]: _listed(r, user_id, sh) for r in rows}
         self._sorted: dict[str | None, list[Row]] = {}
         self._lex: dict[str, LexDocs] = {}
+
+    def unread(self, record_ids: Iterable[str]) -> list[str]:
+        """Those of ``record_ids`` (ids of this user's rows) whose details are not read yet."""
+        rows, u = self.rows, _UNREAD
+        return [rid for rid in record_ids if rows[rid][_VALUE] is u]
+
+    def fill(self, details: Iterable[Sequence[Any]]) -> None:
+        """Complete rows with their :data:`DETAIL_COLUMNS` rows (ids not held are skipped)."""
+        rows, u, sh = self.rows, _UNREAD, _sharer()
+        for d in details:
+            r = rows.get(d[0])
+            if r is not None and r[_VALUE] is u:
+                rows[d[0]] = _detailed(r, d, sh)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -180,9 +295,9 @@ class RecordCache:
         return got
 
     def add(self, user_id: str, rows: Iterable[Sequence[Any]]) -> UserRows:
-        """Cache every row of ``user_id`` (as read from SQLite: a cursor is consumed row by
-        row, so the rows as read are not all held next to their compact copies) and evict
-        LRU users."""
+        """Cache every row of ``user_id`` (rows of :data:`LIST_COLUMNS` as read from SQLite:
+        a cursor is consumed row by row, so the rows as read are not all held next to their
+        compact copies) and evict LRU users."""
         self.drop_user(user_id)
         entry = UserRows(user_id, rows)
         self.loads += 1
@@ -196,11 +311,12 @@ class RecordCache:
         return user_id in self._huge
 
     def row(self, record_id: str) -> Row | None:
-        """The cached row with this id, if its user is cached."""
+        """The cached row with this id, if its user is cached and the row was read whole."""
         owner = self._owner.get(record_id)
         if owner is None:
             return None
-        return self._users[owner].rows.get(record_id)
+        row = self._users[owner].rows.get(record_id)
+        return None if row is None or row[_VALUE] is _UNREAD else row
 
     def written(self, rows: Sequence[Row]) -> None:
         """Apply committed rows to the cached users (in place), so nothing goes stale.

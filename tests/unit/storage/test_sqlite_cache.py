@@ -8,6 +8,7 @@ through another connection (another process, as far as SQLite can tell).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 
 from shared_core.entities import AuditEntry, Kind, MemoryRecord, Provenance, Scope, Status
 from shared_core.errors import BackendError
-from shared_core.storage import lexical
+from shared_core.storage import lexical, sqlite_base
 from shared_core.storage.protocols import RecordFilter, VectorItem, WriteBatch
 from shared_core.storage.sqlite import SqliteRecordStore
 from shared_core.storage.sqlite_base import SqliteDatabase, decode_record
@@ -112,6 +113,36 @@ def test_decode_record_equals_the_generic_path() -> None:
     assert got == empty and got.metadata == {} and got.provenance == Provenance()
 
 
+_PROVENANCE_TEXTS = (
+    json.dumps(
+        Provenance(
+            session_id="s", turn_id="t1", turn_index=2, at=T0, span="x", role="user"
+        ).to_dict(),
+        sort_keys=True,
+    ),
+    ' {"at": null}',  # leading whitespace: the generic path
+    '{"at": "2026-01-01T00:00:00+08:00", "extra": 1}',
+    "{}",
+    '{"span": "a\\u0000b", "turn_index": 3} ',
+)
+
+
+@pytest.mark.parametrize("text", _PROVENANCE_TEXTS)
+def test_provenance_parse_equals_the_generic_path(text: str) -> None:
+    fast = sqlite_base._provenance.__wrapped__(text)  # not the memoised one
+    slow = Provenance.from_dict(json.loads(text))
+    assert fast == slow and fast.to_dict() == slow.to_dict()
+
+
+@pytest.mark.parametrize("text", ["[]", '{"at": 5', "nope", '{"at": "bad"}', "{} x"])
+def test_a_corrupt_provenance_fails_like_the_generic_path(text: str) -> None:
+    with pytest.raises(Exception) as fast:
+        sqlite_base._provenance.__wrapped__(text)
+    with pytest.raises(Exception) as slow:
+        Provenance.from_dict(json.loads(text))
+    assert type(fast.value) is type(slow.value)
+
+
 def test_decoded_metadata_is_a_new_dict_per_read() -> None:
     flat = rec("u1", "diet", "vegan", metadata={"role": "user", "n": 2})
     nested = rec("u1", "seat", "aisle", metadata={"tags": ["a"]})
@@ -168,6 +199,9 @@ def test_warm_reads_issue_no_record_queries(tmp_path: Path) -> None:
         s.db.conn.set_trace_callback(sql.append)
         try:
             found = s.find(RecordFilter(user_id=u, key_prefixes=("k1",)))
+            first = [q for q in sql if "FROM records" in q]
+            sql.clear()
+            again = s.find(RecordFilter(user_id=u, key_prefixes=("k1",)))
             got = s.get([r.id for r in found])
             hits = s.lexical_search(u, "default", "value 7", limit=3)
         finally:
@@ -175,10 +209,56 @@ def test_warm_reads_issue_no_record_queries(tmp_path: Path) -> None:
         assert [r.key for r in found] == [
             f"k{i}" for i in (19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1)
         ]
+        same(again, found)
         assert len(got) == len(found)
         assert hits[0].record_id == k7.id
+        # rows decoded for the first time: one read of their details, by id
+        assert len(first) == 1 and all(r.id in first[0] for r in found) and k7.id not in first[0]
         assert not [q for q in sql if "FROM records" in q], sql
         assert s.cache_stats["users"] == 1 and s.cache_stats["rows"] == 30
+
+
+def test_a_cold_read_lists_rows_without_their_details(tmp_path: Path) -> None:
+    """The first read of a user reads the listing columns of every row; the details
+    (value, provenance, metadata...) only of the rows it returns."""
+    u = uid()
+    with SqliteRecordStore(tmp_path / "m.db") as s:
+        s.apply(WriteBatch(records=[rec(u, f"k{i}", f"value {i}", minutes=i) for i in range(6)]))
+        s.forget_user(u)
+        sql: list[str] = []
+        s.db.conn.set_trace_callback(sql.append)
+        try:
+            hits = s.lexical_search(u, "default", "value 3", limit=1)
+            found = s.find(RecordFilter(user_id=u, statuses=(), also_ids=(hits[0].record_id,)))
+        finally:
+            s.db.conn.set_trace_callback(None)
+        reads = [q for q in sql if "FROM records" in q]
+        assert [r.key for r in found] == ["k3"]
+        assert len(reads) == 2
+        assert "value" not in reads[0].split("FROM")[0]  # the listing: no value column
+        assert reads[1].count("'") == 2 and found[0].id in reads[1]  # details of k3 only
+
+
+def test_details_read_after_another_connections_commit_are_not_mixed(tmp_path: Path) -> None:
+    """A commit by another connection between the listing and the details read drops the
+    cache and the read answers from SQLite (no row mixes two versions)."""
+    u = uid()
+    path = tmp_path / "m.db"
+    with SqliteRecordStore(path) as s, SqliteRecordStore(path, max_cached_records=0) as other:
+        r = rec(u, "diet", "vegan")
+        s.apply(WriteBatch(records=[r]))
+        s.forget_user(u)
+        assert s.lexical_search(u, "default", "vegan", limit=1)  # listed, details unread
+        changed = r.replace(value="vegetarian", key="diet.new", version=2)
+        real_sync = s._sync
+        s._sync = lambda: None  # type: ignore[method-assign]  # the commit lands after the check
+        try:
+            other.apply(WriteBatch(records=[changed]))
+            got = s.find(RecordFilter(user_id=u, keys=("diet",)))
+        finally:
+            s._sync = real_sync  # type: ignore[method-assign]
+        assert got == []  # the listing said "diet"; the file now says "diet.new"
+        assert [x.value for x in s.find(RecordFilter(user_id=u))] == ["vegetarian"]
 
 
 def test_writes_through_the_store_update_the_cache(
@@ -419,7 +499,7 @@ def test_english_only_process_never_imports_jieba(tmp_path: Path) -> None:
 import sys
 from shared_core.storage.sqlite import SqliteRecordStore
 from shared_core.storage.protocols import RecordFilter, WriteBatch
-from shared_core.storage import lexical
+from shared_core.storage import lexical, sqlite_base
 sys.path.insert(0, {str(Path(__file__).parents[2])!r})
 from contract.record_store_contract import rec
 with SqliteRecordStore({str(tmp_path / "m.db")!r}) as s:
