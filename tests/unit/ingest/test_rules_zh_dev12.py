@@ -302,3 +302,8 @@ def test_kin_named_without_wo_are_someone_else(text: str) -> None:
 
 def test_the_users_partner_named_without_wo_is_still_kept() -> None:
     assert stored("我结婚了，老公叫李强")
+
+
+def test_a_second_refusal_joined_by_ye_is_one_more_item() -> None:
+    found = {v for k, v in extract("我不吃牛肉也不喝白酒") if k.startswith("diet.avoid")}
+    assert found == {"牛肉", "白酒"}, found
