@@ -253,10 +253,14 @@ def h_quiet(cl: Clause) -> Iterator[Hit]:
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
 
 
-_NAME_CALL = re.compile(r"\b[Cc]all\s+me\s+(?P<n>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
+#: initials as a name word: "J.R. Smith", "call me A.J."
+_INITIALS = r"(?-i:[A-Z]\.){2,3}"
+_NAME_CALL = re.compile(
+    r"\b[Cc]all\s+me\s+(?P<n>(?:" + _INITIALS + r"|[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?)"
+)
 _NAME_EN = re.compile(
     r"\b(?:my\s+(?:full\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's)\s+"
-    r"(?P<n>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2})",
+    r"(?P<n>(?:" + _INITIALS + r"|[^\W\d_][\w'-]*)(?:\s+[^\W\d_][\w'-]*){0,2})",
     _I,
 )
 _NAME_IM = re.compile(

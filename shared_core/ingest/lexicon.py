@@ -1247,6 +1247,20 @@ _DOT_CLOCK_RE = re.compile(
 )
 
 
+_PLACE_INITIALISM_RE = re.compile(
+    r"(?<![\w.])(U\.S\.A\.|U\.S\.|U\.K\.|U\.A\.E\.|D\.C\.|E\.U\.)(?![\w.])(?=(\s+[A-Z])?)"
+)
+
+
+def initialisms(text: str) -> str:
+    """Dotted place initialisms without their dots: "the U.S." -> "the US", "U.K." -> "UK"
+    (a place reader stopped at the first dot and stored "U"). Before a capitalised word
+    the last dot stays, as the sentence end it may be: "I live in the U.S. I love it"."""
+    return _PLACE_INITIALISM_RE.sub(
+        lambda m: m.group(1).replace(".", "") + ("." if m.group(2) else ""), text
+    )
+
+
 def clock_times(text: str) -> str:
     """British clock times with a dot read like colon ones: "9.30pm" -> "9:30pm", "9.30 at
     night" -> "9:30 at night" (only before am/pm or a part of the day, so prices and

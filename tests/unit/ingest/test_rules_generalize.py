@@ -254,3 +254,26 @@ def test_a_denied_pet_is_forgotten() -> None:
             if r["status"] == "active" and r["kind"] != "episode"
         ]
     assert not [k for k in active if k.startswith("pet.")]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("We live in the U.S.", "location.country", "us"),
+        ("I moved to the U.K. last year", "location.country", "gb"),
+        ("I live in the U.S. It's been great so far.", "location.country", "us"),
+        ("Name's J.R. Ewing", "name", "j.r. ewing"),
+        ("you can call me T.J.", "name.preferred", "t.j."),
+    ],
+)
+def test_dotted_initialisms_are_one_word(text: str, key: str, value: str) -> None:
+    got = extract(text)
+    assert any(k == key and v.lower() == value for k, v in got), got
+    assert not any(k.startswith("location") and v.lower() in ("u", "the u") for k, v in got)
+
+
+def test_initialisms_keep_a_sentence_end_before_a_capital() -> None:
+    assert L.initialisms("the U.S. I love it") == "the US. I love it"
+    assert L.initialisms("the U.S. and Canada") == "the US and Canada"
+    assert L.initialisms("Washington, D.C.") == "Washington, DC"
+    assert L.initialisms("J.R. Smith") == "J.R. Smith"  # not a place: left as written
