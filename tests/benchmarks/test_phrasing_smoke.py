@@ -387,3 +387,17 @@ def test_dev14_is_an_english_negatives_only_set(data: dict[str, Any]) -> None:
     assert report["table"]["dev14"]["all"]["negatives"] == 2
     clash = {**data, "dev14_negatives": [*negs, {**data["dev6_negatives"][0], "split": "dev14"}]}
     assert "dev14 id also used by another set" in "\n".join(pb.validate(clash))
+
+
+def test_dev13_is_a_two_language_yardstick_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev13_statements"], data["dev13_negatives"]
+    by_lang = {lang: [r for r in stmts if r["lang"] == lang] for lang in ("en", "zh")}
+    assert len(by_lang["en"]) >= 250 and len(by_lang["zh"]) >= 100
+    assert sum(r["lang"] == "en" for r in negs) >= 100
+    assert sum(r["lang"] == "zh" for r in negs) >= 120
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev13"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    for rows in by_lang.values():
+        assert groups <= {r["category"] for r in rows}
+    report = pb.run(data, split="dev13", limit=2)
+    assert set(report["table"]) == {"dev13"}
