@@ -307,3 +307,9 @@ def test_the_users_partner_named_without_wo_is_still_kept() -> None:
 def test_a_second_refusal_joined_by_ye_is_one_more_item() -> None:
     found = {v for k, v in extract("我不吃牛肉也不喝白酒") if k.startswith("diet.avoid")}
     assert found == {"牛肉", "白酒"}, found
+
+
+def test_a_chinese_one_off_plan_stores_nothing_but_what_happened_is_an_event() -> None:
+    assert not stored("我后天要去广州参加展会")
+    assert not stored("我下周一要去做体检")
+    assert any(k.startswith("event.") for k, _ in stored("我昨天做了胃镜"))
