@@ -557,21 +557,14 @@ def summarize(rows: Iterable[Row]) -> dict[str, Any]:
 
 def _groups(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
     g: dict[str, dict[str, Any]] = {}
-    mb = [r for r in rows if r.group == "memorybank"]
-    for split in ("all", "dev", "test"):
-        pick = [r for r in mb if split == "all" or r.split == split]
-        for lang in LANGS:
-            lr = [r for r in pick if r.lang == lang]
-            g[f"{split}/{lang}/all"] = summarize(lr)
-            for t in TYPES:
-                g[f"{split}/{lang}/{t}"] = summarize([r for r in lr if r.type == t])
-    merged = [r for r in rows if r.group == "merged"]
-    for split in ("all", "test"):
-        for lang in LANGS:
-            lr = [r for r in merged if r.lang == lang and split in ("all", r.split)]
-            g[f"merged/{split}/{lang}/all"] = summarize(lr)
-            for t in TYPES:
-                g[f"merged/{split}/{lang}/{t}"] = summarize([r for r in lr if r.type == t])
+    for group, prefix in (("memorybank", ""), ("merged", "merged/")):
+        picked = [r for r in rows if r.group == group]
+        for split in ("all", "dev", "test"):
+            for lang in LANGS:
+                lr = [r for r in picked if r.lang == lang and split in ("all", r.split)]
+                g[f"{prefix}{split}/{lang}/all"] = summarize(lr)
+                for t in TYPES:
+                    g[f"{prefix}{split}/{lang}/{t}"] = summarize([r for r in lr if r.type == t])
     gen = [r for r in rows if r.group == "generated"]
     for lang in LANGS:
         g[f"generated/{lang}"] = summarize([r for r in gen if r.lang == lang])
@@ -594,6 +587,17 @@ def _row(split: str, lang: str, kind: str, s: dict[str, Any]) -> str:
     )
 
 
+def _type_rows(g: dict[str, Any], prefix: str) -> list[str]:
+    """Table rows per split (all, test), language and question type of one group."""
+    return [
+        _row(split, lang, t, g[f"{prefix}{split}/{lang}/{t}"])
+        for split in ("all", "test")
+        for lang in LANGS
+        for t in ("all", *TYPES)
+        if g[f"{prefix}{split}/{lang}/{t}"]["n"]
+    ]
+
+
 def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     g = summary["groups"]
     lines = [
@@ -612,13 +616,7 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         "| split | lang | type | n | BM25 r@1/3/5/10 | BM25 nDCG | dense r@5 | dense nDCG "
         "| recall() r@1/3/5/10 | recall() nDCG | context() | ctx tokens |"
     )
-    lines += [head, "|" + "---|" * 12]
-    for split in ("all", "test"):
-        for lang in LANGS:
-            for t in ("all", *TYPES):
-                s = g[f"{split}/{lang}/{t}"]
-                if s["n"]:
-                    lines.append(_row(split, lang, t, s))
+    lines += [head, "|" + "---|" * 12, *_type_rows(g, "")]
     if any(g.get(f"merged/all/{lang}/all", {}).get("n") for lang in LANGS):
         lines += [
             "",
@@ -627,13 +625,8 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
             "",
             head,
             "|" + "---|" * 12,
+            *_type_rows(g, "merged/"),
         ]
-        for split in ("all", "test"):
-            for lang in LANGS:
-                for t in ("all", *TYPES):
-                    s = g[f"merged/{split}/{lang}/{t}"]
-                    if s["n"]:
-                        lines.append(_row(split, lang, t, s))
     lines += [
         "",
         "Generated long-horizon set, episodic probes (evidence: the user turns, in the "
