@@ -302,6 +302,26 @@ def test_dev12_is_an_english_register_set_over_every_group(data: dict[str, Any])
     assert "dev12 id also used by another set" in "\n".join(pb.validate(clash))
 
 
+def test_dev15_is_plain_english_chat_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev15_statements"], data["dev15_negatives"]
+    assert len(stmts) >= 200 and len(negs) >= 60
+    assert {r["lang"] for r in (*stmts, *negs)} == {"en"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev15"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    per_group = Counter(r["category"] for r in stmts)
+    assert all(per_group[group] >= 4 for group in groups)
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d15-en-{r['category']}-") for r in stmts)
+    assert all(r["id"].startswith(f"d15n-en-{r['category']}-") for r in negs)
+    report = pb.run(data, split="dev15", limit=2)
+    assert set(report["table"]) == {"dev15"}
+    borrowed = {**data["dev12_statements"][0], "split": "dev15"}
+    clash = {**data, "dev15_statements": [*stmts, borrowed]}
+    assert "dev15 id also used by another set" in "\n".join(pb.validate(clash))
+
+
 def test_dev12zh_is_a_chinese_set_with_hard_negatives(data: dict[str, Any]) -> None:
     stmts, negs = data["dev12zh_statements"], data["dev12zh_negatives"]
     assert len(stmts) >= 120 and len(negs) >= 200
