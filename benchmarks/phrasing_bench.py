@@ -28,7 +28,8 @@ with the hashing embedder, ``observe(user, text)`` for each of the row's turns, 
     python benchmarks/phrasing_bench.py --split dev13
     python benchmarks/phrasing_bench.py --split dev14
     python benchmarks/phrasing_bench.py --split dev15
-    python benchmarks/phrasing_bench.py --split all --with-dev2   # the README table (+ dev2-dev15)
+    python benchmarks/phrasing_bench.py --split dev15zh
+    python benchmarks/phrasing_bench.py --split all --with-dev2   # README table (+ dev2-dev15zh)
 
 ``dev2_statements.jsonl`` / ``dev2_negatives.jsonl`` are a second development set (split
 ``dev2``), written after the dev half was exhausted by tuning and before the extractor was
@@ -83,6 +84,12 @@ traffic: the fact introduced by context ("fyi", "just so you know"), given as a 
 more than 200") or as an answer to an implied question ("oh and email is best"), over all
 35 key groups, with negatives of the usual families; written from ``SCHEMA.md`` and
 ``keys.json`` only, before reading the rule code; ``--with-dev2`` adds it.
+
+``dev15zh_*.jsonl`` (split ``dev15zh``, Chinese only) is plain everyday Mandarin chat as
+people type to an assistant mid-conversation (the fact as a reason, inside a request, as
+context or as a short answer; particles, measure words, digits and Chinese numerals, common
+verbs such as 喜欢 / 受不了 / 习惯 / 一般都) over all 35 key groups, with 65 negatives over
+the 13 negative categories, written before reading the rule code; ``--with-dev2`` adds it.
 """
 
 from __future__ import annotations
@@ -136,6 +143,7 @@ DEV12ZH = "dev12zh"  # fresh Chinese posts, voice text, code-mixing, lists; befo
 DEV13 = "dev13"  # untouched en + zh yardstick (everyday chat), aggregate only, never tuned on
 DEV14 = "dev14"  # negatives only: fresh English must-store-nothing chat, before tuning
 DEV15 = "dev15"  # fresh plain everyday English chat over every group, before tuning
+DEV15ZH = "dev15zh"  # plain everyday Chinese chat, written before tuning
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -152,6 +160,7 @@ EXTRA_SPLITS = (
     DEV13,
     DEV14,
     DEV15,
+    DEV15ZH,
 )
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
@@ -205,6 +214,8 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "dev14_negatives": _read_optional(data_dir / "dev14_negatives.jsonl"),
         "dev15_statements": _read_optional(data_dir / "dev15_statements.jsonl"),
         "dev15_negatives": _read_optional(data_dir / "dev15_negatives.jsonl"),
+        "dev15zh_statements": _read_optional(data_dir / "dev15zh_statements.jsonl"),
+        "dev15zh_negatives": _read_optional(data_dir / "dev15zh_negatives.jsonl"),
     }
 
 
@@ -475,7 +486,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev15): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev15zh): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -697,12 +708,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev15 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev15zh (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev15, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev15zh, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")

@@ -341,6 +341,27 @@ def test_dev12zh_is_a_chinese_set_with_hard_negatives(data: dict[str, Any]) -> N
     assert "dev12zh id also used by another set" in "\n".join(pb.validate(clash))
 
 
+def test_dev15zh_is_plain_chinese_chat_over_every_group(data: dict[str, Any]) -> None:
+    stmts, negs = data["dev15zh_statements"], data["dev15zh_negatives"]
+    assert len(stmts) >= 200 and len(negs) >= 60
+    assert {r["lang"] for r in (*stmts, *negs)} == {"zh"}
+    assert {r["split"] for r in (*stmts, *negs)} == {"dev15zh"}
+    groups = {spec["group"] for spec in data["keys"].values()}
+    per_group = Counter(r["category"] for r in stmts)
+    assert groups <= set(per_group)
+    assert min(per_group[g] for g in groups) >= 4
+    assert {r["category"] for r in negs} == {r["category"] for r in data["negatives"]}
+    assert all(r.get("role") == "assistant" for r in negs if r["category"] == "assistant")
+    assert all(r.get("before") for r in negs if r["category"] == "retraction")
+    assert all(r["id"].startswith(f"d15-zh-{r['category']}-") for r in stmts)
+    assert all(r["id"].startswith(f"d15n-zh-{r['category']}-") for r in negs)
+    report = pb.run(data, split="dev15zh", limit=2)
+    assert set(report["table"]) == {"dev15zh"}
+    taken = {**data["dev12zh_negatives"][0], "split": "dev15zh"}
+    clash = {**data, "dev15zh_negatives": [*negs, taken]}
+    assert "dev15zh id also used by another set" in "\n".join(pb.validate(clash))
+
+
 def test_dev6_is_a_negatives_only_set_in_both_languages(data: dict[str, Any]) -> None:
     negs = data["dev6_negatives"]
     assert not data["dev6_statements"]  # negatives only: the bench must cope with that
