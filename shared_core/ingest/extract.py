@@ -568,7 +568,7 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         signals.add("transient")
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
         signals.add("transient")  # "我下午要开会别打电话": not a standing rule
-    if sent.task and not marker and not clause.permanent:
+    if sent.task and not marker and not clause.permanent and not _reason_after_task(clause):
         signals.add("task")
     explicit = c.explicit or ((marker or clause.permanent) and not interest)
     correction = sent.correction and not interest and c.intent is Intent.ASSERT
@@ -582,6 +582,22 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         span=sent.text.strip()[:500],
         signals=frozenset(signals),
         extractor="rules",
+    )
+
+
+#: A later clause of a one-off request that says something of the user in their own
+#: words, the reason for the request: "帮我推荐个餐厅，我吃素", "查下附近医院，我住南京"
+#: ("…，我要靠窗的" / "…，我想住两晚" ask for this one booking and stay one-off).
+_SELF_REASON_ZH = re.compile(r"^\W*(?:因为|毕竟|反正|而且|不过|对了)?我(?![们要想需得])")
+
+
+def _reason_after_task(clause: Clause) -> bool:
+    """Whether ``clause`` is a first-person reason given after a one-off request, not the
+    request itself (its facts are lasting ones: "帮我找个早餐店，我乳糖不耐")."""
+    return (
+        clause.start > 0
+        and TASK_RE.search(clause.text) is None
+        and _SELF_REASON_ZH.match(clause.text) is not None
     )
 
 
