@@ -1278,10 +1278,22 @@ _HABIT_RE = re.compile(
 )
 
 
+#: The same in Chinese: a habit or time adverbial between 我 and the verb ("我一般都用…",
+#: "我这几年一直在吃…", "我下班以后喜欢…", "我周末一般…"), dropped up to the verb; a
+#: negation, 要/想 and the verb stay.
+_HABIT_ZH_RE = re.compile(
+    r"(?<=我)(?:(?:这|近|最近)(?:几|两|些|一)年(?:来|里)?|多年来?|一般(?:来说)?|通常|平常|平日"
+    r"|平时|经常|常常|向来|一向|基本上?|每天|每周|每晚|天天|(?:每天)?(?:早上|晚上|中午|下午|周末"
+    r"|假期|下班|放学|休息|有空|闲下来|没事)(?:以后|之后|后|的时候|时)?)+(?:都|也|就)?"
+    r"(?=[\u4e00-\u9fff])"
+)
+
+
 def without_habit(text: str) -> str:
     """``text`` without a habit adverb before the verb: "I usually speak Spanish" -> "I
-    speak Spanish" (a second reading for a clause no rule read as it is)."""
-    return _HABIT_RE.sub("", text)
+    speak Spanish", "我下班以后喜欢打球" -> "我喜欢打球" (a second reading for a clause no
+    rule read as it is)."""
+    return _HABIT_ZH_RE.sub("", _HABIT_RE.sub("", text))
 
 
 def strip_fillers(text: str) -> str:
