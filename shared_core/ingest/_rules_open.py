@@ -290,11 +290,20 @@ _NOT_DURABLE = re.compile(
 )
 
 
+#: Telling the assistant, as a lead-in: "跟你说个事，我是左撇子", "告诉你一下，…": its 你
+#: is whom the user talks to, not a sign of chat about the assistant.
+_TELL_YOU_ZH = re.compile(
+    r"(?:跟|和|给|同)你(?:说|讲)(?:一下|一声|下|个事儿?|件事)?|告诉你(?:一下|一声|个事)?|提醒你一下"
+)
+
+
 def h_note(cl: Clause) -> Iterator[Hit]:
     """note.<slug> = the user's words, for a durable first-person statement no rule read
     ("I'm left-handed", "I work night shifts", "我不会开车"), with a lower confidence."""
     m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text)
-    if m is None or _NOT_DURABLE.search(m.group("body")) or _NOT_DURABLE.search(cl.sentence.text):
+    if m is None or _NOT_DURABLE.search(m.group("body")):
+        return
+    if _NOT_DURABLE.search(_TELL_YOU_ZH.sub("", cl.sentence.text)):
         return
     if "要" in m.group("body"):
         return  # "我要..." is a wish or a plan; "睡觉要开着灯" later in the sentence is not
