@@ -172,7 +172,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "contact.call",
         "never",
-        r"(?:^\W*|[，,]\s*)电话(?:我)?(?:基本(?:上)?|一般|从来|从|都|一律|一概|向来|压根)*(?:不接|不听|不打)",
+        r"(?:^\W*|[，,]\s*)电话(?:我)?(?:基本(?:上)?|一般|从来|从|都|一律|一概|向来|压根)*(?:不接|不听|不打)"
+        # calls disliked: "我不喜欢接电话", "我讨厌打电话" (a standing dislike of the medium)
+        r"|我(?:平时|一般|向来|一向|从来)?(?:很|特别|真的|最)?(?:不喜欢|不爱|讨厌|受不了|不习惯|怕)(?:接|打)电话",
     ),
     # ---- pronouns
     (
@@ -633,7 +635,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PAYMENTS,
         r"\bi\s+(?:don't|do\s+not|never|won't|refuse\s+to)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>"
         + _alt(PAYMENTS, ascii_only=True)
-        + r")\b|不(?:用|喜欢用|想用|接受|收|支持)(?P<v2>"
+        + r")\b|(?:不|别(?:让我)?|不要(?:让我)?)(?:用|喜欢用|想用|接受|收|支持|刷)(?P<v2>"
         + _alt(PAYMENTS)
         + r")(?![A-Za-z])",
     ),
@@ -658,8 +660,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "payment.method",
         PAYMENTS,
-        r"(?<!不)(?<!不想)(?<!不喜欢)(?<!不爱)(?:(?:只|都|一般|通常|习惯|就)?用"
-        r"|(?<!不)(?:比较|更|最)?(?:喜欢|偏好|偏爱)(?:用)?)(?P<v>"
+        r"(?<!不)(?<!不想)(?<!不喜欢)(?<!不爱)(?<!别)(?<!让我)(?:(?:只|都|一般|通常|习惯|就)?用"
+        r"|(?<!不)(?:比较|更|最)?(?:喜欢|偏好|偏爱)(?:用|付|刷)?)(?P<v>"
         + _alt(PAYMENTS, ascii_only=False)
         + r"|apple\s?pay|paypal)(?:付|支付|付款|结账)?",
     ),
@@ -1119,6 +1121,8 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         r"|\b(?:keep|make)\s+(?:it|them|things|answers|replies|responses|your\s+answers)\s+(?:short|brief|concise|snappy|tight)\b"
         r"|\b(?:don't|do\s+not|no)\s+(?:write\s+)?(?:essays|novels|walls?\s+of\s+text|rambling)\b|\bjust\s+the\s+(?:answer|gist|short\s+version)\b|\btldr\b"
         r"|别啰嗦|不要啰嗦|少啰嗦|太啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
+        # a short answer liked: "我喜欢简洁的回答", "偏好简短的回复"
+        r"|(?:喜欢|偏好|习惯|倾向于?)(?:看)?(?:简洁|简短|简明|精简|短)(?:一?点)?的(?:回答|回复|答案|解释|说明)"
         r"|(?:控制在|不超过|别超过|不要超过)\s*(?:\d+|[一二两三四五])\s*(?:句|行|段)(?:话)?(?:以内|之内)?|太长了",
     ),
     (
@@ -1404,7 +1408,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PAYMENTS,
         r"^\W*(?P<v>"
         + PAY_ZH
-        + r")(?:最方便|最好用|就行|就好|比较方便|方便)|(?:刷|用)(?P<v2>"
+        + r")(?:最方便|最好用|就行|就好|比较方便|方便)|(?<!别)(?<!让我)(?<!不要)(?<!不)(?:刷|用)(?P<v2>"
         + PAY_ZH
         + r")(?:卡)?(?:就行|就好|付|支付|结账)?",
     ),

@@ -1,0 +1,108 @@
+"""Chinese wordings the dev15zh set exposed (issue 12): plain everyday chat, where the fact
+is the reason given for a one-off request ("帮我推荐个餐厅，我吃素") or comes after a habit
+or time adverbial ("我下班以后喜欢…", "我这几年一直在吃…").
+
+The sentences are worded for these tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared_core.taxonomy import canonical
+from tests.unit.ingest.test_rules_zh_dev11 import stored
+
+
+def found(*turns: str) -> set[tuple[str, str]]:
+    """The stored records in the schema's format (canonical key without its slug, value)."""
+    out = set()
+    for key, value in stored(*turns):
+        k, v = canonical(key, value, value)
+        out.add((k, v))
+    return out
+
+
+def has(records: set[tuple[str, str]], key: str, value: str) -> bool:
+    """A record under ``key`` (or ``key.<slug>``) with one of the ``|``-separated values."""
+    wanted = {w.lower() for w in value.split("|")}
+    return any((k == key or k.startswith(key + ".")) and v.lower() in wanted for k, v in records)
+
+
+# ---- the reason given for a one-off request is a lasting fact ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("帮我挑家火锅店，我吃素的", "diet", "vegetarian"),
+        ("给我推荐几款零食，我对芒果过敏", "allergy.food", "芒果|mango"),
+        ("帮我找个健身房，我住在苏州", "location.city", "苏州|suzhou"),
+        ("帮我选个奶茶，我乳糖不耐受", "intolerance", "乳糖"),
+        ("帮我安排下周的菜单，因为我有痛风", "health.condition", "痛风|gout"),
+    ],
+)
+def test_a_first_person_reason_after_a_request_is_stored(text: str, key: str, value: str) -> None:
+    assert has(found(text), key, value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我订个靠过道的位子，我要靠过道的",
+        "帮我订一间房，我想住两晚",
+        "帮我找个餐厅",
+    ],
+)
+def test_the_request_itself_stays_one_off(text: str) -> None:
+    assert not found(text)
+
+
+# ---- a habit or time adverbial between 我 and the verb --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我放学以后喜欢踢足球", "interest", "踢足球"),
+        ("我这两年一直在吃阿司匹林", "medication", "阿司匹林"),
+        ("我周末一般都去钓鱼", "interest", "钓鱼"),
+        ("我通常用支付宝", "payment.method", "alipay"),
+    ],
+)
+def test_a_habit_adverbial_does_not_hide_the_verb(text: str, key: str, value: str) -> None:
+    assert has(found(text), key, value)
+
+
+# ---- "跟你说个事，…": the 你 of a lead-in is whom the user tells, not chat about the assistant
+
+
+@pytest.mark.parametrize(
+    "text", ["跟你讲一下，我从来不抽烟", "告诉你个事，我晕船", "和你说一声，我是夜猫子"]
+)
+def test_a_note_after_telling_the_assistant_is_kept(text: str) -> None:
+    assert any(k.startswith("note") for k, _v in found(text))
+
+
+def test_a_note_about_the_assistant_is_not() -> None:
+    assert not found("我觉得你是个夜猫子")
+
+
+# ---- liking or disliking a medium names the key, not a taste -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我讨厌接电话，有事留言", "contact.call", "never"),
+        ("我比较喜欢刷银联卡", "payment.method", "unionpay"),
+        ("付款别让我用花呗", "payment.avoid", "alipay"),
+        ("我偏好简短的回复", "response.length", "short"),
+    ],
+)
+def test_liking_a_medium_is_read_as_its_key(text: str, key: str, value: str) -> None:
+    records = found(text)
+    assert has(records, key, value)
+    assert not any(k.startswith(("food.", "interest")) for k, _v in records)
+
+
+def test_an_avoided_payment_is_not_also_a_used_one() -> None:
+    assert not has(found("结账别让我用信用卡"), "payment.method", "credit_card")
