@@ -448,7 +448,12 @@ _FOOD_WORDS = (
     r"|奶茶|酸奶|奶油|奶昔|可乐|汽水|饮料|果汁|啤酒|白酒|红酒|咖喱|麻辣|酸菜|泡菜|臭豆腐|卤|腊|醋|酱"
     r"|天妇罗|寿喜烧|烤鸭|烤肉|串串|炸|麻婆|沙拉|三明治|牛角包|煎饼|烧麦|烧卖|肠粉|叉烧|炒"
     r"|\b(?:durian|mango|apples?|bananas?|grapes?|strawberr(?:y|ies)|peppers?|avocados?|lamb"
-    r"|shrimp|prawns?|bacon|ham|sausages?|fries|chips|popcorn|peanut\s+butter|oysters?)\b"
+    r"|shrimp|prawns?|bacon|ham|sausages?|fries|chips|popcorn|peanut\s+butter|oysters?"
+    # everyday staples and produce people name when they talk about cooking
+    r"|lentils|beans|chickpeas|potato(?:es)?|quinoa|couscous|carrots?|peas|oatmeal|granola"
+    r"|porridge|cauliflower|asparagus|pumpkin|squash|sweet\s+potato(?:es)?|okra|tempeh|seitan"
+    r"|noodle\s+soup|stew|casserole|burritos?|nachos|quesadillas?|enchiladas|shawarma|kebabs?"
+    r"|gyros?|bagels|muffins?|brownies|pie|pies|tart|custard|pudding|jam|honey|peanuts)\b"
 )
 
 

@@ -71,6 +71,8 @@ def _hhmm(h: int, mi: int, after: bool, pm: bool | None) -> str:
 _QUIET_CUE = re.compile(
     r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no|nothing|bed|asleep|unreachable|unavailable|dnd)\b"
     r"|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
+    # "I'm not reachable between 1 and 2pm", "leave me alone between midnight and 7"
+    r"|\bnot\s+(?:reachable|available|contactable)\b|\bleave\s+me\s+(?:alone|be)\b"
     r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休|推送|提醒",
     _I,
 )
@@ -264,7 +266,8 @@ _NAME_EN = re.compile(
     _I,
 )
 _NAME_IM = re.compile(
-    r"^\W*(?:(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]iya|[Oo]k|[Oo]kay|[Ss]o|[Ww]ell|[Yy]eah|[Aa]nyway|[Uu]m)\W+)*"
+    r"^\W*(?:(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]iya|[Oo]k|[Oo]kay|[Ss]o|[Ww]ell|[Yy]eah|[Aa]nyway|[Uu]m"
+    r"|[Oo]h|[Aa]nd|[Aa]lso|[Bb]tw|[Ff]yi)\W+)*"
     r"[Ii](?:'m|\s+am)\s+(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
     r"\s*(?:here|by\s+the\s+way)?(?:\s+(?:from|and\s+[Ii]|and\s+my)\b.*)?\W*$"
 )
@@ -350,7 +353,7 @@ _EMERGENCY = re.compile(r"emergenc|urgent|紧急|急事|急情", _I)
 _CALL_NEG_EN = re.compile(
     r"\b(?:never|don't|do\s+not|dont|stop|no\s+need\s+to)\s+(?:ever\s+)?(?:again\s+)?(?:call|phone|ring)"
     r"(?:ing)?\s+me\b(?!\s+(?:that|this|by|names?|an?)\b|\s+(?-i:[A-Z])[a-z]|" + CALLED_AS + r")"
-    r"|\bno\s+(?:more\s+)?(?:phone\s+)?calls\b"
+    r"|\bno\s+(?:more\s+)?(?:phone\s+|voice\s+)?calls\b"
     # "do not call on my mobile", "never ring my landline"
     r"|\b(?:never|don't|do\s+not|dont)\s+(?:call|phone|ring)\s+(?:(?:me\s+)?on\s+)?my\s+(?:mobile|cell"
     r"|phone|landline|number|mobile\s+number|cell\s+phone)\b"

@@ -577,7 +577,8 @@ PACK_ZH: tuple[tuple[str, str, bool, str], ...] = (
 #: its language), otherwise ``value`` maps surface words to codes ("狗" -> "dog"). A list
 #: key gets one ``<key>.<slug>`` sibling per item after the first, like allergies.
 _PETS = {
-    "dog": "dog", "dogs": "dog", "puppy": "dog", "cat": "cat", "cats": "cat", "kitten": "cat",
+    "dog": "dog", "dogs": "dog", "puppy": "dog", "puppies": "dog", "cat": "cat", "cats": "cat",
+    "kitten": "cat",
     "rabbit": "rabbit", "bunny": "rabbit", "hamster": "hamster", "parrot": "parrot",
     "bird": "bird", "fish": "fish", "turtle": "turtle", "tortoise": "turtle",
     "lizard": "lizard", "snake": "snake", "horse": "horse", "狗": "dog", "小狗": "dog",
@@ -605,7 +606,16 @@ ITEM_PACK: tuple[tuple[str, Kind, dict[str, str] | None, str], ...] = (
         _PETS,
         r"\bi\s+(?:have|'ve\s+got|have\s+got|own)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?"
         r"(?P<v>" + _PET_EN + r")\b|\bmy\s+(?P<v2>" + _PET_EN + r")(?:'s\s+name\s+is|\s+is\s+called"
-        r"|\s+named|\s+called)\b",
+        r"|\s+named|\s+called)\b"
+        # a pet just taken in: "I just got a puppy", "I adopted two kittens last week"; a
+        # new owner: "I'm a first-time kitten owner" ("a hot dog", "a dog toy" are no pets)
+        r"|\bi(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?:got|gotten|adopted"
+        r"|rescued|brought\s+home)\s+(?:a|an|one|two|three|\d)\s+(?!hot\s|corn\s|sea\s)"
+        r"(?:(?:new|little|baby|rescue|tiny|second|third|cute|young|old)\s+)?(?:\w+\s+)?"
+        r"(?P<v3>" + _PET_EN + r")(?:s|es)?\b(?!\s+(?:food|toys?|beds?|collar|lead|leash|treats?"
+        r"|sitter|walker|bowl|bite|house|crate|costume|hair|video|shampoo)\b)"
+        r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:new|first[- ]time)\s+(?P<v4>" + _PET_EN + r")\s+"
+        r"(?:owner|mom|mum|dad|parent)\b",
     ),
     (
         "pet.species",
@@ -669,7 +679,8 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         _hint(
             "answer repl respons brief concise too short long detail bullet table formal"
             " professional casual informal relaxed 回答 回复 简短 简洁 太长 短一 重点 详细"
-            " 分点 列表 表格 正式 随意 轻松 口语 intoleran 不耐 have got own my 养 有"
+            " 分点 列表 表格 正式 随意 轻松 口语 intoleran 不耐 have got own my 养 有 adopt rescue"
+            " brought owner"
         ),
     ),
     (h_condition, _hint("have got suffer diagnos live i'm am 有 患 得了 确诊 诊断 怀孕")),

@@ -463,5 +463,9 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 if not ok_topic(part):
                     continue
                 value = "dislike" if _DISLIKE.search(m.group("pol")) else "like"
+                if value == "dislike" and L.PHONE_CALLS_RE.match(part.strip()):
+                    calls = cand(Kind.CONSTRAINT, "contact.call", "never", hard=True)
+                    yield m.start(), m.end(), calls
+                    continue
                 c = cand(Kind.PREFERENCE, "taste." + slugify(part), value, normalized=value)
                 yield m.start(), m.end(), c

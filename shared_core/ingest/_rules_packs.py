@@ -1308,7 +1308,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + ITEM_EN
         + r")"
         + _END
-        + r"|^\W*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+|biggest\s+|two\s+|three\s+|one\s+)?(?:favou?rites?|faves?|favs?|weakness(?:es)?|guilty\s+pleasures?)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?=\s*(?:[,.;!]|$))"
+        + r"|^\W*(?:(?:ok(?:ay)?|so|oh|and|well|also|btw|fyi|yeah|anyway)\W+)*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+|biggest\s+|two\s+|three\s+|one\s+)?(?:favou?rites?|faves?|favs?|weakness(?:es)?|guilty\s+pleasures?)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?=\s*(?:[,.;!]|$))"
         + r"|^\W*(?:a\s+)?(?:big|huge|massive)\s+fan\s+of\s+(?P<v4>"
         + ITEM_EN
         + r")"
@@ -2297,7 +2297,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "name",
         None,
-        r"^\W*(?:(?:hi|hey|hello)\W+)?(?:this\s+is|it's|its)\s+(?P<v>(?-i:[A-Z])[a-z'-]+)(?=\s*(?:[,.!—–-]|$))",
+        r"^\W*(?:(?:hi|hey|hello)\W+)?(?:this\s+is|it's|its)\s+(?P<v>(?-i:[A-Z])[a-z'-]+)(?=\s*(?:[,.!—–-]|$)|\s+but\s+(?:please\s+|pls\s+)?(?:just\s+)?call\s+me\b)",
     ),
     # ---- languages being learnt count as spoken
     (
@@ -3936,6 +3936,9 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         if not said or slugify(said) in L.TOPIC_STOP or L.PERSON_ZH.match(said):
             return
         polarity = key.split(".")[1]
+        if polarity == "dislike" and L.PHONE_CALLS_RE.match(said.strip()):
+            yield start, end, cand(Kind.CONSTRAINT, "contact.call", "never", hard=True)
+            return
         yield (
             start,
             end,

@@ -1235,8 +1235,28 @@ def chat_zh(text: str) -> str:
 #: correction), and sarcasm words ("totally", "sure") are kept for the gate.
 _FILLER_RE = re.compile(
     r"(?:(?<=\s)|^)(?:honestly|frankly|genuinely|seriously|literally|basically|personally"
-    r"|truthfully|ngl|tbh|tbf|to\s+be\s+honest|to\s+be\s+fair|if\s+i'm\s+honest"
+    r"|truthfully|ngl|tbh|tbf|to\s+be\s+honest|to\s+be\s+fair|if\s+i'm\s+honest|hands\s+down"
     r"|(?<=[a-z]\s)really(?=\s+[a-z])(?<!not\sreally))(?:\s*,\s*|\s+|(?=[.!?]|$))",
+    re.IGNORECASE,
+)
+
+#: Asides that close a clause without changing what it states ("I'm Priya by the way",
+#: "I'm 41 if that matters", "I'm left-handed, if that changes anything"): dropped with
+#: the comma before them, so the clause ends where its fact does.
+_ASIDE_RE = re.compile(
+    r"(?<=\S)(?:\s*,\s*|\s+)(?:by\s+the\s+way|btw|fyi|fwiw|for\s+what\s+it'?s\s+worth|just\s+so\s+you\s+know"
+    r"|if\s+(?:that|it|this)\s+(?:matters|helps|changes\s+anything|makes\s+(?:a|any)\s+difference"
+    r"|is\s+(?:relevant|useful|important))|in\s+case\s+(?:that|it|this)\s+(?:matters|helps"
+    r"|is\s+(?:relevant|useful)))(?=\s*(?:[.!?,;]|$))",
+    re.IGNORECASE,
+)
+
+
+#: A disliked "taste" that is phone calls themselves ("I hate talking on the phone", "no
+#: phone calls please, I can't stand them") is the call rule (``contact.call`` = never).
+PHONE_CALLS_RE = re.compile(
+    r"^(?:no\s+)?(?:(?:phone|voice)\s+)?calls(?:\s+please)?$|^(?:talking|chatting|speaking)\s+on"
+    r"\s+the\s+phone$|^(?:the\s+)?phone$|^being\s+(?:called|rung|phoned)$",
     re.IGNORECASE,
 )
 
@@ -1299,7 +1319,7 @@ def without_habit(text: str) -> str:
 def strip_fillers(text: str) -> str:
     """``text`` without stance adverbs and chat hedges (``_FILLER_RE``):
     "I'd honestly rather you never called" -> "I'd rather you never called"."""
-    out = _FILLER_RE.sub("", text)
+    out = _ASIDE_RE.sub("", _FILLER_RE.sub("", text))
     return out if out.strip() else text
 
 
