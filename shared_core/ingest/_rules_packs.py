@@ -719,7 +719,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.children",
         None,
-        r"(?:我|我们|我俩|我们俩)有(?P<v>[一两二三四五六\d])个(?:孩子|小孩|娃|儿子|女儿)(?![和、，,]?(?:还有)?(?:一|两)?个(?:儿子|女儿))",
+        r"(?:我|我们|我俩|我们俩)(?:(?:就|只|一共|总共)有?|有)(?P<v>[一两二三四五六\d])个(?:孩子|小孩|娃|儿子|女儿)(?![和、，,]?(?:还有)?(?:一|两)?个(?:儿子|女儿))",
     ),
     # ---- pets
     (
@@ -734,7 +734,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PETS,
         r"我(?:家)?(?:养了?|有)(?:一|两|三|\d)?[只条个匹缸对窝群头]?(?P<v>"
         + _alt(PETS, ascii_only=False)
-        + r")",
+        + r")"
+        # the pet named: "我的狗叫旺财", "我家猫咪名字叫团子" (the user's own, so one is kept)
+        + r"|^\W*我(?:家)?的?(?P<v2>"
+        + _alt(PETS, ascii_only=False)
+        + r")(?:的名字|名字)?(?:叫|名叫)",
     ),
     (
         "pet.names",
@@ -863,7 +867,13 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _END
         + r"|\bno\s+more\s+(?P<v2>[\w ]{2,30}?)\s+(?:recommendations|suggestions)\b",
     ),
-    ("recommend", None, r"我对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)"),
+    (
+        "recommend",
+        None,
+        r"我对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)"
+        # the topic fronted: "股票我不感兴趣", "理财产品我真没兴趣"
+        r"|^\W*(?P<v2>[\u4e00-\u9fff]{1,6}?)我(?:真的?|是|一点)?(?:都|也)?(?:不感兴趣|没(?:什么|啥|有)?兴趣|不感冒)",
+    ),
     # ---- more phrasings (round 2)
     (
         "contact.channel",
@@ -1275,7 +1285,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.child.names",
         None,
-        r"(?:^\W*|我)有(?:一)?个(?:女儿|儿子)[，,]?\s*(?:名字)?叫(?P<v>[\u4e00-\u9fff]{1,3})(?=$|[，。,.!！])",
+        r"(?:^\W*|我)(?:就|只)?有?(?:一)?个(?:女儿|儿子)[，,]?\s*(?:名字)?叫(?P<v>[\u4e00-\u9fff]{1,3})(?=$|[，。,.!！])",
     ),
     (
         "language",
@@ -1371,7 +1381,11 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "allergy",
         None,
         r"^\W*(?:我)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
-        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>[\u4e00-\u9fff]{2,6}?)(?:我|人)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
+        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>[\u4e00-\u9fff]{2,6}?)(?:我|人)?(?:身上|脸上|皮肤|全身|浑身)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
+        # the user stung or bitten: "我被蜜蜂蜇了会过敏", "被马蜂蛰了我会休克" (the insect is
+        # the allergen; a subjectless "被蜜蜂蛰了会过敏" is left to the clause that names it)
+        r"|我被(?P<v4>[\u4e00-\u9fff]{1,3}?)(?:蜇|蛰|叮|咬)(?:了|到)?(?:一下)?(?:就|会|后)?(?:会)?(?:过敏|起疹子|肿|休克|呼吸困难)"
+        r"|被(?P<v5>[\u4e00-\u9fff]{1,3}?)(?:蜇|蛰|叮|咬)(?:了|到)?(?:一下)?我(?:就|会|后)?(?:会)?(?:过敏|起疹子|肿|休克|呼吸困难)"
         r"|^\W*(?P<v3>[\u4e00-\u9fffA-Za-z]{2,8}?)对我(?:有|会有)?(?:不良反应|副作用|过敏反应)",
     ),
     # ---- health / medication
@@ -3361,7 +3375,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "job.employer": "work| at | for | with |我在",
         "job.title": "work as|i'm|i am|我在",
         "family.children": "kid|child|son|daughter|孩子|小孩|娃|儿子|女儿",
-        "pet.species": "have|got|own|养|有",
+        "pet.species": "have|got|own|养|有|叫",
         "family.daughter": "daughter",
         "family.son": "son",
         "pet.names": "named|called|name|叫",
@@ -4434,7 +4448,7 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.child.names",
         None,
-        r"(?:有|生了)(?:一个|个|一)?(?:女儿|儿子|闺女|孩子|宝宝|小孩)[，,]\s*(?:名字|小名)?叫(?P<v>[\u4e00-\u9fff]{1,3})(?=$|[，。,.!！])",
+        r"(?:有|生了|我(?:就|只))(?:一个|个|一)?(?:女儿|儿子|闺女|孩子|宝宝|小孩)[，,]\s*(?:名字|小名)?叫(?P<v>[\u4e00-\u9fff]{1,3})(?=$|[，。,.!！])",
     ),
     (
         "taste.dislike",

@@ -144,7 +144,7 @@ latex: latex | 乳胶
 cats: cats | cat | cat hair | cat dander | 猫 | 猫毛
 dogs: dogs | dog | dog hair | 狗 | 狗毛
 bee stings: bee stings | bees | bee | wasps | insect stings | 蜜蜂 | 蜂蜇 | 蜂毒 | 蜂蛰 | 蜜蜂蛰
-bee stings: wasp stings | wasp | hornets
+bee stings: wasp stings | wasp | hornets | 黄蜂 | 马蜂
 mold: mold | mould | 霉菌
 nickel: nickel | 镍
 fragrance: fragrance | perfume | 香水
