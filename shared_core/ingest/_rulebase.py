@@ -297,6 +297,8 @@ RETRACT_RE = re.compile(
     r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
     r"|(?:别|不要|不用)记(?:住)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
     r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧"
+    # what was said before, called a joke: "我刚才说我住北京是开玩笑的", "前面说的养猫是瞎说的"
+    r"|(?:刚才|刚刚|之前|前面|上面)(?:说|讲)的?[^，,。.!！?？]{0,12}?是?(?:开玩笑|逗你|骗你|瞎说|乱说|假的)"
     # "delete that, it's not true", "wrong person, that's my son, not me", "oops, I meant
     # to say that about my cousin, disregard", "I was typing for my friend"
     r"|\b(?:delete|remove|erase|strike|cancel)\s+(?:that|this|it)\s*(?:[.!,;]|$)|\bdisregard\b"

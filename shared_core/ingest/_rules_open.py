@@ -283,6 +283,8 @@ _NOT_DURABLE = re.compile(
     r"|runny\s+nose|temperature|blocked\s+nose)|the\s+(?:flu|hiccups|sniffles)|jet\s*lag(?:ged)?)\b"
     r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|这会儿|这周|这几天|觉得|想|打算|可能|也许|累|饿|忙|开心|难过|问|你"
     r"|哈哈|呵呵|嘿嘿|不再|已经不|才怪|开玩笑|逗你"
+    # someone the user knows is the subject: "我有个同事是吃素的", "我有位朋友住在大理"
+    r"|我有(?:一|几|两)?(?:个|位)(?:同事|朋友|同学|邻居|亲戚|室友|客户|老板|领导|哥们|闺蜜|熟人|网友)"
     # how this conversation goes, not who the user is: "我是认真的", "我是说真的", "我是来咨询的",
     # "我是第一次用", "我是新用户", "我是路人"
     r"|认真的|说真的|来(?:咨询|问|看看|问问|了解|办理|投诉|反馈)|第一次|头一回|新用户|新来的|路人|打酱油",

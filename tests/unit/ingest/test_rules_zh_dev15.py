@@ -106,3 +106,60 @@ def test_liking_a_medium_is_read_as_its_key(text: str, key: str, value: str) -> 
 
 def test_an_avoided_payment_is_not_also_a_used_one() -> None:
     assert not has(found("结账别让我用信用卡"), "payment.method", "credit_card")
+
+
+# ---- pets and children named in plain chat ------------------------------------------------
+
+
+def test_a_pet_named_gives_its_species_too() -> None:
+    records = found("我家的猫叫年糕")
+    assert has(records, "pet.species", "cat")
+    assert has(records, "pet.names", "年糕")
+
+
+def test_someone_elses_pet_named_is_not_the_users() -> None:
+    assert not has(found("我邻居的狗叫大黄"), "pet.species", "dog")
+
+
+def test_an_only_child_is_counted_and_named() -> None:
+    records = found("我就一个儿子，名字叫乐乐")
+    assert has(records, "family.children", "1")
+    assert has(records, "family.child.names", "乐乐")
+
+
+# ---- allergies said by the reaction -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我一用阿莫西林脸上就起红疹", "allergy.medication", "阿莫西林|amoxicillin"),
+        ("我被马蜂蛰了会休克", "allergy.other", "马蜂|bee stings"),
+    ],
+)
+def test_an_allergy_told_by_its_reaction_names_the_allergen(
+    text: str, key: str, value: str
+) -> None:
+    assert has(found(text), key, value)
+
+
+# ---- a topic fronted before "not interested" ----------------------------------------------
+
+
+def test_a_fronted_topic_not_of_interest_is_not_to_be_recommended() -> None:
+    assert has(found("基金我一点都不感兴趣"), "recommend.never", "基金")
+
+
+# ---- must store nothing ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("我有个室友是吃素的",),
+        ("我有位朋友住在大理",),
+        ("我养了一只仓鼠", "前面说的养仓鼠是瞎说的"),
+    ],
+)
+def test_an_acquaintance_or_a_joke_retraction_stores_nothing(turns: tuple[str, ...]) -> None:
+    assert not found(*turns)
