@@ -166,7 +166,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "contact.call",
         "allowed",
-        r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话)|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call",
+        r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话|打我(?:的)?(?:电话|手机))|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call",
     ),
     # the phone fronted as topic: "电话我基本不接", "电话一律不接的", "陌生电话我都不接" is not
     (
@@ -181,13 +181,16 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "pronouns",
         "he/him",
         r"\bhe\s*/\s*him\b|(?<!别)(?<!不要)(?:请)?用[\"“「]?他[\"”」]?(?:来)?(?:称呼|指代)我"
-        r"|(?:称呼|指代|提到|说到|称)我(?:的时候)?(?:请|就|都)?用[\"“「]?他[\"”」]?(?!们)",
+        r"|(?:称呼|指代|提到|说到|称)我(?:的时候)?(?:请|就|都)?用[\"“「]?他[\"”」]?(?!们)"
+        # named as the pronoun, or a man saying so, as 我是女的 is she/her below
+        r"|(?:人称)?代词(?:是|用)[\"“「]?他[\"”」]?(?!们)|我是男(?:生|的|性|孩)",
     ),
     (
         "pronouns",
         "she/her",
         r"\bshe\s*/\s*her\b|(?:请)?用[\"“「]?她[\"”」]?(?:来)?(?:称呼|指代)我|我是女(?:生|的|性|孩)"
-        r"|(?:称呼|指代|提到|说到|称)我(?:的时候)?(?:请|就|都)?用[\"“「]?她[\"”」]?(?!们)",
+        r"|(?:称呼|指代|提到|说到|称)我(?:的时候)?(?:请|就|都)?用[\"“「]?她[\"”」]?(?!们)"
+        r"|(?:人称)?代词(?:是|用)[\"“「]?她[\"”」]?(?!们)",
     ),
     ("pronouns", "they/them", r"\bthey\s*/\s*them\b"),
     ("pronouns", "he/they", r"\bhe\s*/\s*they\b"),
@@ -215,7 +218,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "student",
-        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:grad(?:uate)?\s+|college\s+|university\s+|phd\s+|full-time\s+)?student\b|在读(?:研究生|大学|博士|本科)?(?![一这那几两本篇部首]|[^，。,.]{0,6}(?:书|小说|文章|杂志|新闻|诗))|我(?:还)?是(?:个)?(?:学生|大学生|研究生|博士生)",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:grad(?:uate)?\s+|college\s+|university\s+|phd\s+|full-time\s+)?student\b|在读(?:研究生|大学|博士|本科)?(?![一这那几两本篇部首]|[^，。,.]{0,6}(?:书|小说|文章|杂志|新闻|诗))|我(?:还)?是(?:个)?(?:学生|大学生|研究生|博士生)"
+        # "我还在上大学", "我现在读研二" (not "我在上大学的时候…", a past time)
+        r"|我(?:还|现在|目前)?在?(?:上|读)(?:大学|大[一二三四]|研究生|研[一二三]|博士|本科|高中)(?!的时候|那会|时)",
     ),
     (
         "job.status",
@@ -838,7 +843,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "currency",
         None,
         r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|美金|欧元|英镑|日元)(?:显示|标价|计价|报价)"
-        r"|(?:换算成|换成|折算成|折合成|转换成|都按)(?P<v3>人民币|美元|美金|欧元|英镑|日元)",
+        r"|(?:换算成|换成|折算成|折合成|转换成|都按)(?P<v3>人民币|美元|美金|欧元|英镑|日元)"
+        # the prices named first: "给我报价的时候用美元", "价格都用欧元"
+        r"|(?:报价|标价|价格|价钱|金额)[^，,。]{0,5}?(?:用|以|按)(?P<v4>人民币|美元|美金|欧元|英镑|日元)",
     ),
     # ---- interests (stored as the established taste.<item> = like)
     (
@@ -1049,7 +1056,9 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         "allowed",
         r"\bunless\s+(?:it's\s+|its\s+|it\s+is\s+)?(?:an?\s+|really\s+|truly\s+)?(?:emergency|urgent)"
         r"|\b(?:emergenc(?:y|ies)|urgent\s+(?:stuff|things|matters))\s+(?:only|are\s+(?:fine|ok|okay|the\s+exception))"
-        r"|(?:急事|紧急(?:情况|的事|事情)?)(?:的话)?(?:可以|才|再|就)(?:打|给我打)",
+        r"|(?:急事|紧急(?:情况|的事|事情)?)(?:的话)?(?:可以|才|再|就)(?:打|给我打)"
+        # the exception said after the rule: "别打电话给我，紧急情况除外"
+        r"|(?:急事|紧急(?:情况|的事|事情)?)除外",
     ),
     # pronouns next to Chinese ("我的代词是she/her": no \b between 是 and s)
     ("pronouns", "he/him", r"(?<![a-z])he\s*/\s*him(?![a-z])"),
@@ -2557,7 +2566,7 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "prose",
-        r"(?:用|写成|分)段落|成段(?:写|的)|整段|连贯的(?:文字|段落)|(?:别|不要|不用)(?:分点|列点|列表|分条)",
+        r"(?:用|写成|分)段落|成段(?:写|的)|整段|连贯的(?:文字|段落)|(?:别|不要|不用)(?:用)?(?:分点|列点|列表|分条)|写成一(?:整)?段(?:话|文字)?",
     ),
     (
         "response.tone",
@@ -3339,9 +3348,9 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
     key: tuple(words.split("|"))
     for key, words in {
         "contact.call": "call|phone|ring|电话",
-        "pronouns": "/|他|她|女",
+        "pronouns": "/|他|她|女|男",
         "diet": "pesc|fish|鱼|halal|清真|穆斯林|kosher|低|控糖|sugar|carb|sodium|salt|盐|keto|生酮|vegetarian|vegan",
-        "job.status": "retired|退休|student|学生|在读|研究生|博士|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业|个体|开了|当老板|做生意|小生意",
+        "job.status": "retired|退休|student|学生|在读|研究生|博士|大学|读研|研二|研一|研三|高中|本科|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业|个体|开了|当老板|做生意|小生意",
         "relationship.status": "married|婚|divorced|离|single|单身|engaged|widow|丧偶|寡妇|鳏夫|走了|去世|过世|不在了",
         "seat": "seat|aisle|window|靠",
         "travel.class": "business|economy|first|舱",

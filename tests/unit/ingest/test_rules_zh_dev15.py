@@ -163,3 +163,26 @@ def test_a_fronted_topic_not_of_interest_is_not_to_be_recommended() -> None:
 )
 def test_an_acquaintance_or_a_joke_retraction_stores_nothing(turns: tuple[str, ...]) -> None:
     assert not found(*turns)
+
+
+# ---- value words said a little differently --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("回答不要用分点，写成一整段", "response.format", "prose"),
+        ("不要给我打电话，急事除外", "contact.call.emergency", "allowed"),
+        ("随时可以打我手机", "contact.call", "allowed"),
+        ("商品价格都按欧元来", "currency", "EUR"),
+        ("我目前在读本科", "job.status", "student"),
+        ("我的人称代词是“她”", "pronouns", "she/her"),
+        ("我是男生，别弄错了", "pronouns", "he/him"),
+    ],
+)
+def test_a_value_said_in_plain_chat_is_read(text: str, key: str, value: str) -> None:
+    assert has(found(text), key, value)
+
+
+def test_a_past_school_time_is_no_student_status() -> None:
+    assert not has(found("我在上高中的时候住在杭州"), "job.status", "student")
