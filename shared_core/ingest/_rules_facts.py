@@ -550,7 +550,13 @@ PACK_EN: tuple[tuple[str, str, bool, str], ...] = (
         "response.tone",
         "formal",
         True,
-        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b",
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?formal\b",
+    ),
+    (
+        "response.tone",
+        "professional",
+        True,
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?professional\b",
     ),
     (
         "response.tone",
@@ -597,7 +603,12 @@ ITEM_PACK: tuple[tuple[str, Kind, dict[str, str] | None, str], ...] = (
         r"[- ]intolerant\b|\bi(?:'m|\s+am)\s+(?:also\s+)?intolerant\s+to\s+"
         r"(?P<v2>[a-z][a-z -]{1,30}?)"
         r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|so|but|because|since|which|though|as)\b)|\bi\s+(?:have|'ve\s+got)\s+(?:an?\s+)?(?P<v3>lactose|gluten"
-        r"|fructose|histamine)\s+intolerance\b",
+        r"|fructose|histamine)\s+intolerance\b"
+        # "I have a bit of an intolerance to histamine", "I've got a mild intolerance to soy"
+        r"|\bi(?:\s+have|'ve\s+got|\s+have\s+got)\s+(?:a\s+(?:bit\s+of\s+|slight\s+|mild\s+|real\s+)?an?\s+|an?\s+)?"
+        r"(?:slight\s+|mild\s+|bad\s+|severe\s+)?intolerance\s+(?:to|for)\s+"
+        r"(?P<v4>[a-z][a-z -]{1,30}?)"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|so|but|because|since|which|though|as)\b)",
     ),
     ("intolerance", Kind.CONSTRAINT, None, r"我(?:有)?(?P<v>乳糖|麸质|果糖|酒精)不耐受?"),
     (
@@ -605,16 +616,26 @@ ITEM_PACK: tuple[tuple[str, Kind, dict[str, str] | None, str], ...] = (
         Kind.FACT,
         _PETS,
         r"\bi\s+(?:have|'ve\s+got|have\s+got|own)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?"
-        r"(?P<v>" + _PET_EN + r")\b|\bmy\s+(?P<v2>" + _PET_EN + r")(?:'s\s+name\s+is|\s+is\s+called"
+        r"(?P<v>"
+        + _PET_EN
+        + r")\b"
+        + L.NOT_A_PET_AFTER
+        + r"|\bmy\s+(?P<v2>"
+        + _PET_EN
+        + r")(?:'s\s+name\s+is|\s+is\s+called"
         r"|\s+named|\s+called)\b"
         # a pet just taken in: "I just got a puppy", "I adopted two kittens last week"; a
         # new owner: "I'm a first-time kitten owner" ("a hot dog", "a dog toy" are no pets)
         r"|\bi(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?:got|gotten|adopted"
         r"|rescued|brought\s+home)\s+(?:a|an|one|two|three|\d)\s+(?!hot\s|corn\s|sea\s)"
         r"(?:(?:new|little|baby|rescue|tiny|second|third|cute|young|old)\s+)?(?:\w+\s+)?"
-        r"(?P<v3>" + _PET_EN + r")(?:s|es)?\b(?!\s+(?:food|toys?|beds?|collar|lead|leash|treats?"
-        r"|sitter|walker|bowl|bite|house|crate|costume|hair|video|shampoo)\b)"
-        r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:new|first[- ]time)\s+(?P<v4>" + _PET_EN + r")\s+"
+        r"(?P<v3>"
+        + _PET_EN
+        + r")(?:s|es)?\b"
+        + L.NOT_A_PET_AFTER
+        + r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:new|first[- ]time)\s+(?P<v4>"
+        + _PET_EN
+        + r")\s+"
         r"(?:owner|mom|mum|dad|parent)\b",
     ),
     (

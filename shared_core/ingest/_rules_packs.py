@@ -295,7 +295,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "short",
-        r"\b(?:short|brief|concise)\s+(?:answers|replies|responses)\b|\bkeep\s+it\s+(?:short|brief)\b|\bshorter\s+please\b|\bstill\s+too\s+long\b|(?<!not\s)\btoo\s+long\b|\btl;?dr\b",
+        r"\b(?:short|brief|concise|shorter|briefer)\s+(?:answers|replies|responses)\b|\bkeep\s+it\s+(?:short|brief)\b|\bshorter\s+please\b|\bstill\s+too\s+long\b|(?<!not\s)\btoo\s+long\b|\btl;?dr\b",
     ),
     (
         "response.format",
@@ -339,8 +339,13 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "response.tone",
+        "professional",
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?professional\b",
+    ),
+    (
+        "response.tone",
         "formal",
-        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?(?:formal|professional)\b|正式(?:一)?点|语气正式|(?:用|使用)正式[、，,和与]?[\u4e00-\u9fff]{0,4}的(?:语气|口吻)",
+        r"\b(?:be|keep\s+it|stay|sound)\s+(?:more\s+)?formal\b|正式(?:一)?点|语气正式|(?:用|使用)正式[、，,和与]?[\u4e00-\u9fff]{0,4}的(?:语气|口吻)",
     ),
     (
         "response.tone",
@@ -732,7 +737,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PETS,
         r"\bi(?:\s+have|'ve\s+got|\s+have\s+got|\s+own|'ve)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v>"
         + _alt(PETS, ascii_only=True)
-        + r")\b",
+        + r")\b"
+        + L.NOT_A_PET_AFTER,
     ),
     (
         "pet.species",
@@ -969,7 +975,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PETS,
         r"\bwe(?:\s+have|'ve\s+got|\s+own)\s+(?:a|an|one|two|three|\d)\s+(?:\w+\s+)?(?P<v>"
         + _alt(PETS, ascii_only=True)
-        + r")\b",
+        + r")\b"
+        + L.NOT_A_PET_AFTER,
     ),
     (
         "travel.airline",
@@ -1977,7 +1984,7 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
         (
             "travel.class",
             code,
-            r"^\W*(?:"
+            r"^\W*(?:just\s+|plain\s+|regular\s+)?(?:"
             + words
             + r")(?:\s+class)?\s+(?:is|'s)\s+(?:(?:totally|perfectly|absolutely|always|just|more\s+than)\s+)?(?:fine|ok|okay|good\s+enough|enough|all\s+i\s+need|my\s+(?:thing|choice|preference|sweet\s+spot|go-to|default))\b",
         )

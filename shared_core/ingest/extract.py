@@ -589,6 +589,13 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
 #: words, the reason for the request: "帮我推荐个餐厅，我吃素", "查下附近医院，我住南京"
 #: ("…，我要靠窗的" / "…，我想住两晚" ask for this one booking and stay one-off).
 _SELF_REASON_ZH = re.compile(r"^\W*(?:因为|毕竟|反正|而且|不过|对了)?我(?![们要想需得])")
+#: The same in English: "find me a laptop, I don't want to go over 900", "suggest dinner,
+#: I'm gluten-free" ("…, I want the window" / "I'd like two nights" stay one-off).
+_SELF_REASON_EN = re.compile(
+    r"^\W*(?:(?:because|since|as|cause|cuz|coz|bc|and|but)\s+)?i(?:'m|\s+am|'ve|\s+have|\s+can't"
+    r"|\s+cannot|\s+don't|\s+do\s+not|\s+never|\s+only|\s+always)\b",
+    _I,
+)
 
 
 def _reason_after_task(clause: Clause) -> bool:
@@ -597,7 +604,10 @@ def _reason_after_task(clause: Clause) -> bool:
     return (
         clause.start > 0
         and TASK_RE.search(clause.text) is None
-        and _SELF_REASON_ZH.match(clause.text) is not None
+        and (
+            _SELF_REASON_ZH.match(clause.text) is not None
+            or _SELF_REASON_EN.match(clause.text) is not None
+        )
     )
 
 

@@ -1252,6 +1252,22 @@ _ASIDE_RE = re.compile(
 )
 
 
+#: Context openers at a sentence's start ("fyi aspirin gives me a rash", "for context,
+#: I'm a nurse", "please no Klarna"): they introduce the fact and state nothing, so rules
+#: anchored at the start read what follows them.
+_OPENER_RE = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:fyi|for\s+context|just\s+so\s+you\s+know|(?:just\s+)?a\s+heads\s+up"
+    r"|heads\s+up|quick\s+note|please(?=\s+no\s))\b(?:\s*[,:;-]\s*|\s+)(?=\S)",
+    re.IGNORECASE,
+)
+
+#: What after a pet word makes it no pet: "a dog allergy", "a cat toy", "a hot dog" is
+#: ruled out where the word before is read.
+NOT_A_PET_AFTER = (
+    r"(?!\s+(?:allerg|dander|phobia|bite|food|toys?\b|beds?\b|collar|lead\b|leash|treats?\b"
+    r"|sitter|walker|bowl|house|crate|costume|hair|video|shampoo))"
+)
+
 #: A disliked "taste" that is phone calls themselves ("I hate talking on the phone", "no
 #: phone calls please, I can't stand them") is the call rule (``contact.call`` = never).
 PHONE_CALLS_RE = re.compile(
@@ -1317,9 +1333,10 @@ def without_habit(text: str) -> str:
 
 
 def strip_fillers(text: str) -> str:
-    """``text`` without stance adverbs and chat hedges (``_FILLER_RE``):
+    """``text`` without stance adverbs and chat hedges (``_FILLER_RE``), closing asides
+    (``_ASIDE_RE``) and context openers (``_OPENER_RE``):
     "I'd honestly rather you never called" -> "I'd rather you never called"."""
-    out = _ASIDE_RE.sub("", _FILLER_RE.sub("", text))
+    out = _OPENER_RE.sub("", _ASIDE_RE.sub("", _FILLER_RE.sub("", text)))
     return out if out.strip() else text
 
 

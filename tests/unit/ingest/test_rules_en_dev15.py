@@ -13,6 +13,14 @@
 * "X is my favourite" after an opener ("ok so", "oh and"); everyday staples (lentils,
   chickpeas, quinoa) are foods, so a taste for them is ``food.like``.
 
+* context openers at a sentence's start ("fyi", "for context", "heads up", "please no")
+  are dropped before reading, so rules anchored at the start read the fact;
+* a first-person clause after a one-off request is the user's own lasting fact or limit
+  ("find me a laptop, I don't want to go over 900"), the request itself stays one-off;
+* "just economy is fine", "shorter replies please", "keep it professional" (its own
+  tone, not ``formal``), "I have a bit of an intolerance to X", and "a dog allergy" is
+  an allergy, not a dog.
+
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
 from __future__ import annotations
@@ -120,3 +128,35 @@ def test_unreachable_between_two_times_is_quiet_hours(text: str, want: str) -> N
 def test_available_between_two_times_is_no_quiet_hours() -> None:
     found = records("I'm available between 9 and 5 on weekdays")
     assert not [k for k, _v in found if k == "contact.quiet_hours"], found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("fyi naproxen gives me hives", "allergy.medication", "naproxen"),
+        ("heads up: I'm a pharmacist", "job.title", "pharmacist"),
+        ("please no paypal, I closed that account", "payment.avoid", "paypal"),
+        ("plain economy is fine for me", "travel.class", "economy"),
+        ("briefer answers please", "response.length", "short"),
+        ("stay professional with me please", "response.tone", "professional"),
+        ("be more formal please", "response.tone", "formal"),
+        ("I've got a slight intolerance to fructose", "intolerance", "fructose"),
+    ],
+)
+def test_openers_and_plain_wordings_keep_the_fact(text: str, key: str, value: str) -> None:
+    found = records(text)
+    got = {v.lower() for k, v in found if k == key or k.startswith(key + ".")}
+    assert value in got or items(found, key) == {value}, found
+
+
+def test_a_limit_beside_a_request_is_kept_the_request_alone_is_not() -> None:
+    assert ("budget.max", "600") in [
+        (k, v.split()[0]) for k, v in records("get me a phone, I can't spend more than 600")
+    ]
+    assert not [k for k, _v in records("get me a phone under 600") if k.startswith("budget")]
+
+
+def test_a_pet_allergy_is_no_pet() -> None:
+    found = records("I have a cat allergy")
+    assert {i.rstrip("s") for i in items(found, "allergy.other")} == {"cat"}
+    assert not items(found, "pet.species")
