@@ -478,7 +478,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "contact.channel",
         CHANNELS,
-        r"(?:联系|通知|找)我(?:的话)?(?:最好|请|就|都|直接)*(?:用|发|走|通过|打)(?P<v>"
+        r"(?:联系|通知|找|提醒)我(?:的话)?(?:最好|请|就|都|直接)*(?:用|发|走|通过|打)(?P<v>"
         + _alt(CHANNELS)
         + r")(?!支付)"
         # "我平时只用WhatsApp", "我一般就用微信": the one messaging app the user uses
@@ -803,7 +803,10 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡|高级)?(?:会员|常旅客)",
+        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡|高级)?(?:会员|常旅客)"
+        # a programme's card: "我有国航凤凰知音的卡", "我办了希尔顿荣誉客会的卡" (a programme
+        # word ends the name, so "我有招商银行的卡" is no programme)
+        r"|(?:我是|我有|我办了?)(?P<v2>[\u4e00-\u9fffA-Za-z]{0,6}?(?:知音|旅享家|荣誉客会|万里行|明珠|俱乐部|优悦会|礼赏|天地|里程))(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡)?(?:会员)?卡",
     ),
     (
         "hotel.chain",
@@ -1568,7 +1571,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?P<v>"
         + NAME_EN
-        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐|(?:比较|最|更)?喜欢(?:坐|搭|乘坐)|常搭|爱搭|只搭|都搭)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
+        + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐|(?:比较|最|更)?喜欢(?:坐|搭|乘坐)|常搭|爱搭|只搭|都搭|优先(?:选|订|坐)?)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
     ),
     (
         "hotel.chain",
@@ -3444,7 +3447,7 @@ _HINTS_3: Mapping[str, str] = {
     "travel.airline.avoid": "never|再也不|不坐",
     "travel.airline": "airline|carrier|首选",
     "hotel.chain": "hotel|酒店",
-    "travel.loyalty": "frequent flyer|我是|我有",
+    "travel.loyalty": "frequent flyer|我是|我有|我办",
     "hotel.room": "电梯|beds|floor|双床|高层|高楼层",
     "timezone": "/|东八区|tz",
     "intolerance": "messes|screws|bloated|sick|gassy|crampy|sit well|agree|get along|不能|没法|不可以|upset|mess|wreck|kill|hurt|gives me|give me",
@@ -3506,7 +3509,7 @@ _HINTS_4ZH: Mapping[str, str] = {
     "taste.like": "一般|通常|经常|常常|基本|总|了|爱好|兴趣|乐趣|学",
     "interest.learning": "学",
     "travel.airline.avoid": "再也|不会再|绝不|坚决不|拒绝",
-    "travel.airline": "首选|最爱|常坐|最喜欢|喜欢坐|喜欢搭|喜欢乘坐|搭",
+    "travel.airline": "首选|最爱|常坐|最喜欢|喜欢坐|喜欢搭|喜欢乘坐|搭|优先",
     "medication": "吃|服|打|注射",
     "family.child.names": "叫",
     "contact.channel": "联系|沟通|联络|聊",

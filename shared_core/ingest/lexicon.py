@@ -186,6 +186,11 @@ rhinitis: rhinitis | 鼻炎 | 过敏性鼻炎
 fatty liver: fatty liver | 脂肪肝
 parkinson's disease: parkinson's disease | parkinson's | 帕金森
 alzheimer's disease: alzheimer's disease | alzheimer's | 老年痴呆 | 阿尔茨海默
+herniated disc: herniated disc | slipped disc | 腰椎间盘突出 | 腰间盘突出 | 椎间盘突出 | 腰突
+cervical spondylosis: cervical spondylosis | 颈椎病
+hepatitis b: hepatitis b | 乙肝
+kidney stones: kidney stones | 肾结石
+scoliosis: scoliosis | 脊柱侧弯
 """
 )
 

@@ -186,3 +186,24 @@ def test_a_value_said_in_plain_chat_is_read(text: str, key: str, value: str) -> 
 
 def test_a_past_school_time_is_no_student_status() -> None:
     assert not has(found("我在上高中的时候住在杭州"), "job.status", "student")
+
+
+# ---- programmes, airlines, conditions and channels named in plain chat ----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我办了东航东方万里行的卡", "travel.loyalty", "东方万里行"),
+        ("我有万豪旅享家的金卡", "travel.loyalty", "万豪旅享家|旅享家"),
+        ("出差优先坐海航", "travel.airline", "海航|hainan airlines"),
+        ("提醒我的话发邮件", "contact.channel", "email"),
+        ("我有颈椎病，久坐不行", "health.condition", "颈椎病|cervical spondylosis"),
+    ],
+)
+def test_a_name_said_in_plain_chat_is_read(text: str, key: str, value: str) -> None:
+    assert has(found(text), key, value)
+
+
+def test_a_bank_card_is_no_loyalty_programme() -> None:
+    assert not any(k.startswith("travel.loyalty") for k, _v in found("我有招商银行的卡"))
