@@ -1292,7 +1292,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         LANGS,
         r"我(?:的)?(?P<v>"
         + _alt(LANGS, ascii_only=False)
-        + r")(?:说得|讲得|水平)(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合)",
+        + r")(?:说得|讲得|水平|口语)?(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合|交流没问题)",
     ),
     # a language being learned ("我在学日语", "平时在自学韩语", "我正在学习西班牙语")
     (
@@ -3426,7 +3426,7 @@ _HINTS_3: Mapping[str, str] = {
     "name": "it's|its|this is|叫",
     "name.preferred": "call me|叫我",
     "age": "im|years|y/o|了",
-    "language.spoken": "也|说得|讲得|水平|还会|还能|学",
+    "language.spoken": "也|说得|讲得|水平|还会|还能|学|还可以|还行|不错|很好|挺好|流利|凑合|没问题",
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|偶尔|有时|经常|常常|没事|闲了|发烧友|hobb|超|最|特别",

@@ -207,3 +207,15 @@ def test_a_name_said_in_plain_chat_is_read(text: str, key: str, value: str) -> N
 
 def test_a_bank_card_is_no_loyalty_programme() -> None:
     assert not any(k.startswith("travel.loyalty") for k, _v in found("我有招商银行的卡"))
+
+
+# ---- a language rated without 说得 ----------------------------------------------------------
+
+
+def test_a_language_rated_plainly_is_spoken() -> None:
+    assert has(found("我韩语还行，看剧不用字幕"), "language.spoken", "ko")
+
+
+@pytest.mark.parametrize("text", ["我英语不太好", "我的日语老师挺好"])
+def test_a_weak_language_or_a_teacher_is_not(text: str) -> None:
+    assert not any(k.startswith("language.spoken") for k, _v in found(text))
