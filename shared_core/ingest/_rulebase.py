@@ -345,6 +345,8 @@ HYPOTHETICAL_RE = re.compile(
     # "say I went keto for a month, what would happen": a supposition without "if"
     r"|^\W*(?:let'?s\s+)?say\s+(?:i|i'm|we|my)\b|\bwhat\s+would\s+happen\b"
     r"|\bin\s+theory\b|\btheoretically\b|\bif\s+i\s+[a-z]+ed\b[^.?!]{0,60}?\bwould\s+(?:i|it|that|we|there)\b"
+    # "if I went vegetarian where would my protein come from": an irregular past too
+    r"|\bif\s+i\s+(?:went|became|took|gave|quit|did|made|got|left|ate|drank)\b[^.?!]{0,60}?\bwould\b"
     r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我|倘若|假使|假若|若是|如若|设想",
     _I,
 )
@@ -393,6 +395,11 @@ TASK_RE = re.compile(
     r"|\bfor\s+this\s+(?:one|answer|reply|response|question|message|email|text|post|request|task"
     r"|draft|letter|summary)\b|\b(?:this|that)\s+(?:one|answer|reply|response)\s+only\b",
     _I,
+)
+#: "again" after a refusal ("I won't fly Spirit again", "never book that hotel again") is
+#: a standing rule, not the behavioural cue of :data:`IMPLICIT_CUE_RE`.
+REFUSED_AGAIN_RE = re.compile(
+    r"\b(?:never|won't|wont|will\s+not|not)\s+(?:[\w'-]+\s+){0,6}?again\b", re.IGNORECASE
 )
 #: Behavioural, one-off cues: "again", "this time", "like last time", "这次", "还是"
 #: (not "我还是个学生": "still am a ...", a declaration).

@@ -345,7 +345,7 @@ _LOC_ZH = re.compile(
 )
 _PLACE_CUT_EN = re.compile(
     r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"
-    r"|recently|already|too|anymore|any\s+more|with|near|where|which|when|right\s+now|today)\b.*$",
+    r"|recently|already|too|anymore|any\s+more|with|near|where|which|when|right\s+now|today|so)\b.*$",
     _I,
 )
 #: A known city and a district or landmark ("南京鼓楼", "杭州西湖边上"), no street or number.

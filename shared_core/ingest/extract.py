@@ -83,6 +83,7 @@ from ._rulebase import (
     MODAL_RE,
     PERMANENT_RE,
     QUOTED_RE,
+    REFUSED_AGAIN_RE,
     RETRACT_RE,
     TASK_RE,
     TRANSIENT_RE,
@@ -189,7 +190,8 @@ class RuleExtractor:
                 or MAYBE.search(sent_text) is not None
                 or MODAL_RE.search(sent_text) is not None,
                 correction=correcting,
-                implicit_cue=IMPLICIT_CUE_RE.search(sent_text) is not None,
+                implicit_cue=IMPLICIT_CUE_RE.search(sent_text) is not None
+                and REFUSED_AGAIN_RE.search(sent_text) is None,
                 scope=scope_of(sent_text),
                 valid_until=parse_until(sent_text, at),
                 transient=TRANSIENT_RE.search(sent_text) is not None,

@@ -77,7 +77,8 @@ cephalexin: cephalexin | cefalexin | 头孢氨苄
 cephalosporin: cephalosporin | cephalosporins | 头孢 | 头孢类
 aspirin: aspirin | 阿司匹林 | 阿斯匹林 | 阿斯匹灵
 ibuprofen: ibuprofen | 布洛芬
-sulfa: sulfa | sulfa drugs | sulfonamides | 磺胺 | 磺胺类 | 磺胺类药物 | 磺胺药
+sulfa: sulfa | sulfa drugs | sulfa drug | sulpha | sulpha drugs | sulfonamides | 磺胺 | 磺胺类
+sulfa: 磺胺类药物 | 磺胺药
 codeine: codeine | 可待因
 morphine: morphine | 吗啡
 insulin: insulin | 胰岛素

@@ -20,6 +20,9 @@
 * "just economy is fine", "shorter replies please", "keep it professional" (its own
   tone, not ``formal``), "I have a bit of an intolerance to X", and "a dog allergy" is
   an allergy, not a dog.
+* "again" after a refusal ("I won't fly X again") is a standing rule, not the
+  behavioural cue "again"; "if I went X, would ..." (an irregular past) is hypothetical;
+  "I'm in X so ..." ends the place at "so".
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -160,3 +163,29 @@ def test_a_pet_allergy_is_no_pet() -> None:
     found = records("I have a cat allergy")
     assert {i.rstrip("s") for i in items(found, "allergy.other")} == {"cat"}
     assert not items(found, "pet.species")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I won't fly Frontier again", "travel.airline.avoid", "frontier"),
+        ("never put me on Wizz Air again please", "travel.airline.avoid", "wizz air"),
+        ("I'm in Lyon so mornings are best for me", "location.city", "lyon"),
+    ],
+)
+def test_refusals_with_again_and_places_before_so_are_kept(text: str, key: str, value: str) -> None:
+    found = records(text)
+    got = {v.lower() for k, v in found if k == key or k.startswith(key + ".")}
+    assert value in got, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if I became a vegan would I get enough iron",
+        "if I took the job in Denver would I need a car",
+        "window seat again please",
+    ],
+)
+def test_irregular_past_conditions_and_plain_again_store_nothing(text: str) -> None:
+    assert records(text) == []
