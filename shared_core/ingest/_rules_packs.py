@@ -1753,7 +1753,7 @@ _PRONOUN_ROWS = tuple(
     for code, word in (("they/them", "they"), ("he/him", "he"), ("she/her", "she"))
 )
 
-ACTIVITY_EN = r"(?:yoga|pilates|crossfit|karate|judo|taekwondo|jiu[\s-]?jitsu|tai\s+chi|kickboxing|boxing|ballet|salsa|zumba|spinning|meditation|parkour|archery|fencing|rowing|triathlons?|marathons?|park\s?run|martial\s+arts|weightlifting|weights|bouldering|calisthenics|pottery|ceramics|knitting|crochet|sewing|embroidery|woodwork(?:ing)?|calligraphy|photography|painting|sketching)"
+ACTIVITY_EN = r"(?:yoga|pilates|crossfit|karate|judo|taekwondo|jiu[\s-]?jitsu|tai\s+chi|kickboxing|boxing|ballet|salsa|zumba|spinning|meditation|parkour|archery|fencing|rowing|triathlons?|marathons?|park\s?run|martial\s+arts|weightlifting|weights|bouldering|calisthenics|pottery|ceramics|knitting|crochet|sewing|embroidery|woodwork(?:ing)?|calligraphy|photography|painting|sketching|baking|cooking|gardening|journaling|birding|quilting|drawing|woodturning|carpentry|brewing|home\s+brewing)"
 GOING_EN = r"(?:running|swimming|climbing|bouldering|hiking|cycling|surfing|skiing|snowboarding|fishing|sailing|kayaking|canoeing|camping|dancing|skating|ice\s+skating|jogging|birdwatching|bird\s*watching|diving|scuba\s+diving|horse\s+riding|riding|walking|rambling|golfing|bowling|paddleboarding|windsurfing|mountain\s+biking)"
 #: "I'm an avid reader" -> reading: the activity a keen <doer> does.
 DOERS = _codes(

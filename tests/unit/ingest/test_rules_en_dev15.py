@@ -22,7 +22,8 @@
   an allergy, not a dog.
 * "again" after a refusal ("I won't fly X again") is a standing rule, not the
   behavioural cue "again"; "if I went X, would ..." (an irregular past) is hypothetical;
-  "I'm in X so ..." ends the place at "so".
+  "I'm in X so ..." ends the place at "so"; home crafts (baking, quilting, journaling)
+  taken up are activities.
 
 The sentences are worded for these tests, not copied from the phrasing benchmark."""
 
@@ -189,3 +190,18 @@ def test_refusals_with_again_and_places_before_so_are_kept(text: str, key: str, 
 )
 def test_irregular_past_conditions_and_plain_again_store_nothing(text: str) -> None:
     assert records(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I've been getting into quilting lately", {"quilting"}),
+        ("I'm taking up journaling this year", {"journaling"}),
+    ],
+)
+def test_home_crafts_taken_up_are_interests(text: str, want: set[str]) -> None:
+    assert items(records(text), "interest") == want
+
+
+def test_cooking_tonight_is_no_interest() -> None:
+    assert not items(records("I'm cooking dinner for my in-laws tonight"), "interest")
