@@ -52,6 +52,7 @@ from .sqlite_base import (
     format_time,
     must_time,
     parse_time,
+    rows_by_id,
     user_hash,
 )
 from .sqlite_cache import DETAIL_COLUMNS, LIST_COLUMNS, RecordCache, UserRows
@@ -208,13 +209,7 @@ class SqliteRecordStore(SqliteUserTables):
 
     @staticmethod
     def _existing_slots(conn: sqlite3.Connection, ids: Sequence[str]) -> set[tuple[str, str]]:
-        out: set[tuple[str, str]] = set()
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            q = f"SELECT user_id, system_context FROM records WHERE id IN ({marks})"
-            out.update((u, c) for u, c in conn.execute(q, chunk))
-        return out
+        return {(u, c) for u, c in rows_by_id(conn, "user_id, system_context", ids)}
 
     @staticmethod
     def _audit_row(a: AuditEntry) -> list[Any]:
@@ -253,11 +248,7 @@ class SqliteRecordStore(SqliteUserTables):
                         out.append(decode_record(row))
                 ids = missing
             with self.db.read() as conn:
-                for start in range(0, len(ids), 500):
-                    chunk = ids[start : start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    q = f"SELECT {_RECORD_COLS} FROM records WHERE id IN ({marks})"
-                    out.extend(decode_record(r) for r in conn.execute(q, chunk))
+                out.extend(decode_record(r) for r in rows_by_id(conn, _RECORD_COLS, ids))
         return out
 
     def find(self, flt: RecordFilter) -> list[MemoryRecord]:
@@ -339,11 +330,7 @@ class SqliteRecordStore(SqliteUserTables):
         if not todo:
             return True
         with self.db.read() as conn:
-            for start in range(0, len(todo), 500):
-                chunk = todo[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                q = f"SELECT {DETAIL_COLUMNS} FROM records WHERE id IN ({marks})"
-                entry.fill(conn.execute(q, chunk))
+            entry.fill(rows_by_id(conn, DETAIL_COLUMNS, todo))
         return not self.db.check_external_changes() and not entry.unread(todo)
 
     def _find_sql(

@@ -65,6 +65,18 @@ RECORD_COLUMNS = (
 Row = tuple[Any, ...]
 
 
+#: Ids bound per ``IN (...)`` query (SQLite's default limit on host parameters is 999).
+IN_CHUNK = 500
+
+
+def rows_by_id(conn: sqlite3.Connection, columns: str, ids: Sequence[str]) -> Iterator[Any]:
+    """``SELECT columns FROM records WHERE id IN (ids)``, :data:`IN_CHUNK` ids a query."""
+    for start in range(0, len(ids), IN_CHUNK):
+        chunk = ids[start : start + IN_CHUNK]
+        marks = ",".join("?" * len(chunk))
+        yield from conn.execute(f"SELECT {columns} FROM records WHERE id IN ({marks})", chunk)
+
+
 def user_hash(user_id: str) -> bytes:
     """The 16-byte key that indexes a user's rows (sha256 prefix; never the raw id)."""
     return user_digest(user_id)[:16]
