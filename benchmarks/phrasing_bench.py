@@ -144,6 +144,8 @@ DEV13 = "dev13"  # untouched en + zh yardstick (everyday chat), aggregate only, 
 DEV14 = "dev14"  # negatives only: fresh English must-store-nothing chat, before tuning
 DEV15 = "dev15"  # fresh plain everyday English chat over every group, before tuning
 DEV15ZH = "dev15zh"  # plain everyday Chinese chat, written before tuning
+DEV16 = "dev16"  # fresh English chat, written before tuning (round 7)
+DEV16ZH = "dev16zh"  # fresh Chinese chat, written before tuning (round 7)
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -161,6 +163,8 @@ EXTRA_SPLITS = (
     DEV14,
     DEV15,
     DEV15ZH,
+    DEV16,
+    DEV16ZH,
 )
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
@@ -184,38 +188,11 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "types": vocab["types"],
         "statements": _read_jsonl(data_dir / "statements.jsonl"),
         "negatives": _read_jsonl(data_dir / "negatives.jsonl"),
-        "dev2_statements": _read_optional(data_dir / "dev2_statements.jsonl"),
-        "dev2_negatives": _read_optional(data_dir / "dev2_negatives.jsonl"),
-        "dev3_statements": _read_optional(data_dir / "dev3_statements.jsonl"),
-        "dev3_negatives": _read_optional(data_dir / "dev3_negatives.jsonl"),
-        "dev4_statements": _read_optional(data_dir / "dev4_statements.jsonl"),
-        "dev4_negatives": _read_optional(data_dir / "dev4_negatives.jsonl"),
-        "dev5_statements": _read_optional(data_dir / "dev5_statements.jsonl"),
-        "dev5_negatives": _read_optional(data_dir / "dev5_negatives.jsonl"),
-        "dev6_statements": _read_optional(data_dir / "dev6_statements.jsonl"),
-        "dev6_negatives": _read_optional(data_dir / "dev6_negatives.jsonl"),
-        "dev7_statements": _read_optional(data_dir / "dev7_statements.jsonl"),
-        "dev7_negatives": _read_optional(data_dir / "dev7_negatives.jsonl"),
-        "dev8_statements": _read_optional(data_dir / "dev8_statements.jsonl"),
-        "dev8_negatives": _read_optional(data_dir / "dev8_negatives.jsonl"),
-        "dev9_statements": _read_optional(data_dir / "dev9_statements.jsonl"),
-        "dev9_negatives": _read_optional(data_dir / "dev9_negatives.jsonl"),
-        "dev10_statements": _read_optional(data_dir / "dev10_statements.jsonl"),
-        "dev10_negatives": _read_optional(data_dir / "dev10_negatives.jsonl"),
-        "dev11_statements": _read_optional(data_dir / "dev11_statements.jsonl"),
-        "dev11_negatives": _read_optional(data_dir / "dev11_negatives.jsonl"),
-        "dev12_statements": _read_optional(data_dir / "dev12_statements.jsonl"),
-        "dev12_negatives": _read_optional(data_dir / "dev12_negatives.jsonl"),
-        "dev12zh_statements": _read_optional(data_dir / "dev12zh_statements.jsonl"),
-        "dev12zh_negatives": _read_optional(data_dir / "dev12zh_negatives.jsonl"),
-        "dev13_statements": _read_optional(data_dir / "dev13_statements.jsonl"),
-        "dev13_negatives": _read_optional(data_dir / "dev13_negatives.jsonl"),
-        "dev14_statements": _read_optional(data_dir / "dev14_statements.jsonl"),
-        "dev14_negatives": _read_optional(data_dir / "dev14_negatives.jsonl"),
-        "dev15_statements": _read_optional(data_dir / "dev15_statements.jsonl"),
-        "dev15_negatives": _read_optional(data_dir / "dev15_negatives.jsonl"),
-        "dev15zh_statements": _read_optional(data_dir / "dev15zh_statements.jsonl"),
-        "dev15zh_negatives": _read_optional(data_dir / "dev15zh_negatives.jsonl"),
+        **{
+            f"{split}_{part}": _read_optional(data_dir / f"{split}_{part}.jsonl")
+            for split in EXTRA_SPLITS
+            for part in ("statements", "negatives")
+        },
     }
 
 
@@ -486,7 +463,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev15zh): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev16zh): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -708,12 +685,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev15zh (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev16zh (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev15zh, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev16zh, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
