@@ -11,6 +11,7 @@ from typing import Any
 from . import privacy
 from ._base import MemoryBase
 from .config import PiiMode
+from .embed import CachingEmbedder, represents
 from .entities import (
     AuditEntry,
     Candidate,
@@ -41,6 +42,7 @@ from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
 from .messages import message_turn
 from .recall.inject import strip_memory_blocks
+from .recall.retrieve import _key_words
 from .storage.protocols import (
     Fence,
     RecordFilter,
@@ -529,19 +531,21 @@ class WritePath(MemoryBase):
             and turn.role == "user"
             and getattr(self.extractor, "name", "") == "rules"
         ):
-            cands = self._classify_unmapped(turn.text, cands)
+            cands = self._classify_unmapped(turn, cands)
         return cands
 
-    def _classify_unmapped(self, text: str, cands: list[Candidate]) -> list[Candidate]:
+    def _classify_unmapped(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
         """Rule notes, and sentences no rule read, that the embedding classifier maps
         onto a key (MiniLM-class embedders, rule extraction only); an embedder failure
-        keeps what the rules found."""
+        keeps what the rules found. When the classifier embeds, the texts the commit will
+        index join its embedder call (see :meth:`_index_texts`)."""
         if not classify.supports(self.embedder):
             return cands
         try:
             clf = classify.PrototypeClassifier(self.embedder)
-            out = classify.reclassify(cands, clf)
-            out += classify.classify_unread(text, out, clf)
+            out = classify.classify_turn(
+                turn.text, cands, clf, also=lambda: self._index_texts(turn, cands)
+            )
         except UserMemoryError as exc:
             log.warning("statement classifier skipped: %s", exc)
             return cands
@@ -549,6 +553,25 @@ class WritePath(MemoryBase):
         if classified:
             self.metrics.inc("statements_classified", classified)
         return out
+
+    def _index_texts(self, turn: Turn, cands: list[Candidate]) -> list[str]:
+        """The texts the commit of ``turn`` will embed, as far as they are known before
+        the classifier and the resolver ran: the episode's text and each candidate's
+        record texts (see :func:`~shared_core.recall.retrieve.embedding_parts`). Embedded
+        with the classifier's sentences, in one model call, they are then served by the
+        embedder's cache; without a cache they would be embedded twice: none."""
+        emb = self.embedder
+        if not isinstance(emb, CachingEmbedder) or emb._cache_size < 1:
+            return []
+        mask_all = self.config.pii_mode is PiiMode.MASK_ALL
+        texts = [self._episode_text(turn)] if self.config.store_turns else []
+        for c in cands:
+            texts.append(f"{_key_words(c.key)} {c.value}")
+            if c.span:
+                texts.append(c.span)
+        if mask_all:  # what persist.mask_record stores
+            texts = [privacy.redact(t).text for t in texts]
+        return [t for t in dict.fromkeys(texts) if represents(emb, t)]
 
     def _usable(self, cand: Candidate) -> bool:
         """Extractor output is untrusted: drop candidates the stores could not hold."""
@@ -595,15 +618,18 @@ class WritePath(MemoryBase):
             return text
         return privacy.redact(text).text
 
-    def _episode_record(self, turn: Turn, key: str) -> MemoryRecord:
+    def _episode_text(self, turn: Turn) -> str:
         text = turn.text
         if self.config.pii_mode is not PiiMode.OFF:
             text = privacy.redact(text).text
+        return text[:4000]
+
+    def _episode_record(self, turn: Turn, key: str) -> MemoryRecord:
         return MemoryRecord(
             user_id=turn.user_id,
             kind=Kind.EPISODE,
             key=key,
-            value=text[:4000],
+            value=self._episode_text(turn),
             normalized="",
             source=Source.TOOL_PARSE
             if turn.role == "tool"

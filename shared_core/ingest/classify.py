@@ -14,7 +14,10 @@ memory under that key, at :data:`CLASSIFIED_CONFIDENCE` (below a rule hit) and w
 ``extractor="classifier"`` (the record's provenance reads ``extractor:classifier``).
 Anything less certain stays the note it was: a wrong key is worse than a note.
 
-Prototypes are embedded once per embedder model (a process-wide cache).
+Prototypes are embedded once per embedder model (a process-wide cache). A turn's own
+texts are embedded in one embedder call (:func:`classify_turn`), together with the texts
+the caller will embed for the same turn (its memory's episode and record texts), so an
+observed turn costs one model call, not one for the classifier and one for the index.
 
 Example:
     >>> from shared_core.embed import HashingEmbedder
@@ -28,7 +31,7 @@ import dataclasses
 import json
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,6 +51,7 @@ __all__ = [
     "THRESHOLD",
     "Prediction",
     "PrototypeClassifier",
+    "classify_turn",
     "supports",
 ]
 
@@ -492,11 +496,29 @@ class PrototypeClassifier:
         self.embedder = embedder
         self.threshold = threshold
         self.margin = margin
+        self._ahead: dict[str, np.ndarray] = {}
+
+    def embed_ahead(self, texts: Sequence[str], also: Sequence[str] = ()) -> None:
+        """Embed ``texts`` (what :meth:`predict` is about to be asked) in one embedder
+        call, with ``also`` (texts the caller embeds later, which a caching embedder then
+        serves from its cache); :meth:`predict` uses these vectors until :meth:`forget`."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._ahead]
+        if not todo:
+            return
+        batch = list(dict.fromkeys([*todo, *also]))  # ``todo`` first, each text once
+        rows = np.asarray(self.embedder.embed(batch), dtype=np.float32)
+        self._ahead.update(zip(todo, rows[: len(todo)], strict=True))
+
+    def forget(self) -> None:
+        """Drop the vectors :meth:`embed_ahead` kept."""
+        self._ahead.clear()
 
     def predict(self, text: str) -> Prediction:
         """The nearest key of ``text`` (whatever its score)."""
         keys, matrix = _matrix(self.embedder)
-        vec = np.asarray(self.embedder.embed([text]), dtype=np.float32)[0]
+        vec = self._ahead.get(text)
+        if vec is None:
+            vec = np.asarray(self.embedder.embed([text]), dtype=np.float32)[0]
         sims = matrix @ vec
         best: dict[str, float] = {}
         for key, sim in zip(keys, sims.tolist(), strict=True):
@@ -509,8 +531,8 @@ class PrototypeClassifier:
     def classify(self, text: str) -> list[Candidate]:
         """The memories ``text`` states under its nearest key, or ``[]`` when unsure (the
         caller keeps its note)."""
-        if not text.strip() or not text.isascii():
-            return []  # the model and the prototypes are English
+        if not _embeddable(text):
+            return []
         pred = self.predict(text)
         if pred.key == NOTE or pred.score < self.threshold or pred.margin < self.margin:
             return []
@@ -524,10 +546,35 @@ class PrototypeClassifier:
         return out
 
 
+def _embeddable(text: str) -> bool:
+    """Whether :meth:`PrototypeClassifier.classify` embeds ``text``: the model and the
+    prototypes are English."""
+    return bool(text.strip()) and text.isascii()
+
+
 def _family(key: str) -> str:
     """The slot family of a stored key: ``payment.method.cash`` -> ``payment.method``."""
     spec = taxonomy.spec(key)
     return spec.key.rstrip(".") if spec is not None else key
+
+
+def _is_rule_note(c: Candidate) -> bool:
+    return c.key.startswith("note.") and c.extractor == "rules" and c.intent.value == "assert"
+
+
+def _note_texts(candidates: Sequence[Candidate]) -> list[str]:
+    """Every text :func:`reclassify` may embed for ``candidates``: each rule note's
+    words, and its sentence when the words alone may not be enough."""
+    read = {c.span for c in candidates if not c.key.startswith("note.")}
+    out: list[str] = []
+    for c in candidates:
+        if not _is_rule_note(c):
+            continue
+        if _embeddable(c.value):
+            out.append(c.value)
+        if c.span not in read and _embeddable(c.span) and _reads_as_statement(c.span):
+            out.append(c.span)
+    return out
 
 
 def reclassify(candidates: Sequence[Candidate], classifier: PrototypeClassifier) -> list[Candidate]:
@@ -538,8 +585,7 @@ def reclassify(candidates: Sequence[Candidate], classifier: PrototypeClassifier)
     read = {c.span for c in candidates if not c.key.startswith("note.")}
     out: list[Candidate] = []
     for c in candidates:
-        rule_note = c.key.startswith("note.") and c.extractor == "rules"
-        if not (rule_note and c.intent.value == "assert"):
+        if not _is_rule_note(c):
             out.append(c)
             continue
         found = [f for f in classifier.classify(c.value) if _family(f.key) not in ruled]
@@ -648,9 +694,15 @@ def classify_unread(
 ) -> list[Candidate]:
     """Memories the classifier reads in the turn's unread sentences (explicit, classified,
     at :data:`CLASSIFIED_CONFIDENCE`), never under a key the rules filled this turn."""
+    return _classify_sentences(unread_sentences(text, candidates), candidates, classifier)
+
+
+def _classify_sentences(
+    sentences: Sequence[str], candidates: Sequence[Candidate], classifier: PrototypeClassifier
+) -> list[Candidate]:
     ruled = {_family(c.key) for c in candidates}
     out: list[Candidate] = []
-    for sent in unread_sentences(text, candidates):
+    for sent in sentences:
         for f in classifier.classify(sent):
             if _family(f.key) in ruled:
                 continue
@@ -664,3 +716,42 @@ def classify_unread(
                 )
             )
     return out
+
+
+def classify_turn(
+    text: str,
+    candidates: Sequence[Candidate],
+    classifier: PrototypeClassifier,
+    *,
+    also: Callable[[], Sequence[str]] | None = None,
+) -> list[Candidate]:
+    """:func:`reclassify` the rule notes of a user turn, then :func:`classify_unread` its
+    sentences, with every text either may embed embedded in ONE embedder call.
+
+    Args:
+        text: the turn.
+        candidates: what the rules read in it.
+        classifier: the classifier (its embedder's vectors for the turn are kept only for
+            this call).
+        also: texts the caller will embed for this turn anyway (its episode, its records'
+            texts), asked only when the classifier embeds something: they join the same
+            call, so a caching embedder serves them later and the turn costs one model
+            call. A text of both lists (a one-sentence turn) is embedded once.
+
+    Returns:
+        ``reclassify(candidates) + classify_unread(text, ...)``: the same memories as
+        those two calls in a row.
+    """
+    unread = unread_sentences(text, candidates)
+    wanted = [*_note_texts(candidates), *(s for s in unread if _embeddable(s))]
+    try:
+        if wanted:
+            classifier.embed_ahead(wanted, also() if also is not None else ())
+        out = reclassify(candidates, classifier)
+        # a replaced note passes its span on to what replaces it, so the unread sentences
+        # of ``out`` are those of ``candidates``; recomputed should that ever change
+        if {c.span for c in out} != {c.span for c in candidates}:
+            unread = unread_sentences(text, out)
+        return out + _classify_sentences(unread, out, classifier)
+    finally:
+        classifier.forget()
