@@ -17,6 +17,7 @@ from .entities import (
     Candidate,
     Change,
     ChangeAction,
+    Intent,
     Kind,
     MemoryRecord,
     Provenance,
@@ -556,21 +557,25 @@ class WritePath(MemoryBase):
 
     def _index_texts(self, turn: Turn, cands: list[Candidate]) -> list[str]:
         """The texts the commit of ``turn`` will embed, as far as they are known before
-        the classifier and the resolver ran: the episode's text and each candidate's
+        the classifier and the resolver run: the episode's text and each candidate's
         record texts (see :func:`~shared_core.recall.retrieve.embedding_parts`). Embedded
-        with the classifier's sentences, in one model call, they are then served by the
-        embedder's cache; without a cache they would be embedded twice: none."""
+        in the classifier's call, they are served by the embedder's cache at the commit;
+        an embedder without a cache gets none (it would embed them twice)."""
         emb = self.embedder
         if not isinstance(emb, CachingEmbedder) or emb._cache_size < 1:
             return []
+
+        def stored(text: str) -> str:  # what persist.mask_record keeps
+            return privacy.redact(text).text if mask_all else text
+
         mask_all = self.config.pii_mode is PiiMode.MASK_ALL
-        texts = [self._episode_text(turn)] if self.config.store_turns else []
+        texts = [stored(self._episode_text(turn))] if self.config.store_turns else []
         for c in cands:
-            texts.append(f"{_key_words(c.key)} {c.value}")
+            if c.intent is not Intent.ASSERT:
+                continue  # forgetting and retracting write no record of their own
+            texts.append(f"{_key_words(c.key)} {stored(c.value)}")
             if c.span:
-                texts.append(c.span)
-        if mask_all:  # what persist.mask_record stores
-            texts = [privacy.redact(t).text for t in texts]
+                texts.append(stored(c.span))
         return [t for t in dict.fromkeys(texts) if represents(emb, t)]
 
     def _usable(self, cand: Candidate) -> bool:
