@@ -38,6 +38,7 @@ from .errors import (
 )
 from .fencing import commit_fenced, erased_since, fenced_write, retry_erasures
 from .ingest import classify
+from .ingest.extract import RuleExtractor
 from .ingest.gate import gate
 from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
@@ -527,25 +528,34 @@ class WritePath(MemoryBase):
 
     def _extract(self, turn: Turn) -> list[Candidate]:
         cands = [c for c in self._extract_raw(turn) if self._usable(c)]
+        rules = self.extractor
         if (
             self.config.classify_unmapped
             and turn.role == "user"
-            and getattr(self.extractor, "name", "") == "rules"
+            and isinstance(rules, RuleExtractor)
         ):
-            cands = self._classify_unmapped(turn, cands)
+            cands = self._classify_unmapped(rules, turn, cands)
         return cands
 
-    def _classify_unmapped(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
+    def _classify_unmapped(
+        self, rules: RuleExtractor, turn: Turn, cands: list[Candidate]
+    ) -> list[Candidate]:
         """Rule notes, and sentences no rule read, that the embedding classifier maps
-        onto a key (MiniLM-class embedders, rule extraction only); an embedder failure
-        keeps what the rules found. When the classifier embeds, the texts the commit will
-        index join its embedder call (see :meth:`_index_texts`)."""
+        onto a key (MiniLM-class embedders, rule extraction only), what it reads in an
+        unread sentence finished by the rules as if they had read it (so the gate rejects
+        a classified question, quote or one-off task as it would a rule's); an embedder
+        failure keeps what the rules found. When the classifier embeds, the texts the
+        commit will index join its embedder call (see :meth:`_index_texts`)."""
         if not classify.supports(self.embedder):
             return cands
         try:
             clf = classify.PrototypeClassifier(self.embedder)
             out = classify.classify_turn(
-                turn.text, cands, clf, also=lambda: self._index_texts(turn, cands)
+                turn.text,
+                cands,
+                clf,
+                also=lambda: self._index_texts(turn, cands),
+                finish=lambda c: rules.finish(c, turn, c.span),
             )
         except UserMemoryError as exc:
             log.warning("statement classifier skipped: %s", exc)

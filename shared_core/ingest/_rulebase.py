@@ -268,7 +268,10 @@ ASSISTANT_VOICE_RE = re.compile(
     r"|list|book|find|set|switch)\b[^.!?]{0,40}?\bfor\s+you\b"
     r"|\bthanks?\s+(?:you\s+)?for\s+(?:letting\s+me\s+know|telling\s+me|sharing)\s+(?:that\s+)?"
     r"you(?:'re|\s+are|\s+have|'ve)?\b"
-    r"|\bhappy\s+to\s+help\b[^.!?]{0,3}[.!?]\s*(?:your|you(?:'re|\s+are))\b",
+    r"|\bhappy\s+to\s+help\b[^.!?]{0,3}[.!?]\s*(?:your|you(?:'re|\s+are))\b"
+    # an answer built on what it knows of the listener: "Based on your preference for ..."
+    r"|^\W*based\s+on\s+your\s+(?:stated\s+)?(?:preferences?|diet|budget|history|interests?"
+    r"|profile|tastes?|allerg(?:y|ies))\b",
     _I,
 )
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
@@ -340,6 +343,8 @@ CORRECTION_RE = re.compile(
 HYPOTHETICAL_RE = re.compile(
     r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
+    # a subjunctive "were" of the user's things: "if my budget were 5k what would you pick"
+    r"|\bif\s+(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+were\b"
     # "in theory", and a past-tense condition with "would" after it: "if I retired at 55
     # would I have enough"
     # "say I went keto for a month, what would happen": a supposition without "if"
@@ -567,6 +572,8 @@ def is_self_question(sentence: str) -> bool:
         return True  # "I'm allergic to cats, right?" asks to confirm; it states nothing
     if _INDIRECT_Q_RE.search(s):
         return True  # "I wonder if I'm allergic to kiwi", "not sure whether to go keto"
+    if _SELF_YES_NO_RE.match(s):
+        return True  # "could i be anemic", "would i still count as vegetarian if ..."
     if _REQUEST_RE.search(s):
         return False
     if _ASKS_YOU_LAST.search(s):
@@ -578,6 +585,17 @@ def is_self_question(sentence: str) -> bool:
     if _WH_CLAUSE_RE.match(s):
         return False  # "when I fly I get an aisle seat", "which is why I'm vegan": no asking
     return _QUESTION_START_RE.match(s) is not None and not _ZH_SELF_RE.match(s)
+
+
+#: A yes/no question about the user typed without its question mark, which the request
+#: reading ("could I get the bill") would otherwise take: "could i be anemic", "would i
+#: still count as vegetarian if ...", "can i really be lactose intolerant at 40".
+_SELF_YES_NO_RE = re.compile(
+    r"^\W*(?:(?:so|and|but|ok|okay|well|hmm|wait)\W+)*(?:would|might|must|will|shall)\s+i\b"
+    r"|^\W*(?:(?:so|and|but|ok|okay|well|hmm|wait)\W+)*(?:can|could)\s+i\s+(?:still\s+|really\s+"
+    r"|actually\s+|possibly\s+|even\s+)?(?:be|count|qualify|have\s+to|need\s+to)\b",
+    re.I,
+)
 
 
 #: A statement followed by a question about the assistant in its own last clause: "我住的是

@@ -630,7 +630,10 @@ _TRANSIENT = re.compile(
 _TASK = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|find|remind|translate|search"
     r"|order|buy|schedule|look\s+up|check|send|draft|write|summari[sz]e|compare|plan|get\s+me"
-    r"|help\s+me|tell\s+me|show\s+me\s+(?:the|a|some|how))\b",
+    r"|help\s+me|tell\s+me|show\s+me\s+(?:the|a|some|how))\b"
+    # an errand on a thing at hand: "email this to my accountant", "give me a short summary"
+    r"|^\W*(?:please\s+)?(?:email|e-mail|text|forward|message|dm|give|make|rewrite|explain"
+    r"|list|generate|create|translate)\s+(?:me\s+)?(?:this|that|it|these|those|the|a|an|some)\b",
     _I,
 )
 
@@ -724,6 +727,7 @@ def classify_turn(
     classifier: PrototypeClassifier,
     *,
     also: Callable[[], Sequence[str]] | None = None,
+    finish: Callable[[Candidate], Candidate] | None = None,
 ) -> list[Candidate]:
     """:func:`reclassify` the rule notes of a user turn, then :func:`classify_unread` its
     sentences, with every text either may embed embedded in ONE embedder call.
@@ -737,6 +741,9 @@ def classify_turn(
             texts), asked only when the classifier embeds something: they join the same
             call, so a caching embedder serves them later and the turn costs one model
             call. A text of both lists (a one-sentence turn) is embedded once.
+        finish: applied to what the classifier reads in an unread sentence (the rule
+            extractor's :meth:`~shared_core.ingest.extract.RuleExtractor.finish`: the
+            signals the rules give that sentence, so one gate judges both).
 
     Returns:
         ``reclassify(candidates) + classify_unread(text, ...)``: the same memories as
@@ -752,6 +759,7 @@ def classify_turn(
         # of ``out`` are those of ``candidates``; recomputed should that ever change
         if {c.span for c in out} != {c.span for c in candidates}:
             unread = unread_sentences(text, out)
-        return out + _classify_sentences(unread, out, classifier)
+        found = _classify_sentences(unread, out, classifier)
+        return out + ([finish(c) for c in found] if finish is not None else found)
     finally:
         classifier.forget()

@@ -183,20 +183,7 @@ class RuleExtractor:
         trailing = laughed_from(sents)
         for n_sent, sent_text in enumerate(sents):
             correcting = correcting or CORRECTION_RE.search(sent_text) is not None
-            sent = Sentence(
-                text=sent_text,
-                question=is_self_question(sent_text),
-                hypothetical=HYPOTHETICAL_RE.search(sent_text) is not None
-                or MAYBE.search(sent_text) is not None
-                or MODAL_RE.search(sent_text) is not None,
-                correction=correcting,
-                implicit_cue=IMPLICIT_CUE_RE.search(sent_text) is not None
-                and REFUSED_AGAIN_RE.search(sent_text) is None,
-                scope=scope_of(sent_text),
-                valid_until=parse_until(sent_text, at),
-                transient=TRANSIENT_RE.search(sent_text) is not None,
-                task=TASK_RE.search(sent_text) is not None,
-            )
+            sent = _read_sentence(sent_text, at, correcting=correcting)
             quoted = QUOTED_RE.search(sent_text) is not None
             for clause, hit in self._sentence_hits(sent, at):
                 # a trailing laugh covers its own clause, later ones and sentence-wide hits
@@ -247,6 +234,40 @@ class RuleExtractor:
                 )
             )
         return out
+
+    def finish(self, candidate: Candidate, turn: Turn, sentence: str) -> Candidate:
+        """``candidate``, read by another extractor in ``sentence`` of ``turn``, with the
+        signals and scope the rules give a memory read there (a question, a hypothetical,
+        a third party's fact, a quote or pasted reply, a joke, a passing state, a one-off
+        task, a remark, a past state), so that one gate judges every extractor's output:
+        the statement classifier reads "could i be anemic" as a condition, and the gate
+        rejects it as a question, as it would a rule's candidate."""
+        text = L.fix_typos(normalize_text(turn.text).translate(L.T2S))
+        sent_text = normalize_text(sentence).translate(L.T2S)
+        sent = _read_sentence(
+            sent_text, turn.at, correcting=CORRECTION_RE.search(sent_text) is not None
+        )
+        whole = Clause(
+            sent_text,
+            0,
+            sent,
+            PERMANENT_RE.search(sent_text) is not None,
+            third_party(sent_text),
+            turn.at,
+        )
+        joke = any(rx.search(text) is not None for rx in (JOKE_RE, LAUGH_RE))
+        joke = joke or laughed_from(sentences(text)) is not None
+        c = _finish(candidate, whole, sent, marker=has_explicit_marker(text), joke=joke)
+        signals = set(c.signals)
+        if QUOTED_RE.search(sent_text) or ASSISTANT_VOICE_RE.search(text):
+            signals.add("quoted")
+        if generic_remark(sent_text, sent_text):
+            signals.add("generic")
+        if c.intent is Intent.ASSERT and past_state(sent_text, c.key):
+            signals.add("past")
+        return dataclasses.replace(
+            c, signals=frozenset(signals), extractor=candidate.extractor, span=candidate.span
+        )
 
     def _sentence_hits(self, sent: Sentence, at: datetime) -> Iterator[tuple[Clause, Candidate]]:
         whole = Clause(
@@ -548,6 +569,24 @@ def _subject_for(clause: str) -> tuple[int, str] | None:
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in spans)
+
+
+def _read_sentence(sent_text: str, at: datetime, *, correcting: bool) -> Sentence:
+    """The flags of one sentence that apply to every candidate read in it."""
+    return Sentence(
+        text=sent_text,
+        question=is_self_question(sent_text),
+        hypothetical=HYPOTHETICAL_RE.search(sent_text) is not None
+        or MAYBE.search(sent_text) is not None
+        or MODAL_RE.search(sent_text) is not None,
+        correction=correcting,
+        implicit_cue=IMPLICIT_CUE_RE.search(sent_text) is not None
+        and REFUSED_AGAIN_RE.search(sent_text) is None,
+        scope=scope_of(sent_text),
+        valid_until=parse_until(sent_text, at),
+        transient=TRANSIENT_RE.search(sent_text) is not None,
+        task=TASK_RE.search(sent_text) is not None,
+    )
 
 
 def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke: bool) -> Candidate:

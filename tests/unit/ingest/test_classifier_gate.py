@@ -1,0 +1,145 @@
+"""One gate for the rules and the statement classifier (issue 12).
+
+The embedding classifier reads sentences no rule read. Its candidates used to reach the
+gate without the signals the rules give a sentence (a question, a hypothetical, a quote, a
+one-off task), so with MiniLM "could I be anemic" was stored as a condition. Now the rules
+finish every classified candidate as if they had read it (``RuleExtractor.finish``) and
+the gate judges both alike. Wordings here appear in no benchmark file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from shared_core import UserMemory
+from shared_core.config import MemoryConfig
+from shared_core.embed import OnnxEmbedder
+from shared_core.entities import Candidate, Intent, Kind, Turn
+from shared_core.ingest._rulebase import ASSISTANT_VOICE_RE, HYPOTHETICAL_RE, is_self_question
+from shared_core.ingest.extract import RuleExtractor
+from shared_core.ingest.gate import Verdict, gate
+
+AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
+
+
+def _turn(text: str) -> Turn:
+    return Turn(user_id="u", text=text, session_id="s", turn_id="t", at=AT)
+
+
+def _classified(key: str, value: str, span: str) -> Candidate:
+    return Candidate(
+        kind=Kind.FACT,
+        key=key,
+        value=value,
+        normalized=value,
+        intent=Intent.ASSERT,
+        explicit=True,
+        span=span,
+        signals=frozenset({"classified"}),
+        extractor="classifier",
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "value", "signal"),
+    [
+        ("might i be gluten intolerant", "health.condition", "gluten intolerance", "question"),
+        ("would i still be vegan if i eat honey", "diet", "vegan", "question"),
+        ("if my salary were 200k which car would you get", "budget.max", "200000", "hypothetical"),
+        ("Based on your diet, the tofu bowl is a good pick.", "diet", "vegan", "quoted"),
+    ],
+)
+def test_finish_gives_a_classified_candidate_the_rules_signals(
+    sentence: str, key: str, value: str, signal: str
+) -> None:
+    done = RuleExtractor().finish(_classified(key, value, sentence), _turn(sentence), sentence)
+    assert signal in done.signals
+    assert done.extractor == "classifier"  # still marked as the classifier's
+    assert "classified" in done.signals
+    [decision] = gate([done], role="user", config=MemoryConfig())
+    assert decision.verdict is Verdict.REJECT
+
+
+def test_finish_leaves_a_plain_statement_to_pass() -> None:
+    sentence = "Oat milk is what goes in my coffee, always."
+    done = RuleExtractor().finish(
+        _classified("taste.oat_milk", "like", sentence), _turn(sentence), sentence
+    )
+    assert not {"question", "hypothetical", "quoted", "task", "third_party"} & done.signals
+    [decision] = gate([done], role="user", config=MemoryConfig())
+    assert decision.verdict is Verdict.ACCEPT
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("could i be anaemic", True),
+        ("so would i count as pescatarian if i eat prawns", True),
+        ("can i really be allergic to latex at my age", True),
+        ("could I get the check please", False),  # a request, read as before
+        ("can i have a coffee", False),
+        ("I could be a morning person if I tried", False),
+    ],
+)
+def test_yes_no_questions_without_a_question_mark(text: str, asks: bool) -> None:
+    assert is_self_question(text) is asks
+
+
+def test_subjunctive_were_of_the_users_things_is_hypothetical() -> None:
+    assert HYPOTHETICAL_RE.search("if my rent were lower i'd move closer to work")
+    assert not HYPOTHETICAL_RE.search("if my rent is late, text me")
+
+
+def test_an_answer_built_on_the_listeners_profile_is_the_assistants_voice() -> None:
+    assert ASSISTANT_VOICE_RE.search("Based on your interests, I'd suggest a pottery class.")
+    assert not ASSISTANT_VOICE_RE.search("Based on my experience, aisle seats are better.")
+
+
+# --------------------------------------------------------------------------------------
+# end to end with real MiniLM (the classifier runs)
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Iterator[OnnxEmbedder]:
+    emb = OnnxEmbedder(threads=1)
+    emb.embed(["warm up"])
+    yield emb
+
+
+def _stored(embedder: Any, text: str) -> list[tuple[str, str]]:
+    with UserMemory("sqlite:///:memory:", embedder=embedder) as mem:
+        mem.observe("u", text, session_id="s", turn_id="t0")
+        return [
+            (r["key"], r["normalized"])
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        ]
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize(
+    "text",
+    [
+        "could i be diabetic",
+        "would i still count as vegan if i eat honey",
+        "if my monthly budget were 3k which flat would you take",
+        "forward this to my dentist",
+        "give me a quick summary of that report",
+        "Based on your preferences, I recommend the mushroom risotto.",
+    ],
+)
+def test_the_classifier_stores_no_question_hypothetical_errand_or_pasted_reply(
+    minilm: OnnxEmbedder, text: str
+) -> None:
+    assert _stored(minilm, text) == []
+
+
+@pytest.mark.embeddings
+def test_the_classifier_still_reads_a_plain_statement(minilm: OnnxEmbedder) -> None:
+    got = _stored(minilm, "Google Pay is how I settle everything these days.")
+    assert [k for k, _ in got if k.startswith("payment.method")]
