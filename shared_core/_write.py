@@ -44,7 +44,7 @@ from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
 from .messages import message_turn
 from .recall.inject import strip_memory_blocks
-from .recall.retrieve import _key_words
+from .recall.retrieve import entity_head
 from .storage.protocols import (
     Fence,
     RecordFilter,
@@ -572,7 +572,7 @@ class WritePath(MemoryBase):
         in the classifier's call, they are served by the embedder's cache at the commit;
         an embedder without a cache gets none (it would embed them twice)."""
         emb = self.embedder
-        if not isinstance(emb, CachingEmbedder) or emb._cache_size < 1:
+        if not isinstance(emb, CachingEmbedder) or not emb.caches:
             return []
 
         def stored(text: str) -> str:  # what persist.mask_record keeps
@@ -583,7 +583,7 @@ class WritePath(MemoryBase):
         for c in cands:
             if c.intent is not Intent.ASSERT:
                 continue  # forgetting and retracting write no record of their own
-            texts.append(f"{_key_words(c.key)} {stored(c.value)}")
+            texts.append(entity_head(c.key, stored(c.value)))
             if c.span:
                 texts.append(stored(c.span))
         return [t for t in dict.fromkeys(texts) if represents(emb, t)]

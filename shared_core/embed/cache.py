@@ -72,6 +72,12 @@ class CachingEmbedder:
         self.cache_misses = 0
 
     @property
+    def caches(self) -> bool:
+        """Whether embedded texts are kept (``cache_size`` > 0): a text embedded ahead of
+        time is then served from the cache, not encoded again."""
+        return self._cache_size > 0
+
+    @property
     def dimension(self) -> int:
         """Length of every vector (known up front for MiniLM; otherwise loads the model)."""
         return self._dimension()

@@ -72,6 +72,7 @@ __all__ = [
     "Retrieved",
     "coverage",
     "embedding_parts",
+    "entity_head",
     "no_archive_message",
     "record_text",
     "retrieve",
@@ -168,8 +169,13 @@ def embedding_parts(rec: MemoryRecord) -> tuple[str, ...]:
     """
     if rec.kind is Kind.EPISODE:
         return (rec.value,)
-    head = f"{_key_words(rec.key)} {rec.value}"
+    head = entity_head(rec.key, rec.value)
     return (head, rec.provenance.span) if rec.provenance.span else (head,)
+
+
+def entity_head(key: str, value: str) -> str:
+    """The key-and-value text of an entity in :func:`embedding_parts`."""
+    return f"{_key_words(key)} {value}"
 
 
 def coverage(query_tokens: Sequence[str], rec: MemoryRecord) -> float:
