@@ -400,6 +400,10 @@ COUNTRY_CODES: Mapping[str, str] = MappingProxyType(
         "poland": "PL", "greece": "GR", "turkey": "TR", "israel": "IL", "south africa": "ZA",
         "argentina": "AR", "chile": "CL", "colombia": "CO", "thailand": "TH", "vietnam": "VN",
         "philippines": "PH", "indonesia": "ID", "malaysia": "MY", "russia": "RU",
+        "nigeria": "NG", "ghana": "GH", "kenya": "KE", "pakistan": "PK", "bangladesh": "BD",
+        "egypt": "EG", "united arab emirates": "AE", "saudi arabia": "SA", "sri lanka": "LK",
+        "nepal": "NP", "peru": "PE", "morocco": "MA", "ukraine": "UA", "czech republic": "CZ",
+        "hungary": "HU", "romania": "RO",
     }
 )  # fmt: skip
 
@@ -415,6 +419,12 @@ _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bchf\b|\bswiss\s+francs?\b|瑞士法郎", "CHF"),
     (r"\binr\b|\b(?:indian\s+)?rupees?\b|₹|\brs\.?(?=\s?\d)", "INR"),
     (r"\bkrw\b|\bkorean\s+won\b|韩元", "KRW"),
+    (r"\bphp\b|₱|\b(?:philippine|filipino)\s+pesos?\b|\bpesos?\s+lang\b", "PHP"),
+    (r"\bngn\b|₦|\bnaira\b", "NGN"),
+    (r"\bzar\b|\b(?:south\s+african\s+)?rand\b", "ZAR"),
+    (r"\bkes\b|\b(?:kenyan\s+)?shillings?\b|\bksh\b", "KES"),
+    (r"\bghs\b|\bcedis?\b", "GHS"),
+    (r"\baed\b|\bdirhams?\b", "AED"),
     (r"\bmxn\b|\b(?:mexican\s+)?pesos?\b", "MXN"),
     (r"\bsek\b|\b(?:swedish\s+)?(?:kronor|krona)\b", "SEK"),
     (r"\bpln\b|\bzloty\b", "PLN"),

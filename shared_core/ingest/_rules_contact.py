@@ -73,6 +73,8 @@ _QUIET_CUE = re.compile(
     r"|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
     # "I'm not reachable between 1 and 2pm", "leave me alone between midnight and 7"
     r"|\bnot\s+(?:reachable|available|contactable)\b|\bleave\s+me\s+(?:alone|be)\b"
+    # "kindly avoid messaging between 9 and 6", "avoid calling me before 8"
+    r"|\bavoid\s+(?:contact|call|text|messag|email|ping|notif|disturb)"
     r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休|推送|提醒",
     _I,
 )
@@ -172,7 +174,7 @@ _QUIET_PAIR_EN = re.compile(
 )
 _QUIET_PAIR_CUE = re.compile(
     r"\b(?:nothing|no\s+(?:messages|texts|calls|emails|notifications|pings)|don't|do\s+not|dont"
-    r"|never)\b",
+    r"|never|avoid)\b",
     _I,
 )
 

@@ -31,7 +31,7 @@ from ._rulebase import (
     negate as _negate,
 )
 from ._rules_open import h_interest, h_taste
-from ._rules_packs import NOT_ITEM_START, ONE_TRIP, allergy_key, complains, more_items
+from ._rules_packs import NOT_ITEM_START, ONE_TRIP, TIMEZONES, allergy_key, complains, more_items
 from ._rules_place import h_budget, h_location
 from .dates import DATE_HINTS, resolve_dates
 from .lexicon import slugify
@@ -462,15 +462,31 @@ _TZ_RX = re.compile(
 )
 
 
+#: Zone abbreviations said only as the zone's name ("my time zone is WAT"); the ones that
+#: are also words ("eat", "wat") are read here only, after "my time zone is".
+_ZONE_ABBR = {
+    "wat": "Africa/Lagos",
+    "eat": "Africa/Nairobi",
+    "cat": "Africa/Maputo",
+    "ist": "Asia/Kolkata",
+    "gst": "Asia/Dubai",
+    "wib": "Asia/Jakarta",
+    "ict": "Asia/Bangkok",
+    "myt": "Asia/Kuala_Lumpur",
+    "kst": "Asia/Seoul",
+    "awst": "Australia/Perth",
+    "acst": "Australia/Adelaide",
+}
+
+
 def h_timezone(cl: Clause) -> Iterator[Hit]:
     """timezone."""
     for m in _TZ_RX.finditer(cl.text):
         tz = next(v for v in m.groupdict().values() if v)
-        yield (
-            m.start(),
-            m.end(),
-            cand(Kind.FACT, "timezone", tz, normalized=tz.replace(" ", "").lower()),
-        )
+        low = tz.strip().lower()
+        named = _ZONE_ABBR.get(low) or TIMEZONES.get(low)
+        norm = named.lower() if named else tz.replace(" ", "").lower()
+        yield m.start(), m.end(), cand(Kind.FACT, "timezone", tz, normalized=norm)
 
 
 # ---- events ------------------------------------------------------------------------------------

@@ -116,6 +116,64 @@ America/New_York: new york | eastern | est | edt | et | nyc | 纽约 | 美东 | 
 America/Chicago: chicago | central | cdt | 芝加哥 | 美中 | 美国中部
 America/Denver: denver | mountain | mst | mdt
 America/Los_Angeles: los angeles | la | pacific | pst | pdt | pt | san francisco | seattle | 洛杉矶 | 旧金山 | 美西 | 美国西部 | 太平洋
+Africa/Lagos: lagos | abuja | nigeria | nigerian | west africa | west african | 拉各斯 | 尼日利亚
+Africa/Nairobi: nairobi | kenya | kenyan | east africa | east african | 内罗毕
+Africa/Johannesburg: johannesburg | cape town | south africa | south african | sast | 约翰内斯堡
+Africa/Cairo: cairo | egypt | egyptian | 开罗
+Asia/Manila: manila | cebu | philippines | philippine | pht | 马尼拉 | 菲律宾
+Asia/Dubai: dubai | abu dhabi | uae | gulf | 迪拜
+Asia/Karachi: karachi | lahore | pakistan | pakistani | pkt
+Asia/Dhaka: dhaka | bangladesh
+Asia/Jakarta: jakarta | indonesia | wib | 雅加达
+Asia/Bangkok: bangkok | thailand | thai | 曼谷 | 泰国
+Asia/Kuala_Lumpur: kuala lumpur | malaysia | 吉隆坡 | 马来西亚
+Asia/Ho_Chi_Minh: ho chi minh city | saigon | hanoi | vietnam | 越南
+Australia/Melbourne: melbourne | 墨尔本
+Australia/Perth: perth | awst
+Pacific/Auckland: auckland | wellington | new zealand | nzst | nzdt | 奥克兰 | 新西兰
+Europe/Dublin: dublin | ireland | irish | 都柏林 | 爱尔兰
+Europe/Madrid: madrid | barcelona | spain | spanish | 马德里 | 西班牙
+Europe/Rome: rome | milan | italy | italian | 罗马 | 意大利
+Europe/Amsterdam: amsterdam | netherlands | dutch | 阿姆斯特丹 | 荷兰
+Europe/Lisbon: lisbon | portugal | portuguese | 里斯本 | 葡萄牙
+Europe/Istanbul: istanbul | turkey | turkish | 伊斯坦布尔 | 土耳其
+Europe/Moscow: moscow | msk | 莫斯科
+America/Toronto: toronto | ottawa | montreal | 多伦多
+America/Vancouver: vancouver | 温哥华
+America/Mexico_City: mexico city | 墨西哥城
+America/Sao_Paulo: sao paulo | são paulo | brasilia | brazil | brazilian | brt | 圣保罗 | 巴西
+"""
+)
+#: Skills said as a verb after "learning to", by their activity noun.
+SKILL_VERBS = _codes(
+    """
+drawing: draw
+painting: paint
+sketching: sketch
+knitting: knit
+crochet: crochet
+sewing: sew
+embroidery: embroider
+coding: code
+programming: program
+baking: bake
+cooking: cook
+dancing: dance
+singing: sing
+surfing: surf
+skiing: ski
+snowboarding: snowboard
+skateboarding: skateboard
+skating: skate
+swimming: swim
+climbing: climb
+sailing: sail
+juggling: juggle
+gardening: garden
+meditation: meditate
+boxing: box
+fencing: fence
+rowing: row
 """
 )
 PETS = _codes(
@@ -505,7 +563,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+(?:old|young)|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;]|\s+(?:and\s+(?:still|just|only|already|have|i|i'm|my)|so|but|because|bc|cos)\b)|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b",
+        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+(?:old|young)|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;]|\s+(?:and\s+(?:still|just|only|already|have|i|i'm|my|trying|looking|want|need|live|living|work|working|struggling|thinking|getting|planning)|so|but|because|bc|cos)\b)|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b"
+        # "as a 62 year old I ...", "as a 35yo": the user's own age, said as a frame
+        r"|\bas\s+an?\s+(?P<v3>\d{2})[\s-]?(?:years?|yrs?)[\s-]?old\b(?!\s+(?:son|daughter|kid|child|man|woman|dog|cat|car|house)\b)|\bas\s+an?\s+(?P<v4>\d{2})\s?y/?o\b",
     ),
     (
         "age",
@@ -632,7 +692,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b",
+        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b(?!\s+(?:time|standard\s+time)\b)",
     ),
     (
         "medication",
@@ -1042,7 +1102,7 @@ CHAN_ALL = _alt(CHANNELS)
 JOB_HEAD = "|".join(sorted(L.JOB_HEADS, key=len, reverse=True))
 JOB_ZH = "|".join(sorted(L.ZH_JOB_SUFFIXES, key=len, reverse=True))
 ZH_NAME = r"[\u4e00-\u9fff]{2,3}"
-MED_WORD = r"[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab|xine|xin)"
+MED_WORD = r"[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab|xine|xin)(?![a-z])(?!\s+(?:time|standard\s+time)\b)"
 #: a free item said before a cut: ", ", "since ...", "for ... years", "last year"
 ITEM_CUT = r"(?=\s*(?:[,.;!?，。；！？]|$)|\s+(?:since|for|last|this|when|as|at|every|a\s+few|years?|now|lol|btw|tbh)\b)"
 
@@ -1728,7 +1788,7 @@ FOOD_AVOID_EN = r"(?:red\s+meat|white\s+meat|processed\s+meat|meat|pork|bacon|ha
 FOOD_AVOID_LIST = FOOD_AVOID_EN + r"(?:\s*(?:,|and|&|or)\s*" + FOOD_AVOID_EN + r")*"
 INTOLERANT_OF = r"(?:lactose|gluten|fructose|histamine|caffeine|dairy|fodmaps?|sorbitol|sulph?ites|msg|wheat|soy|eggs?|garlic|onions?|alcohol|spicy\s+food|beans|legumes)"
 PLAYED = r"(?:piano|keyboard|guitar|electric\s+guitar|bass|violin|viola|cello|double\s+bass|drums|saxophone|sax|flute|clarinet|trumpet|trombone|ukulele|harp|banjo|mandolin|harmonica|oboe|accordion|organ|tennis|table\s+tennis|ping\s+pong|golf|football|soccer|basketball|baseball|volleyball|cricket|rugby|hockey|ice\s+hockey|badminton|squash|padel|pickleball|netball|chess|poker|bridge|video\s+games|board\s+games|darts|pool|snooker|bowls|frisbee|ultimate\s+frisbee|water\s+polo|softball|lacrosse)"
-CURRENCY_EN = r"(?:(?:canadian|australian|aussie|new\s+zealand|nz|hong\s+kong|singapore|singaporean|us|u\.s\.|american)\s+dollars?|swiss\s+francs?|japanese\s+yen|indian\s+rupees?|british\s+pounds?|pounds?\s+sterling|sterling|euros?|dollars?|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny|rmb|yuan|yen|rupees?|pesos?|won|kronor|krona|zloty|francs?)"
+CURRENCY_EN = r"(?:(?:canadian|australian|aussie|new\s+zealand|nz|hong\s+kong|singapore|singaporean|us|u\.s\.|american)\s+dollars?|swiss\s+francs?|japanese\s+yen|indian\s+rupees?|british\s+pounds?|pounds?\s+sterling|sterling|philippine\s+pesos?|euros?|dollars?|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny|rmb|yuan|yen|rupees?|pesos?|won|kronor|krona|zloty|francs?|php|mxn|ngn|naira|zar|rand|kes|shillings?|aed|dirhams?|cedis?|ghs)"
 CHAN_APPS = r"(?:whatsapp|signal|telegram|wechat|imessage|sms|e-?mail)"
 MEDS_EN = (
     _alt({k: k for k in L.MEDICATIONS if k.isascii()})
@@ -2098,6 +2158,15 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + GOING_EN
         + r")\b",
     ),
+    # ---- "I'm learning to draw", "teaching myself to code": a skill taken up is an interest,
+    # named by its activity (as 学画画 is)
+    (
+        "taste.like",
+        SKILL_VERBS,
+        r"\bi(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:(?:slowly|finally|also|currently|trying)\s+)*(?:learning|teaching\s+myself)\s+(?:how\s+)?to\s+(?P<v>"
+        + _alt(SKILL_VERBS)
+        + r")\b(?!\s+(?:a|an|the|my|your|it|this|that)\b)",
+    ),
     # ---- "codeine doesn't agree with me" (a drug)
     (
         "allergy",
@@ -2448,7 +2517,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "currency",
         None,
-        r"\b(?:quote|show|display|give|list|convert|put|keep)\s+(?:\w+\s+){0,3}?in\s+(?P<v>"
+        r"\b(?:quote|show|display|give|list|convert|put|keep)\s+(?:\w+\s+){0,3}?(?:in|(?<=convert\s)(?:everything|prices|amounts|it|them|all)\s+(?:in)?to|into)\s+(?P<v>"
         + CURRENCY_EN
         + r")\b|\b(?:prices?|amounts?|costs?|everything|numbers|figures|totals?)\s+in\s+(?P<v2>"
         + CURRENCY_EN
@@ -3377,7 +3446,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "contact.channel": "reach|contact|text|sms|mail|inbox|phone|whatsapp|wechat|telegram|signal|line|messenger|imessage|短信|邮|电话|微信|电报",
         "name.preferred": "call|go by",
         "name": "name",
-        "age": "i'm|i am|turned|岁",
+        "age": "i'm|i am|turned|岁|as a|as an",
         "language.spoken": "speak|fluent|native|mother tongue|first language|母语|会说|会讲",
         "language": "用|english|chinese|spanish|french|german|japanese",
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
@@ -3474,7 +3543,7 @@ _HINTS_4: Mapping[str, str] = {
     "medication": "been on|been taking",
     "payment.method": "pay|send money|split",
     "payment.avoid": "credit|debit",
-    "currency": "dollar|euro|pound|sterling|franc|yen|yuan|rmb|rupee|peso|won|krona|kronor|zloty|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny",
+    "currency": "dollar|euro|pound|sterling|franc|yen|yuan|rmb|rupee|peso|won|krona|kronor|zloty|usd|eur|gbp|cad|aud|nzd|chf|jpy|inr|cny|php|mxn|ngn|naira|zar|rand|kes|shilling|aed|dirham|cedi|ghs",
     "location.city": "flat|apartment|house|place|home|condo|studio|specifically|exact|exactly|where i|outside|near|close to|outskirts|"
     + "|".join(DEMONYMS),
     "job.title": "nights|days|weekends|part-time|part time|full-time|full time|shifts|remotely|freelance|teaching|freelanc|working as|worked as|work as|as a|as an|been a|been an",
@@ -4196,7 +4265,7 @@ _MOVING_TO = re.compile(
 
 _CITY_COUNTRY = re.compile(
     r"(?:\b(?:based|live|living|located|reside|residing)\s+in|\bhome\s+(?:for\s+(?:me|us)\s+)?is(?:\s+in)?"
-    r"|\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+)?in(?=\s+\S+(?:\s+\S+)?\s*,\s*\S+(?:\s+\S+)?\s*(?:[.!]|$))"
+    r"|\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:currently\s+|now\s+)?in(?=\s+\S+(?:\s+\S+)?\s*,\s*\S+(?:\s+\S+)?\s*(?:[.!]|$))"
     r"|\bmy\s+(?:flat|apartment|house|place|home)(?:'s|\s+is)\s+in)\s+(?P<city>"
     + _PLACE_EN
     + r")\s*,\s*(?P<country>"
@@ -4708,6 +4777,8 @@ _BARE_VOCAB: tuple[tuple[str, str, Mapping[str, str] | None, str], ...] = (
     ),
     ("travel.airline", "travel.airline.avoid", None, L.AIRLINES_EN),
     ("hotel.chain", "", None, _HOTELS_EN),
+    # "always aisle for me", "window pls": a seat said alone with a preference word
+    ("seat", "", {"window": "window", "aisle": "aisle"}, r"window|aisle"),
 )
 _BARE_PRE = r"(?:(?:strictly|always|only|mostly|just|usually|definitely|preferably|ideally|otherwise|100%)\s+)*"
 _BARE_NEG = (
@@ -4719,6 +4790,8 @@ _BARE_POST = (
     r"|choice|thing|jam|best\s+bet)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
     r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
     r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible)\b"
+    # "never booking ryanair again after last summer": the reason after the refusal
+    r"|\s+(?:after|since)\s+(?:last|that|what|the|my)\b"
     # "whatsapp works way better for me", "venmo or zelle works for me"
     r"|\s+works?\s+(?:(?:way|much|a\s+lot|so\s+much)\s+)?(?:(?:best|better|well|great|fine)\b"
     r"(?:\s+for\s+me\b)?|for\s+me\b)"

@@ -344,7 +344,7 @@ _LOC_ZH = re.compile(
     r"(?P<p6>" + _ZH_CITY_ALT + r")(?:这边|这儿|这里|市)?(?:打拼|闯荡|扎根|生活)?\W*$"
 )
 _PLACE_CUT_EN = re.compile(
-    r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d|on|at"
+    r"\s+(?:now|since|for|with|and|but|because|last|next|this|these|two|three|a|in\s+\d+|\d+\s+(?:years?|months?|weeks?)|on|at"
     r"|recently|already|too|anymore|any\s+more|with|near|where|which|when|right\s+now|today|so)\b.*$",
     _I,
 )
@@ -404,7 +404,10 @@ def h_location(cl: Clause) -> Iterator[Hit]:
         ):
             continue
         c = cand(Kind.FACT, _place_key(place), place, explicit=not visit)
-        yield m.start(), m.end(), _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
+        # the span ends with the place ("I'm in Manila so Philippine time" leaves the time)
+        group = next(k for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7") if g.get(k))
+        end = min(m.end(), m.start(group) + len(_PLACE_CUT_EN.sub("", raw.rstrip())))
+        yield m.start(), end, _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
     for m in _LOC_ZH.finditer(cl.text):
         g = m.groupdict()
         raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6") if g.get(k))

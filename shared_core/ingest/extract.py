@@ -195,6 +195,15 @@ class RuleExtractor:
                     )
                 )
                 c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh or laughed)
+                if (
+                    "question" in c.signals
+                    and c.key.startswith("budget.")
+                    and n_sent + 1 < len(sents)
+                    and _LIMIT_AFTER.match(sents[n_sent + 1]) is not None
+                ):
+                    # "anything good under $50? that's my limit": the question's amount is
+                    # the user's own limit, said in the next sentence
+                    c = dataclasses.replace(c, signals=c.signals - {"question"})
                 if quoted or pasted:
                     c = dataclasses.replace(c, signals=c.signals | {"quoted"})
                 if generic_remark(clause.text, sent_text):
@@ -639,6 +648,17 @@ _SELF_REASON_EN = re.compile(
 )
 
 
+#: A later clause that rates something for the user, a standing preference or limit
+#: beside the one-off request: "text me when it ships, SMS is best for me", "find me a
+#: jacket, 120 is my max", "ping me on Telegram, that's the easiest way to reach me".
+_SELF_RATING_EN = re.compile(
+    r"\b(?:is|are|'s|works?)\s+(?:always\s+|usually\s+|just\s+)?(?:the\s+)?(?:best|easiest|better"
+    r"|preferred|ideal|quickest|fastest|simplest)(?:\s+(?:way|option|channel))?\s+(?:for|to\s+(?:reach"
+    r"|contact|get\s+hold\s+of))\s+me\b|\b(?:is|'s)\s+my\s+(?:limit|max(?:imum)?|budget|ceiling|cap)\b",
+    _I,
+)
+
+
 def _reason_after_task(clause: Clause) -> bool:
     """Whether ``clause`` is a first-person reason given after a one-off request, not the
     request itself (its facts are lasting ones: "帮我找个早餐店，我乳糖不耐")."""
@@ -648,6 +668,7 @@ def _reason_after_task(clause: Clause) -> bool:
         and (
             _SELF_REASON_ZH.match(clause.text) is not None
             or _SELF_REASON_EN.match(clause.text) is not None
+            or _SELF_RATING_EN.search(clause.text) is not None
         )
     )
 
@@ -678,14 +699,36 @@ _COUPLE = re.compile(
 )
 
 
+#: A sentence that makes the amount of the question before it the user's limit.
+_LIMIT_AFTER = re.compile(
+    r"^\W*(?:that(?:'s|\s+is|\s+would\s+be)\s+(?:(?:my|the)\s+(?:absolute\s+|hard\s+|upper\s+)?"
+    r"(?:limit|max(?:imum)?|budget|ceiling|cap|top\s+end)|all\s+i\s+(?:can|want\s+to|wanna)\s+"
+    r"(?:spend|pay|afford))|(?:i\s+)?can(?:'t|not)\s+(?:spend|pay|afford|go)\s+(?:any\s+)?more"
+    r"|(?:i\s+)?(?:don't|do\s+not|won't)\s+want\s+to\s+(?:spend|pay)\s+more)\b",
+    _I,
+)
+_ONE_OFF = frozenset({"task", "question", "hypothetical", "transient"})
+
+
+def _firmer(new: Candidate, old: Candidate) -> bool:
+    """Whether ``new`` states the same value more firmly than ``old``: with fewer one-off
+    signals, or as plainly and explicitly where ``old`` was only implied."""
+    new_off, old_off = new.signals & _ONE_OFF, old.signals & _ONE_OFF
+    return new_off < old_off or (new_off == old_off and new.explicit and not old.explicit)
+
+
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
-    seen: set[tuple[str, str, str]] = set()
+    seen: dict[tuple[str, str, str], int] = {}
     out: list[Candidate] = []
     for c in _refine(cands):
         k = (c.intent.value, c.key, c.normalized)
         if k not in seen:
-            seen.add(k)
+            seen[k] = len(out)
             out.append(c)
+        elif _firmer(c, out[seen[k]]):
+            # the same value said twice, once inside a one-off request and once as a
+            # standing fact ("text me when it ships, SMS is best for me"): the fact stays
+            out[seen[k]] = c
     # one item read twice by two rows ("Executive Club" inside "British Airways Executive
     # Club"): the shorter reading of the same family is dropped
     items = [(_family_of(c.key), c.normalized.lower()) for c in out if c.intent is Intent.ASSERT]
@@ -969,6 +1012,8 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "flat",
             "i'm in",
             "i am in",
+            "we're in",
+            "we are in",
             "之前",
             "以前",
             "原来",

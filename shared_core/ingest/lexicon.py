@@ -100,6 +100,13 @@ omeprazole: omeprazole | 奥美拉唑
 sertraline: sertraline | 舍曲林 | 左洛复
 melatonin: melatonin | 褪黑素
 montelukast: montelukast | 孟鲁司特
+lisinopril: lisinopril
+salbutamol: salbutamol | albuterol | ventolin
+losartan: losartan
+prednisone: prednisone | prednisolone
+fluoxetine: fluoxetine | prozac
+escitalopram: escitalopram | lexapro
+gabapentin: gabapentin
 """
 )
 
@@ -192,6 +199,14 @@ cervical spondylosis: cervical spondylosis | 颈椎病
 hepatitis b: hepatitis b | 乙肝
 kidney stones: kidney stones | 肾结石
 scoliosis: scoliosis | 脊柱侧弯
+pcos: pcos | polycystic ovary syndrome | 多囊卵巢综合征 | 多囊
+endometriosis: endometriosis | 子宫内膜异位症
+fibromyalgia: fibromyalgia
+lupus: lupus | 红斑狼疮
+crohn's disease: crohn's disease | crohn's | crohns
+psoriasis: psoriasis | 银屑病 | 牛皮癣
+sleep apnea: sleep apnea | sleep apnoea
+multiple sclerosis: multiple sclerosis
 """
 )
 
@@ -306,6 +321,22 @@ chile: chile
 colombia: colombia
 philippines: philippines | the philippines
 indonesia: indonesia
+nigeria: nigeria
+ghana: ghana
+kenya: kenya
+pakistan: pakistan
+bangladesh: bangladesh
+egypt: egypt
+united arab emirates: united arab emirates | uae | the uae
+saudi arabia: saudi arabia | saudi
+sri lanka: sri lanka
+nepal: nepal
+peru: peru
+morocco: morocco
+ukraine: ukraine
+czech republic: czech republic | czechia
+hungary: hungary
+romania: romania
 """
 )
 
@@ -1362,4 +1393,6 @@ AIRLINES_EN = (
     r"|Virgin(?:\s+Atlantic|\s+Australia)?|Etihad|Iberia|Swiss|SAS|Finnair|Aer\s+Lingus|Wizz(?:\s+Air)?"
     r"|Norwegian|Vueling|TAP(?:\s+Air\s+Portugal)?|Air\s+New\s+Zealand|Korean\s+Air|Asiana|EVA(?:\s+Air)?"
     r"|Hawaiian(?:\s+Airlines)?|Allegiant|Jetstar|AirAsia|IndiGo|Aeromexico|LATAM|Avianca|Icelandair"
+    r"|Air\s+Peace|Arik(?:\s+Air)?|Ethiopian(?:\s+Airlines)?|Kenya\s+Airways|Philippine\s+Airlines|Cebu\s+Pacific"
+    r"|Air\s+India|Vistara|SpiceJet|Saudia|flydubai|Malaysia\s+Airlines|Thai\s+Airways|Garuda(?:\s+Indonesia)?"
 )
