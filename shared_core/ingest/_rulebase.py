@@ -98,6 +98,9 @@ PERMANENT_RE = re.compile(
 JOKE_RE = re.compile(
     r"(?<!not\s)(?<!n't\s)(?<!no\s)\b(?:just\s+|only\s+)?(?:kidding|joking)\b|\bjk\b|\bj/k\b"
     r"|\b(?:lol|haha+|lmao|hehe)\b[\s,!.]*(?:not\s+really|nah|no)\b"
+    # figures of speech in a language's frame: "I speak fluent sarcasm", "fluent in emoji"
+    r"|\b(?:speak\s+fluent|fluent\s+in)\s+(?:sarcasm|emoji|memes?|gibberish|nonsense|cat|dog|baby\s+talk"
+    r"|corporate|toddler|teen|gen\s+z|sass)\b"
     r"|(?<!不是)(?<!没)(?<!没有)(?<!没在)开玩笑的?|逗你的?|逗你玩|骗你的?|闹着玩的?|说着玩的?|才怪"
     # "我不吃香菜是假的": the statement called untrue in its own sentence
     r"|(?<=[\u4e00-\u9fff])是假的(?:啦|哈|啊)?\W*$",
@@ -378,6 +381,9 @@ MODAL_RE = re.compile(
 TRANSIENT_RE = re.compile(
     r"\b(?:right\s+now|at\s+the\s+moment|as\s+we\s+speak|this\s+(?:morning|afternoon|evening)"
     r"|today|tonight)\b|今天|今晚|这会儿|此刻|眼下"
+    # a stay of days: "I'm at my parents' place for the weekend", "staying with a friend this week"
+    r"|\bi'?m\s+(?:at|staying\s+(?:at|with)|visiting)\s+[^,.;!?]{2,40}?\s+(?:for|over|this)\s+(?:the\s+|a\s+)?"
+    r"(?:weekend|week|holidays?|night|few\s+days|couple\s+of\s+days)\b"
     # a bodily or passing state needs no time word: "I'm craving sushi", "I'm freezing",
     # "我好困", "饿死了"
     r"|\bi'?m\s+(?:so\s+|really\s+|kinda\s+|super\s+|literally\s+|just\s+)?(?:craving|starving"
@@ -637,7 +643,9 @@ _ASIDE_RE = re.compile(
     r"|hoping|trying|going\s+to|gonna|not\s+sure|unsure|asking)\b)"
     r"|i\s+(?!(?:think|wonder|guess|was|were|mean|bet|doubt|suppose|imagine|would|could|should"
     r"|might|may|will|want|need|wanna|heard|saw|read|asked|told)\b)[a-z]+\b"
-    r"|my\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\b)",
+    r"|my\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\b"
+    # "here in Lagos the traffic is crazy, any tips?": where the user is, beside the question
+    r"|(?:(?:out|over|down|up)\s+)?here\s+in\s+(?-i:[A-Z]))",
     re.I,
 )
 

@@ -263,7 +263,9 @@ _NAME_CALL = re.compile(
     r"\b[Cc]all\s+me\s+(?P<n>(?:" + _INITIALS + r"|[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?)"
 )
 _NAME_EN = re.compile(
-    r"\b(?:my\s+(?:full\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's)\s+"
+    r"\b(?:my\s+(?:full\s+|real\s+|legal\s+|actual\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's"
+    # "real name is Josefina", "legal name's Olumide" (the subject dropped)
+    r"|(?:^|(?<=[,.;]\s))\W*(?:my\s+)?(?:real|legal|full|actual|official)\s+name(?:\s+is|'s)|^\W*name(?:\s+is|'s)(?=\s+(?-i:[A-Z])))\s+"
     r"(?P<n>(?:" + _INITIALS + r"|[^\W\d_][\w'-]*)(?:\s+[^\W\d_][\w'-]*){0,2})",
     _I,
 )
@@ -297,6 +299,12 @@ _NAME_WORD_CUT = re.compile(
 )
 
 
+#: The short form after a stated name: "... but please just Kathi", "..., just Tobi is fine".
+JUST_NAME = re.compile(
+    r"\s*,?\s*(?:but\s+)?(?:please\s+|pls\s+)?(?:just\s+|only\s+)(?P<n>(?-i:[A-Z])[a-z'-]+)"
+    r"(?:\s+(?:is\s+fine|is\s+ok|please|pls|works))?\W*$",
+    _I,
+)
 #: "don't call me mo (anymore)": the name is no longer wanted, whatever its case.
 _NOT_CALLED = re.compile(
     r"\b(?:don't|do\s+not|dont|never|stop)\s+(?:ever\s+)?call(?:ing)?\s+me(?=" + CALLED_AS + r")\s+"
@@ -320,6 +328,10 @@ def h_name(cl: Clause) -> Iterator[Hit]:
         name = _NAME_WORD_CUT.sub("", me.group("n")).strip()
         if name and name.split()[0].lower() not in L.NAME_STOP:
             yield me.start(), me.end(), cand(Kind.FACT, "name", name)
+        # "my name's Katharina but please just Kathi": the short form is what to call them
+        mp = JUST_NAME.match(t, me.end()) if name else None
+        if mp is not None and mp.group("n").lower() not in L.NAME_STOP:
+            yield mp.start("n"), mp.end("n"), cand(Kind.FACT, "name.preferred", mp.group("n"))
     if mi := _NAME_IM.search(t):
         words = mi.group("n").split()
         if all(w.lower() not in L.NAME_STOP and L.lookup(L.LANGUAGES, w) is None for w in words):

@@ -735,7 +735,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
     (
         h_location,
         _hint(
-            "live stay reside moved relocated based located living home city i'm am"
+            "live stay reside moved relocated based located living home city i'm am here"
             " 住 居 搬 移居 在 家"
         ),
     ),
@@ -758,6 +758,7 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
         h_taste,
         _hint(
             "love like enjoy adore hate dislike detest loathe despise stand bear into fan prefer"
+            " obsessed crazy about hooked"
             " 喜欢 爱 讨厌 受不了 不吃 吃不了 不能吃 不敢吃 喝不了 能吃 迷"
         ),
     ),

@@ -368,9 +368,28 @@ _TASTE_EN = re.compile(
     r"|still\s+|genuinely\s+)*(?P<pol>love|like|enjoy|adore|hate|dislike|detest|loathe|despise"
     r"|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+like|do\s+not\s+like|don't\s+enjoy|don't\s+love"
     r"|am\s+into|'m\s+into|am\s+a\s+(?:big\s+|huge\s+)?fan\s+of|'m\s+a\s+(?:big\s+|huge\s+)?fan\s+of"
+    # "I'm lowkey obsessed with Thai food", "I'm crazy about dumplings"
+    r"|(?:am|'m)\s+(?:(?:lowkey|low-key|kinda|kind\s+of|so|totally|honestly|absolutely|literally|a\s+bit"
+    r"|a\s+little|lowkey)\s+)*(?:obsessed\s+with|crazy\s+about|mad\s+about|hooked\s+on)"
     r"|prefer)\s+(?P<item>" + NOT_END + r"{1,60})",
     _I,
 )
+_TASTE_POL_EN = (
+    r"(?P<pol>love|like|enjoy|adore|hate|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand"
+    r"|can't\s+bear|don't\s+like|do\s+not\s+like|don't\s+enjoy|don't\s+love)"
+)
+#: A second taste after "but" / "though" / "while" in a first-person taste clause, its
+#: subject dropped: "I really like spicy food but can't stand olives".
+_TASTE_THEN_EN = re.compile(
+    r"\b(?:but|though|while|whereas|yet)\s+(?:i\s+)?(?:(?:really|absolutely|just|totally|truly)\s+)*"
+    + _TASTE_POL_EN
+    + r"\s+(?P<item>"
+    + NOT_END
+    + r"{1,60})",
+    _I,
+)
+#: Praise words before the item liked: "love a good jollof rice" -> jollof rice.
+_PRAISED = re.compile(r"^(?:an?\s+)?(?:good|nice|proper|decent|great|really\s+good)\s+(?=\w+)", _I)
 #: Degree adverbs people put before a Chinese taste verb ("我贼喜欢", "我超级爱吃", "我可爱吃").
 _ZH_DEGREE = (
     r"(?:很|非常|特别|真的|是真的|超级|超|挺|最|也|还|比较|一直|从小就|本来就|就|都|贼|巨|蛮|相当|可|老|好"
@@ -437,7 +456,10 @@ def _shared_head(parts: list[str]) -> list[str]:
 
 def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
-    for rx in (_TASTE_EN, _TASTE_ZH, _TASTE_ZH_BARE):
+    rxs: tuple[re.Pattern[str], ...] = (_TASTE_EN, _TASTE_ZH, _TASTE_ZH_BARE)
+    if not cl.third_party and (first := _TASTE_EN.search(cl.text)) is not None:
+        rxs = (*rxs, _TASTE_THEN_EN) if _TASTE_THEN_EN.search(cl.text, first.start("item")) else rxs
+    for rx in rxs:
         for m in rx.finditer(cl.text):
             if _TASTE_DEICTIC.match(m.group("item")):
                 continue  # "I love this song", "what I love is when ...": not a standing taste
@@ -458,6 +480,7 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 ),
                 4,
             )
+            item = _PRAISED.sub("", item) if len(item.split()) > 1 else item
             item = re.sub(r"(?<=[\u4e00-\u9fff])的$", "", item)  # "我超爱吃火锅的" -> 火锅
             if not ok_topic(item):
                 continue

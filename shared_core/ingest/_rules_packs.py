@@ -65,6 +65,10 @@ def _alt(codes: Mapping[str, str], *, ascii_only: bool | None = None) -> str:
     )
 
 
+_MEANS_NOTHING = (
+    r"(?!\s+(?:means\s+nothing|doesn't\s+mean\s+anything|does\s+not\s+mean\s+anything|confuses"
+    r"|is\s+confusing|makes\s+no\s+sense)\b)"
+)
 CHANNELS = _codes(
     """
 sms: text | texts | text message | text messages | sms | 短信
@@ -326,7 +330,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "travel.class",
         "economy",
-        r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually|only)\s+(?:in\s+)?economy(?:\s+class)?\b|经济舱",
+        r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually|only)\s+(?:in\s+)?economy(?:\s+class)?\b|经济舱"
+        # "eco class is fine for me" (German and Dutch English)
+        r"|\beco(?:nomy)?\s+class\s+(?:is|works)\s+(?:fine|ok|okay|good|enough)(?:\s+for\s+me)?\b",
     ),
     (
         "travel.class",
@@ -348,7 +354,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "long",
-        r"越详细越好|详细的(?:解释|回答|说明)|\b(?:detailed|in-depth|thorough|long)\s+(?:answers|explanations|responses)\b|\bthe\s+more\s+detail\s+the\s+better\b",
+        r"越详细越好|详细的(?:解释|回答|说明)|\b(?:detailed|in-depth|thorough|long|elaborate|lengthy|comprehensive)\s+(?:answers|explanations|responses|replies)\b|\bthe\s+more\s+detail\s+the\s+better\b",
     ),
     (
         "response.length",
@@ -363,7 +369,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "numbered_steps",
-        r"\bstep[\s-]by[\s-]step\b|\bnumbered\s+(?:steps|instructions|list)\b|分步骤|一步一步",
+        r"\bstep[\s-]by[\s-]step\b|\bnumbered\s+(?:steps|instructions|list)\b|\b(?:steps|instructions)\s+numbered\b|分步骤|一步一步",
     ),
     (
         "response.format",
@@ -373,7 +379,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "summary_first",
-        r"先(?:给|说)(?:我)?结论|结论先行|\b(?:bottom\s+line|conclusion|summary|answer|tl;?dr)\s+first\b|\blead\s+with\s+the\s+(?:answer|conclusion|summary)\b",
+        r"先(?:给|说)(?:我)?结论|结论先行|\b(?:bottom\s+line|conclusion|summary|answer|tl;?dr)\s+first\b|\b(?:lead|start|begin|open)\s+with\s+(?:the\s+|a\s+)?(?:answer|conclusion|summary|tl;?dr|bottom\s+line)\b(?!\s+(?:of|for)\b)",
     ),
     (
         "response.format",
@@ -451,8 +457,10 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "imperial",
         r"\bimperial(?:\s+units)?\b|\b(?:in|use)\s+(?:miles|pounds|lbs|feet|inches)\b|英制",
     ),
-    ("units.temperature", "celsius", r"\b(?:in\s+)?celsius\b|摄氏"),
-    ("units.temperature", "fahrenheit", r"\b(?:in\s+)?fahrenheit\b|华氏"),
+    # a scale named as meaningless to the user is not the one wanted: "use celsius,
+    # fahrenheit means nothing to me"
+    ("units.temperature", "celsius", r"\b(?:in\s+)?celsius\b" + _MEANS_NOTHING + r"|摄氏"),
+    ("units.temperature", "fahrenheit", r"\b(?:in\s+)?fahrenheit\b" + _MEANS_NOTHING + r"|华氏"),
     (
         "units.time_format",
         "24h",
@@ -524,6 +532,13 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "contact.channel",
         CHANNELS,
         r"\bi\s+(?:much\s+|really\s+)?prefer\s+(?P<v>whatsapp|signal|telegram|wechat|imessage|messenger|sms|texts?|e-?mail)\b",
+    ),
+    # "if u need to reach me use telegram", "use signal to contact me", "to reach me, email"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"\b(?:reach|contact|get\s+hold\s+of|get\s+in\s+touch\s+with)\s+me\s*,?\s+(?:just\s+|please\s+|pls\s+)?(?:use|try)\s+(?P<v>whatsapp|signal|telegram|wechat|imessage|messenger|sms|e-?mail)\b"
+        r"|\b(?:use|try)\s+(?P<v2>whatsapp|signal|telegram|wechat|imessage|messenger|sms|e-?mail)\s+to\s+(?:reach|contact|get\s+hold\s+of)\s+me\b",
     ),
     ("contact.channel", CHANNELS, r"\bsend\s+(?:\w+\s+){0,3}to\s+my\s+(?P<v>email|e-mail|inbox)\b"),
     (
@@ -617,6 +632,14 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         LANGS,
         r"^\W*(?P<v>english|chinese|spanish|french|german|japanese)\s+(?:please|pls|only)\b",
     ),
+    # "so spanish replies would be great", "German answers are best for me"
+    (
+        "language",
+        LANGS,
+        r"\b(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")\s+(?:replies|answers|responses)\s+(?:would\s+be\s+(?:great|best|ideal|nice|better|perfect|appreciated)|are\s+(?:best|better|easier|preferred)|please|pls)\b",
+    ),
     # ---- diet: foods avoided for non-medical reasons
     (
         "diet.avoid",
@@ -692,7 +715,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "medication",
         None,
-        r"\bi(?:\s+take|\s+use|'m\s+taking|\s+am\s+taking|'m\s+on|\s+am\s+on)\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b(?!\s+(?:time|standard\s+time)\b)",
+        r"\bi(?:(?:'m|\s+am)\s+(?:(?:currently|still|also|now|usually|regularly|always)\s+)?(?:taking|on)|\s+(?:(?:currently|still|also|now|usually|regularly|always)\s+)?(?:take|use|taking))\s+(?:an?\s+|my\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?(?P<v>[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab)(?:\s+inhaler)?)\b(?!\s+(?:time|standard\s+time)\b)",
     ),
     (
         "medication",
@@ -717,6 +740,14 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + r")(?:\s*(?:,|or|and|/)\s*(?:"
         + _alt(PAYMENTS, ascii_only=True)
         + r"))*)\b",
+    ),
+    # "we split bills with Venmo usually", "I send rent over Zelle"
+    (
+        "payment.method",
+        PAYMENTS,
+        r"\b(?:i|we)\s+(?:usually\s+|mostly\s+|always\s+|normally\s+|just\s+)?(?:split|settle|send|transfer|pay\s+back)\s+(?:the\s+|our\s+|my\s+)?(?:bills?|money|rent|costs?|payments?|expenses|tabs?)\s+(?:with|via|through|on|over|using|by)\s+(?P<v>"
+        + _alt(PAYMENTS, ascii_only=True)
+        + r")\b",
     ),
     (
         "payment.method",
@@ -765,6 +796,15 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"\b(?:work|working)\s+(?:as\s+an?\s+[\w -]+?\s+)?(?:at|for)\s+(?:the\s+)?(?P<v>"
         + NAME_EN
         + r")",
+    ),
+    # "accountant by profession, working with Deloitte": a role named as one's profession,
+    # and (Indian English) the firm one works "with" after it
+    (
+        "job.title",
+        None,
+        r"^\W*(?:i(?:'m|\s+am)\s+)?(?:an?\s+)?(?P<v>(?:[a-z]+\s+)?(?:"
+        + "|".join(sorted(L.JOB_HEADS, key=len, reverse=True))
+        + r"))\s+by\s+(?:profession|trade|training|occupation)\b",
     ),
     (
         "job.employer",
@@ -3147,7 +3187,7 @@ _HINTS_5ZH: Mapping[str, str] = {
 #: Time-zone abbreviations read on their own ("IST timezone", "London, so GMT/BST").
 _TZ_ABBR10 = r"(?:ist|" + _TZ_ABBR[3:]
 #: Programme names that end in a telling word ("Hilton Honors", "Delta SkyMiles").
-_PROGRAMME = r"(?:(?:(?!(?:i'm|i|a|an|the|my|am|is|was|also|and|member|of|in)\b)[a-z][\w'-]*\s+){0,3}(?:honou?rs|rewards|bonvoy|skymiles|mileageplus|a?advantage|avios|flying\s+blue|executive\s+club|krisflyer|asia\s+miles|miles\s*\+\s*more|marco\s+polo\s+club))"
+_PROGRAMME = r"(?:(?:(?!(?:i'm|i|a|an|the|my|am|is|was|also|and|member|of|in)\b)[a-z][\w'-]*\s+){0,3}(?:honou?rs|rewards|bonvoy|skymiles|mileageplus|a?advantage|avios|flying\s+blue|executive\s+club|krisflyer|asia\s+miles|miles\s*\+\s*more|marco\s+polo\s+club|miles|points))"
 VALUE_ROWS_10: tuple[tuple[str, str, str], ...] = (
     # asked for once more and again ("can you make a table of that", "a table would be
     # nicer", "too much detail", "trim it"): behaviour, three of them make the preference
@@ -3432,8 +3472,8 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "job.status": "retired|退休|student|学生|在读|研究生|博士|大学|读研|研二|研一|研三|高中|本科|self|freelanc|自由职业|创业|employ|between jobs|out of work|失业|待业|个体|开了|当老板|做生意|小生意",
         "relationship.status": "married|婚|divorced|离|single|单身|engaged|widow|丧偶|寡妇|鳏夫|走了|去世|过世|不在了",
         "seat": "seat|aisle|window|靠",
-        "travel.class": "business|economy|first|舱",
-        "response.length": "detail|详细|long|short|brief|concise|tl",
+        "travel.class": "business|economy|eco class|first|舱",
+        "response.length": "detail|详细|long|short|brief|concise|tl|elaborate|lengthy|comprehensive|thorough",
         "response.format": "table|表格|step|numbered|步|plain|markdown|纯文本|first|结论|code|代码|bullet|分点|列点",
         "response.tone": "friend|blunt|sugar|direct|straight|直接|绕|casual|informal|relaxed|chill|轻松|随意|口语|formal|professional|正式|friendly|warm|亲切|encourag|supportive|鼓励",
         "response.emoji": "emoji|表情",
@@ -3461,7 +3501,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "location.country": "based|liv|located",
         "location.city": "liv|based|located|住|我在|现在|目前",
         "job.employer": "work| at | for | with |我在",
-        "job.title": "work as|i'm|i am|我在",
+        "job.title": "work as|i'm|i am|我在|by profession|by trade|by training|by occupation",
         "family.children": "kid|child|son|daughter|孩子|小孩|娃|儿子|女儿",
         "pet.species": "have|got|own|养|有|叫",
         "family.daughter": "daughter",
@@ -3747,11 +3787,15 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
             part = _TRIM_ZH.sub("", part)  # "学做蛋糕" keeps its verb: the skill, not the food
         part = _ITEM_QUALIFIER.sub("", part).strip()
         part = re.sub(
-            r"\s+(?:on\s+weekends|at\s+weekends|every\s+\w+|sometimes|regularly|(?:on|to|at)\s+me)$",
+            r"(?:\s+(?:online|on\s+weekends|at\s+weekends|every\s+\w+|most\s+(?:evenings|nights|days|weekends|mornings)"
+            r"|sometimes|regularly|(?:on|to|at)\s+me))+$",
             "",
             part,
             flags=_I,
         )
+        if key.startswith("taste") and " " in part:
+            # "love a good jollof rice": the praise is no part of the dish
+            part = re.sub(r"^(?:an?\s+)?(?:good|nice|proper|decent)\s+", "", part, flags=_I)
         if not part:
             continue
         if codes is not None:
@@ -4250,7 +4294,7 @@ _MOVE_WHEN_ZH = (
     r"|(?:\d{1,2}|[一二三四五六七八九十]{1,2})月(?:份|底|初)?)"
 )
 _MOVING_TO = re.compile(
-    r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+|^\W*)(?:moving|relocating)\s+to\s+(?P<cur>"
+    r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are)|and\s+i\s+are|and\s+me\s+are)\s+|^\W*)(?:(?:finally|officially|definitely)\s+)?(?:moving|relocating)\s+to\s+(?P<cur>"
     + _PLACE_EN
     + r")(?=\s+(?:in|next|this|on|at|by|soon|later|for\s+(?:work|my\s+job|a\s+job|uni|university|school|good))\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:全家)?)"
     # a settled decision is a definite plan: "我们已经定了明年搬到新加坡"
@@ -4263,6 +4307,15 @@ _MOVING_TO = re.compile(
 )
 
 
+#: A planned move called off: "we're not moving anymore", "I'm no longer relocating to Oslo".
+_NOT_MOVING = re.compile(
+    r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:not|no\s+longer)\s+(?:moving|relocating)"
+    r"(?:\s+to\s+(?P<cur>"
+    + _PLACE_EN
+    + r"))?(?=\s+(?:anymore|any\s+more|after\s+all)\b|\s+to\b|\s*[,.!;]|\s*$)"
+    r"|\b(?:the\s+)?move\s+(?:to\s+(?P<cur2>" + _PLACE_EN + r")\s+)?is\s+(?:off|cancell?ed)\b",
+    _I,
+)
 _CITY_COUNTRY = re.compile(
     r"(?:\b(?:based|live|living|located|reside|residing)\s+in|\bhome\s+(?:for\s+(?:me|us)\s+)?is(?:\s+in)?"
     r"|\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:currently\s+|now\s+)?in(?=\s+\S+(?:\s+\S+)?\s*,\s*\S+(?:\s+\S+)?\s*(?:[.!]|$))"
@@ -4296,6 +4349,10 @@ def h_move(cl: Clause) -> Iterator[Hit]:
     for m in _MOVING_TO.finditer(cl.text):
         cur = (m.group("cur") or m.group("cur2")).strip()
         yield m.start(), m.end(), _city("location.moving_to", cur)
+    for m in _NOT_MOVING.finditer(cl.text):
+        # "I'm not moving anymore, plans changed": the planned move is called off
+        place = (m.group("cur") or m.group("cur2") or "").strip()
+        yield m.start(), m.end(), _negate(cand(Kind.FACT, "location.moving_to", place))
 
 
 _MONTHS = {
@@ -4587,6 +4644,16 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         + r")\b",
         False,
     ),
+    # "accountant by profession, working with Deloitte": (Indian English) the firm one works
+    # "with", after the profession
+    (
+        "job.employer",
+        None,
+        r"\bby\s+(?:profession|trade|occupation)\s*,?\s+(?:and\s+)?(?:currently\s+)?working\s+(?:with|at|for|in)\s+(?P<v>"
+        + NAME_EN
+        + r")",
+        False,
+    ),
     # "as a nurse I ...", "being a vegetarian, I ...", "as someone who's lactose intolerant, I ..."
     (
         "job.title",
@@ -4697,7 +4764,7 @@ SENTENCE_HINTS: tuple[str, ...] = (
     *("snake", "guinea pig", "hobb", "interests", "passions", "pastimes", "epipen", "epi-pen"),
     *("name", "thinners", "statins", "antidepressants", "blockers", "ssris", "painkillers"),
     *("meds", "medication", "where i", "where we", "as a", "as an", "being", "as someone"),
-    *("vegetarian", "can't eat", "cannot eat"),
+    *("vegetarian", "can't eat", "cannot eat", "by profession", "by trade", "by occupation"),
 )
 
 
@@ -4782,12 +4849,12 @@ _BARE_VOCAB: tuple[tuple[str, str, Mapping[str, str] | None, str], ...] = (
 )
 _BARE_PRE = r"(?:(?:strictly|always|only|mostly|just|usually|definitely|preferably|ideally|otherwise|100%)\s+)*"
 _BARE_NEG = (
-    r"(?P<neg>never(?:\s+again)?|no|not|no\s+more)\s+(?:(?:booking|book|flying|fly|using|use"
+    r"(?P<neg>never(?:\s+again)?|no|not|no\s+more|don't|do\s+not|dont)\s+(?:(?:booking|book|flying|fly|using|use"
     r"|paying\s+(?:with|by)|pay\s+(?:with|by))\s+(?:with\s+)?)?"
 )
 _BARE_POST = (
     r"(?:'s|\s+is|\s+are)\s+(?:my|the)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
-    r"|choice|thing|jam|best\s+bet)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
+    r"|choice|thing|jam|best\s+bet|preference|pick|top\s+pick)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
     r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
     r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible)\b"
     # "never booking ryanair again after last summer": the reason after the refusal
@@ -4806,6 +4873,8 @@ def _bare_rx() -> tuple[tuple[str, str, Mapping[str, str] | None, re.Pattern[str
             r"^\W*(?:" + _BARE_NEG + r")?" + _BARE_PRE + r"(?P<v>" + alt + r")"
             # a second value said with the first: "venmo or zelle works for me"
             r"(?:\s*(?:,|/|\bor\b|\band\b)\s*(?P<v2>" + alt + r"))?"
+            # the kind named after the brand: "Marriott hotels are my preference"
+            r"(?:\s+(?:hotels?|airlines?|airways))?"
             r"(?:\s+again)?(?:(?P<post>" + _BARE_POST + r")|(?=\W*$))",
             _I,
         )

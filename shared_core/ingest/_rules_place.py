@@ -39,7 +39,8 @@ def _amt(name: str) -> str:
     number = (
         r"(?:(?:₹|\b(?:usd|eur|gbp|aud|cad|nzd|sgd|chf|inr|rs\.?))\s?)?"
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
-        r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million)?"
+        r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million"
+        r"|lakhs?\b|lacs?\b|crores?\b)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元))?"
         r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
         r"|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
@@ -76,6 +77,9 @@ _BUDGET_RX = (
         r"|max|under|below|less\s+than|not\s+over|nothing\s+(?:over|above|more\s+than)|tops"
         r"|not\s+(?:to\s+)?(?:go|going)\s+(?:over|above)|not\s+(?:to\s+)?exceed|not\s+(?:to\s+)?spend\s+more\s+than"
         r"|(?:don't|dont|do\s+not)\s+want\s+to\s+(?:go|spend)\s+(?:over|above|more\s+than)"
+        # "can't go over 800 bucks", "I won't pay more than 50", "can't spend above 2k"
+        r"|(?:can't|cant|cannot|can\s+not|won't|wont|will\s+not|shouldn't)\s+(?:go|spend|pay|afford)"
+        r"\s+(?:(?:a\s+(?:penny|cent)|anything)\s+)?(?:over|above|more\s+than|beyond)"
         r"|at\s+least|no\s+less\s+than|a\s+minimum\s+of"
         r"|minimum(?:\s+of)?|min)\s+" + _AMT,
         _I,
@@ -309,7 +313,9 @@ _LOC_EN = re.compile(
     r"|\bi\s+(?:now\s+|currently\s+)?live\s+at\s+(?P<p6>[^;!?]{3,80})"
     r"|\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+|right\s+now\s+)?in\s+(?P<p7>"
     + NOT_END
-    + r"{2,60})",
+    + r"{2,60})"
+    # "here in Lagos the traffic is crazy", "over here in Leeds we ...": where the user is
+    r"|(?:^\W*|\b(?:we|i)\s+|(?<=[,;]\s))(?:(?:out|over|down|up)\s+)?here\s+in\s+(?P<p8>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)",
     _I,
 )
 
@@ -385,12 +391,12 @@ def h_location(cl: Clause) -> Iterator[Hit]:
         neg = (g.get("neg") or "").lower()
         if neg.startswith("used"):
             continue
-        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7") if g.get(k))
+        raw = next(g[k] for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7", "p8") if g.get(k))
         place = _PLACE_CUT_EN.sub("", raw.strip()).strip()
-        if g.get("p7") and not _bare_in_place(place):
+        if (g.get("p7") or g.get("p8")) and not _bare_in_place(place):
             continue
         # "I'm in Paris this week for a conference": a stay is a signal, not a home
-        visit = bool(g.get("p7")) and _VISIT.search(cl.sentence.text) is not None
+        visit = bool(g.get("p7") or g.get("p8")) and _VISIT.search(cl.sentence.text) is not None
         place = (
             re.sub(r"^the\s+(?=[a-z]+$)", "", place, flags=_I)
             if place.lower() not in L.COUNTRIES
@@ -405,7 +411,7 @@ def h_location(cl: Clause) -> Iterator[Hit]:
             continue
         c = cand(Kind.FACT, _place_key(place), place, explicit=not visit)
         # the span ends with the place ("I'm in Manila so Philippine time" leaves the time)
-        group = next(k for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7") if g.get(k))
+        group = next(k for k in ("p", "p2", "p3", "p4", "p5", "p6", "p7", "p8") if g.get(k))
         end = min(m.end(), m.start(group) + len(_PLACE_CUT_EN.sub("", raw.rstrip())))
         yield m.start(), end, _negate(c) if (neg or _ANYMORE.search(cl.text)) else c
     for m in _LOC_ZH.finditer(cl.text):

@@ -106,7 +106,7 @@ from ._rulebase import (
     sentences,
     third_party,
 )
-from ._rules_contact import h_call, h_channel, h_name, h_quiet, h_recommend
+from ._rules_contact import JUST_NAME, h_call, h_channel, h_name, h_quiet, h_recommend
 from ._rules_open import h_address, h_correction, h_note, h_rule
 from ._rules_packs import (
     MAYBE,
@@ -608,6 +608,8 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     if sent.hypothetical:
         signals.add("hypothetical")
     couple = c.key == "relationship.status" and _COUPLE.search(sent.text) is not None
+    # "my wife Grace and I are moving to Accra": the user moves with them
+    couple = couple or (c.key.startswith("location.") and _WITH_ME.search(sent.text) is not None)
     if clause.third_party and not c.key.startswith("family.") and not couple:
         signals.add("third_party")
     if joke:
@@ -690,6 +692,12 @@ def _passing(key: str, sentence: str) -> bool:
 _BRIEF_ZH = re.compile(r"这几天|这两天|这会儿|待会儿?|一会儿|这周|本周|要开会|在开会|在忙")
 
 
+#: "my sister and I", "me and my wife": the user is one of the subject.
+_WITH_ME = re.compile(
+    r"\band\s+(?:i|me)\s+(?:(?:both|just|recently|finally|now|currently|also)\s+)?(?:are|were|have|'ve"
+    r"|will|'ll|live|moved|relocated|'re)\b",
+    re.IGNORECASE,
+)
 #: "my husband and I", "me and my wife", "our anniversary": the user is half of the couple.
 _COUPLE = re.compile(
     r"\b(?:and\s+i|and\s+me|me\s+and|we|we're|we've|our|us)\b"
@@ -783,6 +791,18 @@ _QUALIFIED_JOB = re.compile(
 )
 
 
+#: "mail" meaning e-mail (Indian English): "on mail", "over mail", "mail id", "drop a mail",
+#: "revert ... on mail"; "by mail" / "by post" stay letters.
+_EMAIL_AS_MAIL = re.compile(
+    r"\b(?:on|over)\s+(?:the\s+)?mail\b|\bmail\s+id\b|\b(?:drop|send|shoot)\s+(?:me\s+)?a\s+mail\b"
+    r"|\brevert\b[^.]{0,30}\bmail\b",
+    _I,
+)
+#: A role that is a course of study: "med student", "second-year law student", "PhD candidate".
+_STUDENT = re.compile(
+    r"(?:^|\s)(?:student|undergrad(?:uate)?|postgrad(?:uate)?|phd\s+candidate|doctoral\s+candidate)$",
+    _I,
+)
 _INTOLERANCE = re.compile(r"^([a-z][a-z -]{1,30}?)\s+intolerance$", _I)
 _PROGRAMME = re.compile(r"^(\S.{1,40}?)\s+(?:programme|program|scheme)$", _I)
 
@@ -792,6 +812,9 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
     country read as the city lived in ("living in spain") is the country; a condition named
     "<substance> intolerance" is that intolerance."""
     for c in cands:
+        if c.key == "contact.channel" and c.normalized == "mail" and _EMAIL_AS_MAIL.search(c.span):
+            # Indian English "revert on mail", "my mail id", "drop a mail": e-mail, not post
+            c = dataclasses.replace(c, normalized="email")
         country = L.COUNTRIES.get(c.normalized.lower()) if c.key == "location.city" else None
         if country is not None:
             c = dataclasses.replace(c, key="location.country", normalized=country)
@@ -802,6 +825,9 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
         if c.key.startswith("health.condition") and (m := _INTOLERANCE.match(c.normalized)):
             # "diagnosed with sorbitol intolerance": the intolerance, by its substance
             c = dataclasses.replace(c, key="intolerance", value=m.group(1), normalized=m.group(1))
+        if c.key == "job.title" and c.intent is Intent.ASSERT and _STUDENT.search(c.normalized):
+            # "final year med student here": a student by status, whatever the subject
+            yield dataclasses.replace(c, key="job.status", value=c.value, normalized="student")
         m = _QUALIFIED_JOB.match(c.normalized) if c.key == "job.title" else None
         if m is None or c.intent is not Intent.ASSERT:
             yield c
@@ -915,19 +941,21 @@ _FORM_LABELS: tuple[tuple[str, str], ...] = (
     (r"diet", "i'm {}"),
     (r"time\s*zone|tz", "my timezone is {}"),
     (r"pronouns", "my pronouns are {}"),
+    (r"hobbies|interests|hobby", "i enjoy {}"),
 )
 _FORM_RX = re.compile(
-    r"(?:^|(?<=[,;|]))\W*(?:my\s+)?(?P<label>"
+    r"(?:^|(?<=[,;|:]))\W*(?:my\s+)?(?P<label>"
     + "|".join(f"(?:{rx})" for rx, _ in _FORM_LABELS)
-    + r")\s*(?P<sep>:|=|\s+is\b|'s\b|\s+(?=\d))\s*(?P<v>[^,;|]+?)\s*"
+    + r")\s*(?P<sep>:|=|\s+[-–]\s+|\s+is\b|'s\b|\s+(?=\d))\s*(?P<v>[^,;|]+?)\s*"
     r"(?=[,;|]|$|\s+(?:if|btw|lol|please|pls|thanks)\b)",
     _I,
 )
 #: Labels whose value is a list, and one more item of it after a comma (no label of its own).
 _LIST_FIELD = re.compile(
-    r"^(?:(?:drug\s+|food\s+|medication\s+|known\s+)?allerg|(?:daily\s+|regular\s+|current\s+)?(?:meds|medic))",
+    r"^(?:(?:drug\s+|food\s+|medication\s+|known\s+)?allerg|(?:daily\s+|regular\s+|current\s+)?(?:meds|medic)|hobb|interests)",
     _I,
 )
+_EACH_ITEM = re.compile(r"^(?:hobb|interests)", _I)
 _FIELD_ITEM = re.compile(r"\s*,\s*(?P<item>[^,;|:=]{1,60}?)\s*(?=[,;|.]|$)")
 #: Labels that also read as a sentence with "is" ("full name is ...", "my age is 40").
 _SAID_WITH_IS = re.compile(
@@ -945,16 +973,27 @@ def h_form(cl: Clause) -> Iterator[Hit]:
         say = next((s for rx, s in _FORM_LABEL_RX if rx.match(label)), None)
         if say is None:
             continue
-        if m.group("sep").strip() not in (":", "=", "") and not _SAID_WITH_IS.match(label):
+        if m.group("sep").strip() not in (":", "=", "", "-", "–") and not _SAID_WITH_IS.match(
+            label
+        ):
             continue  # "my job is killing me": only a field's colon makes "job" a label
-        value, end = m.group("v"), m.end()
+        values, end = [m.group("v")], m.end()
         while _LIST_FIELD.match(label) and (more := _FIELD_ITEM.match(cl.text, end)):
             # "Allergies: kiwi, strawberries": the field's value is the whole list
-            value, end = f"{value} and {more.group('item')}", more.end()
-        said = dataclasses.replace(cl, text=say.format(value))
-        for _s, _e, c in _claim(said, _CLAUSE_HANDLERS, []):
-            if not c.key.startswith(("note", "rule")):
-                yield m.start(), end, c
+            values, end = [*values, more.group("item")], more.end()
+        # a list of activities is read item by item ("Hobbies: hiking, photography, baking"),
+        # the other lists as one "X and Y" value
+        each = values if _EACH_ITEM.match(label) else [" and ".join(values)]
+        for value in each:
+            said = dataclasses.replace(cl, text=say.format(value))
+            for _s, _e, c in _claim(said, _CLAUSE_HANDLERS, []):
+                if not c.key.startswith(("note", "rule")):
+                    yield m.start(), end, c
+        # "my name's Katharina but please just Kathi": the short form is the one to use
+        short = JUST_NAME.match(cl.text, end) if say.startswith("my name") else None
+        if short is not None and short.group("n").lower() not in L.NAME_STOP:
+            said_short = cand(Kind.FACT, "name.preferred", short.group("n"))
+            yield short.start("n"), short.end("n"), said_short
 
 
 _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
@@ -992,6 +1031,8 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "zone",
             "tz",
             "pronouns",
+            "hobb",
+            "interests",
         ),
     ),
     (h_correction, ("not", "isn't", "wasn't", "no", "不是", "不对", "错了", "更正", "纠正")),

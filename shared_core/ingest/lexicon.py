@@ -117,6 +117,8 @@ peanuts: peanuts | peanut | 花生
 shellfish: shellfish
 seafood: seafood | 海鲜
 shrimp: shrimp | 虾
+prawns: prawns | prawn | king prawns
+squid: squid | calamari | 鱿鱼
 nuts: nuts | tree nuts | 坚果
 milk: milk | dairy | 牛奶 | 乳制品
 lactose: lactose
@@ -156,6 +158,11 @@ bee stings: wasp stings | wasp | hornets | 黄蜂 | 马蜂
 mold: mold | mould | 霉菌
 nickel: nickel | 镍
 fragrance: fragrance | perfume | 香水
+wool: wool | lanolin | 羊毛
+feathers: feathers | feather | down feathers | 羽毛
+horses: horses | horse | horse hair
+grass: grass | 草
+sunscreen: sunscreen | sun cream
 """
 )
 
@@ -541,6 +548,13 @@ _SUFFIX_MULT: Mapping[str, int] = {
     "m": 1_000_000,
     "mil": 1_000_000,
     "million": 1_000_000,
+    # Indian English: "2 lakh" is 200,000, "1.5 crore" 15,000,000
+    "lakh": 100_000,
+    "lakhs": 100_000,
+    "lac": 100_000,
+    "lacs": 100_000,
+    "crore": 10_000_000,
+    "crores": 10_000_000,
     "千": 1000,
     "万": 10_000,
     "w": 10_000,

@@ -173,3 +173,126 @@ def test_someone_elses_age_as_a_frame_is_not_mine() -> None:
 def test_vocabulary(text: str, key: str, value: str) -> None:
     found = records(text)
     assert _has(found, key, value), found
+
+
+# ---- second pass: tastes, forms, names, work, money, places, passing stays ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "family", "want"),
+    [
+        ("I love ramen but can't stand coriander", "food.dislike", "coriander"),
+        ("I adore pasta though I hate mushrooms", "food.dislike", "mushrooms"),
+        ("I'm kinda obsessed with dumplings", "food.like", "dumplings"),
+        ("nothing beats a good lasagne, I love a good lasagne", "food.like", "lasagne"),
+        ("I play poker online most nights", "interest", "poker"),
+    ],
+)
+def test_tastes_second_predicate_praise_and_obsession(text: str, family: str, want: str) -> None:
+    found = records(text)
+    assert _has(found, family, want), found
+
+
+def test_someone_elses_second_taste_is_not_mine() -> None:
+    found = records("my husband likes pizza but hates olives")
+    assert not [k for k, _ in found if k.startswith(("food.", "taste."))], found
+
+
+@pytest.mark.parametrize(
+    ("text", "family", "want"),
+    [
+        ("Hobbies: cycling, chess, pottery", "interest", {"cycling", "chess", "pottery"}),
+        ("Interests - astronomy, jazz", "interest", {"astronomy", "jazz"}),
+        ("Note: drug allergy - codeine", "allergy.medication", {"codeine"}),
+    ],
+)
+def test_form_fields_with_dashes_and_hobby_lists(text: str, family: str, want: set[str]) -> None:
+    found = records(text)
+    got = {v.lower() for k, v in found if k == family or k.startswith(family + ".")}
+    assert want <= got, found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("my name's Olumide but please just Olu", "name.preferred", "olu"),
+        ("Name: Tobenna, just Tobi is fine", "name.preferred", "tobi"),
+        ("everyone calls me Bea. real name is Beatrix", "name", "beatrix"),
+        ("pharmacist by profession", "job.title", "pharmacist"),
+        (
+            "Civil engineer by profession, currently working with Larsen & Toubro",
+            "job.employer",
+            "larsen & toubro",
+        ),
+        ("second year nursing student here", "job.status", "student"),
+    ],
+)
+def test_names_and_work(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert (key, value) in [(k, v.lower()) for k, v in found], found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("need a fridge, can't spend more than 900 euros", "budget.max", "900 eur"),
+        ("my budget is 1.5 lakh", "budget.max", "150000"),
+        ("under 3 crore for the flat", "budget.max", "30000000"),
+        ("we split the rent with Zelle", "payment.method", "zelle"),
+        ("don't use Klarna for me please", "payment.avoid", "klarna"),
+        ("if you need to reach me just use signal", "contact.channel", "signal"),
+        ("please contact me over mail", "contact.channel", "email"),
+        ("German answers would be great", "language", "de"),
+        ("lengthy answers are fine by me", "response.length", "long"),
+        ("start with the bottom line, then the details", "response.format", "summary_first"),
+        ("eco class is fine", "travel.class", "economy"),
+        ("Hyatt hotels are my top pick", "hotel.chain", "hyatt"),
+        ("Skywards Miles member here", "travel.loyalty", "skywards miles"),
+        ("celsius pls, fahrenheit makes no sense to me", "units.temperature", "celsius"),
+        ("I'm allergic to feathers", "allergy.other", "feathers"),
+        ("I'm also taking losartan", "medication", "losartan"),
+    ],
+)
+def test_more_wordings(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert _has(found, key, value), found
+
+
+def test_contact_by_mail_stays_post() -> None:
+    assert ("contact.channel", "post") in records("contact me by mail")
+
+
+def test_units_named_as_meaningless_are_not_wanted() -> None:
+    found = records("celsius pls, fahrenheit makes no sense to me")
+    assert ("units.temperature", "fahrenheit") not in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("my partner and I are relocating to Porto in May", "location.moving_to", "porto"),
+        ("out here in Galway we get a lot of rain, any indoor ideas?", "location.city", "galway"),
+    ],
+)
+def test_places_with_me_in_the_subject_or_here(text: str, key: str, value: str) -> None:
+    found = records(text)
+    assert (key, value) in [(k, v.lower()) for k, v in found], found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my parents are relocating to Porto in May",
+        "is it sunny here in Madrid?",
+        "I'm staying with my cousin for a couple of days",
+        "I'm at my in-laws' place for the holidays",
+        "lol I speak fluent emoji",
+    ],
+)
+def test_look_alikes_store_nothing(text: str) -> None:
+    assert records(text) == []
+
+
+def test_a_planned_move_called_off() -> None:
+    found = records("I'm moving to Oslo in May", "scratch the move, we're not moving anymore")
+    assert not [k for k, _ in found if k == "location.moving_to"], found
