@@ -1035,7 +1035,25 @@ NAME_STOP: frozenset[str] = _words(
     glad done new home free available interested looking going trying thinking still really
     american chinese british english german french japanese korean indian canadian australian
     vegan vegetarian pregnant allergic diabetic single married retired divorced hungry sick well
-    alive from in at on with the a an afraid aware confused curious excited fed"""
+    alive from in at on with the a an afraid aware confused curious excited fed
+    important hard difficult spelled spelt pronounced long short common rare weird unusual
+    tricky easy special misspelled"""
+) | _words(
+    # nationalities: "I'm Irish" / "I'm Nigerian, based in Lagos" name nobody
+    """afghan albanian algerian argentine argentinian armenian austrian azerbaijani
+        bangladeshi belarusian belgian bolivian bosnian brazilian bulgarian cambodian
+        cameroonian chilean colombian congolese croatian cuban cypriot czech danish dutch
+        ecuadorian egyptian emirati english eritrean estonian ethiopian filipino filipina
+        finnish georgian ghanaian greek guatemalan haitian honduran hungarian icelandic
+        indonesian iranian iraqi irish israeli italian ivorian jamaican jordanian kazakh
+        kenyan kuwaiti kyrgyz lao latvian lebanese libyan lithuanian luxembourgish
+        malaysian maltese mexican moldovan mongolian montenegrin moroccan nepali nepalese
+        nigerian norwegian omani pakistani palestinian panamanian paraguayan persian peruvian
+        polish portuguese qatari romanian russian rwandan saudi scottish senegalese serbian
+        singaporean slovak slovenian somali spanish sri lankan sudanese swedish swiss syrian
+        taiwanese tajik tanzanian thai tunisian turkish ugandan ukrainian uruguayan uzbek
+        venezuelan vietnamese welsh yemeni zambian zimbabwean kiwi aussie brit latina latino
+    european african asian hispanic arab"""
 )
 
 
