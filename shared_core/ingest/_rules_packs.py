@@ -2186,9 +2186,10 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\bi(?:'m|\s+am)\s+(?:on\s+|in\s+)?(?P<v>(?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::\d\d)?)",
     ),
-    # ---- "I'm learning to play the piano", "taking up climbing"
+    # ---- "I'm learning to play the piano", "taking up climbing": a skill taken up is an
+    # interest (as 我在学弹钢琴 is), not a taste for it
     (
-        "taste.like",
+        "interest.learning",
         None,
         r"\bi(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:learning|taking\s+up|getting\s+into|teaching\s+myself)\s+(?:to\s+play\s+|how\s+to\s+play\s+)?(?:the\s+)?(?P<v>"
         + PLAYED
@@ -2201,7 +2202,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # ---- "I'm learning to draw", "teaching myself to code": a skill taken up is an interest,
     # named by its activity (as 学画画 is)
     (
-        "taste.like",
+        "interest.learning",
         SKILL_VERBS,
         r"\bi(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:(?:slowly|finally|also|currently|trying)\s+)*(?:learning|teaching\s+myself)\s+(?:how\s+)?to\s+(?P<v>"
         + _alt(SKILL_VERBS)
@@ -3564,6 +3565,7 @@ _HINTS_3: Mapping[str, str] = {
 }
 #: Hint words of the round-4 (EN) rows, merged into :data:`_HINTS`.
 _HINTS_4: Mapping[str, str] = {
+    "interest.learning": "learning|taking up|getting into|teaching myself",
     "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
     "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away",
     "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
@@ -3915,8 +3917,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
                 tail = _more_codes_zh(text, end, codes)  # "现金和银联", "无烟、高楼层"
                 raw, end = text[start:tail], tail
             for said, norm in _items(key, codes, raw):
-                if codes is not None and key.startswith("taste."):
-                    said = norm  # "an avid reader" likes reading
+                if codes is not None and key.startswith(("taste.", "interest.")):
+                    said = norm  # "an avid reader" likes reading, "learning to draw": drawing
                 if _is_list(key) and (key, norm) in seen:
                     continue  # the same item read by two rows
                 seen.add((key, norm))
