@@ -457,6 +457,8 @@ _FOOD_WORDS = (
     r"|饼|糕|糖|甜品|甜点|点心|小吃|冰淇淋|雪糕|布丁|薯条|汉堡|披萨|寿司|刺身|拉面|馄饨|包子|馒头|粽子"
     r"|奶茶|酸奶|奶油|奶昔|可乐|汽水|饮料|果汁|啤酒|白酒|红酒|咖喱|麻辣|酸菜|泡菜|臭豆腐|卤|腊|醋|酱"
     r"|天妇罗|寿喜烧|烤鸭|烤肉|串串|炸|麻婆|沙拉|三明治|牛角包|煎饼|烧麦|烧卖|肠粉|叉烧|炒"
+    # cuisines by their short names ("日料", "韩料", "西餐", "粤菜" has 菜 already)
+    r"|日料|韩料|泰料|料理|西餐|中餐|快餐|日餐|韩餐"
     r"|\b(?:durian|mango|apples?|bananas?|grapes?|strawberr(?:y|ies)|peppers?|avocados?|lamb"
     r"|shrimp|prawns?|bacon|ham|sausages?|fries|chips|popcorn|peanut\s+butter|oysters?"
     # everyday staples and produce people name when they talk about cooking

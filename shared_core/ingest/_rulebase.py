@@ -145,11 +145,11 @@ LAUGH_RE = re.compile(
     r"\b(?:waiting|on\s+hold|traffic(?:\s+jams?)?|queues?|taxes|bank\s+fees|paperwork|delays?"
     r"|(?:hidden|late|booking|service|overdraft)\s+(?:fees|charges)"
     r"|cancell?ed|(?:\d{1,2}\s*am|early)\s+meetings?|mondays|hangovers?|spam(?:\s+(?:calls|emails?|texts?|mail))?|robocalls|junk\s+mail)\b"
-    r"|(?:最|超|超级|真|太|可|好|特别|非常)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表])"
+    r"|(?:最|超|超级|真|太|可|好|特别|非常|就)(?:喜欢|爱)[^，,。.!！?？]{0,8}被(?![夸表叫称喊])"
     # "我好爱周一啊", "爱到想哭": affection for the start of the week, or love that hurts
     r"|(?:爱|喜欢)(?:周一|星期一)(?:啊|呀|了|哦|呢)?(?=$|[，,。.!！\s])|爱[到得](?:想哭|哭)"
     r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|塞车|加班|交税|延误|骚扰电话|写报告|催婚|挤地铁"
-    r"|挤公交|扣工资|被骂|开会了"
+    r"|挤公交|扣工资|被骂|开会了|推销电话|被推销"
     r"|(?:周一|星期一).{0,6}开会)",
     _I,
 )
@@ -208,6 +208,8 @@ QUOTED_RE = re.compile(
     # "他发了条朋友圈：我对芒果过敏", "看到一句话：我不吃香菜", "有本书叫《我在北京当保安》"
     r"|(?:朋友圈|微博|动态|签名|标题|文案|弹幕|评论|帖子|一句话|这句话|那句话|原话|台词)"
     r"\s*(?:是这样的?|如下|是|为|写着)?\s*[:：]"
+    # "帮我看看这句话通不通顺：…", "这段话是我在网上看到的：…", "下面这段：…"
+    r"|(?:这|那|一|下面这?|以下这?)(?:段|句|条)(?:话|文字|文案|内容)?[^，,。:：]{0,14}[:：]|看到的?\s*[:：]"
     # a post or a lyric said without quotes: "刚看到一条微博说有人…", "歌词里有句我住在江南",
     # "以下内容由AI生成：…"
     r"|(?:微博|朋友圈|小红书|抖音|帖子|新闻|文章|视频|群里)(?:上|里)?[^，,。]{0,6}(?:说|写|讲)(?![我俺过了])"
@@ -219,6 +221,8 @@ QUOTED_RE = re.compile(
     r"|(?:网上|网传|新闻|报道|研究|专家)(?:都|也)?(?:说|讲|称)|听[\u4e00-\u9fff]{1,4}说(?:我|俺)"
     # figures and surveys: "据统计…", "调查显示…", "研究表明…"
     r"|据统计|(?:调查|数据|统计|研究)(?:显示|表明)"
+    # someone else's judgement of the user: "老师说我英语说得还行", "朋友都夸我像个厨师"
+    r"|(?<![我俺你])(?:说|夸|认为)(?:我|俺)[^，,。]{0,12}?(?:还行|还可以|不错|挺好|很好|一般般?|像个?|适合|应该|该)"
     # someone named by role says something not about the user: "导游说当地人都用现金",
     # "医生说很多人…", "小李跟我讲…" ("医生说我乳糖不耐受" is about the user and stays)
     r"|^\W*[^\W我俺]{0,3}?(?:医生|大夫|导游|老师|专家|店员|服务员|客服|教练|师傅|房东|中介|领导|经理"
@@ -244,7 +248,7 @@ QUOTED_RE = re.compile(
     r"(?:i|i'm|i've|i'd|my)\b|\baccording\s+to\b|听说|据说|\breads\W{0,4}[\"']"
     # a quoted first person is someone's words, not the user's ("the caption was "I'm vegan"",
     # "Batman: 'I'm Batman.'", "'I am the walrus', as the song goes")
-    r"|\"[^\"\n]{0,120}?(?:\b(?:i|i'm|my|me)\b|我)[^\"\n]{0,120}?\""
+    r"|\"[^\"\n]{0,120}?(?:\b(?:i|i'm|my|me)\b|我|本人|俺)[^\"\n]{0,120}?\""
     r"|(?:^|(?<=[\s:(]))'(?:i|i'm|my)\b(?:[^'\n]|(?<=\w)'(?=\w)){0,120}?'(?!\w)"
     r"|「[^」]{0,120}?我[^」]{0,120}?」",
     _I,
@@ -317,7 +321,7 @@ RETRACT_RE = re.compile(
     r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\b"
     r"|\bignore\s+(?:it|this|all\s+that|my\s+last\s+(?:message|msg|one))\b"
     # "撤回", "刚那句删掉", "说的不算", "打错字了", "过敏的是我弟弟，不是我", "帮朋友打的"
-    r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?句(?:话)?(?:删|不算|作废)|说的(?:都)?不算|打错(?:字)?了"
+    r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?(?:句|条)(?:话|消息)?(?:删|不算|作废)|不想让你记|别让你记|说的(?:都)?不算|打错(?:字)?了"
     r"|[，,]\s*不是我\W*$|帮(?:朋友|别人|同事|家人)(?:打|问|说)的|说错人了"
     # "预算那个撤回", "收回前面那句", "不作数", "忽略上一条", "前面那句是我孙子拿我手机打的",
     # "说错了，不是我，是我妹对虾过敏": the previous turn taken back without its words
@@ -355,7 +359,7 @@ HYPOTHETICAL_RE = re.compile(
     r"|\bin\s+theory\b|\btheoretically\b|\bif\s+i\s+[a-z]+ed\b[^.?!]{0,60}?\bwould\s+(?:i|it|that|we|there)\b"
     # "if I went vegetarian where would my protein come from": an irregular past too
     r"|\bif\s+i\s+(?:went|became|took|gave|quit|did|made|got|left|ate|drank)\b[^.?!]{0,60}?\bwould\b"
-    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一我|倘若|假使|假若|若是|如若|设想",
+    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一[^，,。]{0,4}?我|倘若|假使|假若|若是|如若|设想",
     _I,
 )
 #: An open possibility, not a plan or a fact: "I may or may not take the job", "或许我会搬去
@@ -366,6 +370,10 @@ MODAL_RE = re.compile(
     r"|\bdebating\s+(?:whether|if)\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
     r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
     r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试|有机会(?:的话)?(?:再|就|想|会|去)?"
+    # "等有钱了我想…", "等退休以后…": a wish hung on a later day; "打算过段时间试试生酮，
+    # 还没开始": something to try, not yet a fact
+    r"|^\W*等(?:到|我)?[^，,。]{1,10}?(?:了|以后|之后|的时候|我(?:想|要|就|再))"
+    r"|(?:打算|准备|计划|想|要)[^，,。]{0,8}试(?:试|一试|一下)|还没(?:开始|开始呢)"
     # a hedged self-diagnosis: "I think I might be gluten intolerant", "maybe I'm lactose
     # intolerant, not sure", "我觉得我可能对花生过敏"
     r"|\bi\s+(?:might|may|could)\s+be\b|^\W*maybe\s+i(?:'m|\s+am|\s+have)\b|\bnot\s+sure\W*$"
@@ -399,8 +407,10 @@ TRANSIENT_RE = re.compile(
 TASK_RE = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|reserve|get|find|order|buy"
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
-    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排)"
-    r"(?:一)?(?:个|张|份|间|下|几个|几款|几家|几本|几部|几条|一些|些)"
+    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排|起草|拟|编|做|画)"
+    r"(?:一)?(?:个|张|份|间|下|封|篇|段|首|几个|几款|几家|几本|几部|几条|几句|一些|些)"
+    # this question only: "这个问题回答短一点就行", "这道题用表格讲"
+    r"|^\W*这(?:个|道)?(?:问题|题)"
     # this answer only: "for this answer use bullet points", "reply in French for this one
     # only", "just for this reply" (not "for this chat / session": a scope, read elsewhere)
     r"|\bfor\s+this\s+(?:one|answer|reply|response|question|message|email|text|post|request|task"
@@ -495,7 +505,7 @@ THIRD_PARTY_RE = re.compile(
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹])"
     r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)"
-    r"|^\W*(?:他|她|他们|她们|别人|有人|大家(?![好早]))(?!都?(?:叫|喊|称呼)我)"
+    r"|^\W*(?:他(?!汀)|她|他们|她们|别人|有人|大家(?![好早]))(?!都?(?:叫|喊|称呼)我)"
     # a person named by role, in formal or Taiwanese usage, or a character in a text:
     # "患者自述对青霉素过敏", "阿嬷对海鲜过敏", "本文作者对花生过敏", "小说主人公叫李寻欢"
     r"|^\W*(?:该|此|这位|那位)?(?:患者|病人|客户|顾客|用户|作者|本文作者|主人公|主角|对方|此人|某人|阿嬷|阿嬤|阿公"
@@ -867,12 +877,22 @@ def generic_remark(clause: str, sentence: str) -> bool:
     return _GENERIC_SUBJECT_RE.search(clause) is not None and not first_person(sentence)
 
 
+#: An animal or a kind of person as the subject of a general remark: "猫其实是乳糖不耐受的",
+#: "小孩一般都对花生过敏", "狗不能吃巧克力" (not the user's own: "我家猫叫年糕" has 我).
+_CREATURE_ZH_RE = re.compile(
+    r"^\W*(?:猫|狗|猫咪|狗狗|小猫|小狗|兔子|鸟|鹦鹉|仓鼠|动物|宠物|小孩|孩子|婴儿|老人|女生|男生|女人|男人"
+    r"|亚洲人|中国人|外国人)(?:其实|一般|大多|通常|基本上?|都|也|天生|本来|普遍|不能|不可以)"
+)
+
+
 def third_party(text: str) -> bool:
     """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
     "apparently Tom is ...", "I think my sister is vegan", "很多人 ...")."""
     if THIRD_PARTY_RE.search(text) is not None or _RELATIVE_SUBJECT_RE.search(text):
         return True
     if _PEOPLE_ZH_RE.search(text) is not None and not first_person(text):
+        return True
+    if _CREATURE_ZH_RE.search(text) is not None and not first_person(text):
         return True
     if _PEOPLE_EN_RE.search(text) is not None and not first_person(text):
         return True

@@ -58,7 +58,8 @@ _ALLERGY_ZH = re.compile(
     r"(?:严重|特别|非常|很|有点|有些|比较|超级|超)?(?P<neg2>不再|已经不|不)?过敏"
 )
 _ALLERGY_ZH2 = re.compile(
-    r"我(?P<neg3>不再|已经不)?(?:有)?(?!对|不|没|并|是不)(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
+    r"我(?P<neg3>不再|已经不)?(?:是)?(?:有)?(?!对|不|没|并|是)"
+    r"(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
 )
 #: "布洛芬我吃了会过敏", "猫毛我一碰就过敏": the allergen fronted, the user eats or touches it.
 _ALLERGY_ZH3 = re.compile(

@@ -255,12 +255,14 @@ _NOTE_EN = re.compile(
     _I,
 )
 _NOTE_ZH = re.compile(
-    r"^\W*(?P<body>我(?:(?:不会|不能|从来不|从不|从来没有?|从没|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
+    r"^\W*(?P<body>我(?:(?:到现在|至今|这么多年|长这么大)(?:都|还|也)?)?(?:(?:不会|不能|从来不|从不|从来没有?|从没|每天|一直|平时|习惯|是个?|有|天生|晚上|早上|只)"
     r"[^?？吗呢]{2,40}"
     # a lasting trait said in one or two words: "我恐高", "我怕黑", "我晕车", "我上夜班的"
     r"|(?:上夜班|上晚班|上白班|倒班|晕(?:车|船|机|血)|怕|恐|近视|远视|散光|失眠|打呼|睡眠|常年|不抽烟|抽烟"
     # a self-label in one word: "我路痴", "我脸盲", "我社恐"
-    r"|路痴|脸盲|社恐|社牛|吃货|夜猫子|左撇子|工作狂|夜猫|起床困难户|强迫症|选择困难症?)"
+    r"|路痴|脸盲|社恐|社牛|吃货|夜猫子|左撇子|工作狂|夜猫|起床困难户|强迫症|选择困难症?"
+    # living alone: "我一个人住", "我自己住", "我独居"
+    r"|一个人住|自己一个人住|自己住|独居)"
     r"[^?？吗呢]{0,40}))$"
 )
 #: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
@@ -281,7 +283,7 @@ _NOT_DURABLE = re.compile(
     # an ailment of the day ("I have a headache", "I've got the flu") is no lasting fact
     r"|\b(?:a\s+(?:headache|cold|cough|fever|hangover|sore\s+\w+|stomach\s*ache|tummy\s*ache|toothache"
     r"|runny\s+nose|temperature|blocked\s+nose)|the\s+(?:flu|hiccups|sniffles)|jet\s*lag(?:ged)?)\b"
-    r"|今天|现在|明天|昨天|刚才|刚刚|马上|待会|这会儿|这周|这几天|觉得|想|打算|可能|也许|累|饿|忙|开心|难过|问|你"
+    r"|今天|(?<!到)现在|明天|昨天|刚才|刚刚|马上|待会|这会儿|这周|这几天|觉得|想|打算|可能|也许|累|饿|忙|开心|难过|问|你"
     r"|哈哈|呵呵|嘿嘿|不再|已经不|才怪|开玩笑|逗你"
     # someone the user knows is the subject: "我有个同事是吃素的", "我有位朋友住在大理"
     r"|我有(?:一|几|两)?(?:个|位)(?:同事|朋友|同学|邻居|亲戚|室友|客户|老板|领导|哥们|闺蜜|熟人|网友)"

@@ -1499,8 +1499,8 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "allergy",
         None,
-        r"^\W*(?:我)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
-        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>[\u4e00-\u9fff]{2,6}?)(?:我|人)?(?:身上|脸上|皮肤|全身|浑身)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
+        r"^\W*(?:我)?(?:是)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有|是)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
+        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>(?!会|就|都|也|后)[\u4e00-\u9fff]{2,6}?)(?:我|人)?(?:身上|脸上|皮肤|全身|浑身)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
         # the user stung or bitten: "我被蜜蜂蜇了会过敏", "被马蜂蛰了我会休克" (the insect is
         # the allergen; a subjectless "被蜜蜂蛰了会过敏" is left to the clause that names it)
         r"|我被(?P<v4>[\u4e00-\u9fff]{1,3}?)(?:蜇|蛰|叮|咬)(?:了|到)?(?:一下)?(?:就|会|后)?(?:会)?(?:过敏|起疹子|肿|休克|呼吸困难)"
@@ -2768,7 +2768,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.like",
         None,
-        r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空|下班后)(?:我)?(?:下班)?(?:后)?(?:没事|没事儿|有空|闲下来)?(?:的时候)?"
+        r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空|下班后|没事儿?|闲下来)(?:我)?(?:下班)?(?:后)?(?:没事|没事儿|有空|闲下来)?(?:的时候)?"
         r"(?:一般|通常|经常|常常|基本上?|都|总|就)+(?:会)?(?:去)?(?P<v>(?![是在用都])[^，。,；;！!？?]{2,12})"
         r"|(?:偶尔|有时候?|经常|常常|没事就|有空就|闲了就)(?P<v5>"
         + _REDUP_VERB
@@ -3053,7 +3053,7 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "health.condition",
         None,
         r"^\W*(?:我)?(?:的)?(?:患有|得了|有)?(?P<v>(?!患|得|有)[\u4e00-\u9fff]{0,5}?(?:病|症|炎|痛|高血压|高血脂|哮喘|痛风|失眠|贫血|甲亢|甲减))"
-        r"(?:是我的?)?(?:老毛病|好多年了|好几年了|很多年了|多年了|[一二两三四五六七八九十几\d]+年了|是老毛病)",
+        r"(?:是我的?|我的?)?(?:老毛病|好多年了|好几年了|很多年了|多年了|[一二两三四五六七八九十几\d]+年了|是老毛病)",
     ),
     # the usual way to pay, said by what is easiest: "付款的话微信支付最方便"
     (
@@ -3441,6 +3441,207 @@ _HINTS_EN12: Mapping[str, str] = {
     "diet.avoid": "take",
     "family.children": "boys|girls|sons|daughters|kids|children",
 }
+# ---- round 7 (zh): families of everyday-chat wordings dev16zh exposed (issue 12) ----------
+# the object fronted before 我 (二甲双胍我一天吃两次, 麸质我不耐受, 甜食我不太爱吃), a
+# drug named after its class (降压药我一直在吃，氨氯地平), subjectless clauses after a comma
+# (…，还有高血压 / …，做外贸 / …，有事发微信), short ways of saying a standing preference
+#: Drug classes people name before the drug itself.
+_DRUG_CLASS_ZH = r"降压药|降糖药|降脂药|他汀类?|止痛药|抗抑郁药|安眠药|抗过敏药|胃药|激素|药"
+#: Chronic conditions said bare after 我 / 还有 ("我痛风", "还有高血压", "我是二型糖尿病"),
+#: from a closed list (a slur or a habit called a 症 is no condition).
+_CONDITION_ZH = (
+    r"(?:[一二两三四\d]型|慢性|轻度|中度|重度|过敏性|季节性)?(?:糖尿病|高血压|高血脂|高血糖|哮喘|痛风|甲亢|甲减"
+    r"|贫血|偏头痛|心脏病|胃炎|鼻炎|湿疹|抑郁症|焦虑症|失眠|颈椎病|腰椎间盘突出|脂肪肝|冠心病)"
+)
+VALUE_ROWS_16ZH: tuple[tuple[str, str, str], ...] = (
+    # "吃的必须是清真的", "饮食只能清真"
+    (
+        "diet",
+        "halal",
+        r"(?:吃的?|饮食|食物)[^，,。]{0,4}(?:必须|只能|都得|一定要|都要|只)(?:是|吃)?清真",
+    ),
+    # "最近失业了", "刚失业", "前阵子被裁了"
+    (
+        "job.status",
+        "unemployed",
+        r"^\W*(?:我)?(?:最近|刚刚?|前阵子|前段时间|上个月|今年)(?:刚)?(?:失业|待业|被裁(?:员)?)(?:了|中|在家)?",
+    ),
+    # "我目前还是单身", "我现在也还单着"
+    (
+        "relationship.status",
+        "single",
+        r"^\W*(?:我)?(?:目前|现在|还是|一直|也|还|仍然|依然)+(?:是)?(?:单身|单着)(?:一枚|中)?(?=$|[，。,.!！]|呢|啦|了)",
+    ),
+    # "房间楼层高一点", "楼层越高越好"
+    ("hotel.room", "high_floor", r"楼层(?:要|尽量)?(?:高一点|高一些|高点|越高越好|高些)"),
+    # "太长了看不完", "太长的我看不完"
+    ("response.length", "short", r"太长(?:了)?(?:的)?(?:我)?(?:都|就)?(?:看不完|读不完|没耐心看)"),
+    # "直说就行", "不用委婉", "别绕弯子"
+    (
+        "response.tone",
+        "direct",
+        r"^\W*(?:有话)?直说(?:就行|就好|就可以|吧)|(?:不用|不必|别|不要)(?:太)?委婉|(?:别|不要|不用)绕弯子",
+    ),
+    # "对比强一点", "对比度调高点"
+    ("accessibility", "high_contrast", r"对比(?:度)?(?:调)?(?:强|高|大|明显)(?:一)?(?:点|些)"),
+    # "电话就算了", "打电话就免了吧"
+    ("contact.call", "never", r"^\W*(?:打)?电话(?:就|还是)?(?:算了|免了|别了|不用了)"),
+    # the seat for a kind of ticket, without a subject: "订机票靠过道", "买高铁票都选靠窗"
+    (
+        "seat",
+        "aisle",
+        r"(?:订|买|选)(?:机票|飞机票|高铁票|火车票|票|座位)(?:的话|时|的时候)?(?:都|一般)?(?:要|选)?靠(?:过道|走廊)",
+    ),
+    (
+        "seat",
+        "window",
+        r"(?:订|买|选)(?:机票|飞机票|高铁票|火车票|票|座位)(?:的话|时|的时候)?(?:都|一般)?(?:要|选)?靠窗",
+    ),
+    *(
+        ("pronouns", code, r"^\W*我(?:用|是)\s*" + re.escape(code) + r"(?![a-z])")
+        for code in ("she/they", "he/they", "she/her", "he/him", "they/them")
+    ),
+)
+ITEM_ROWS_16ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # the allergen fronted, said with 是 / 都 and no verb: "青霉素我是过敏的", "鸡蛋和牛奶我都过敏"
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{1,10}?)(?:的话)?我(?:是|都|也|一直)+(?:有点|特别|严重)?过敏",
+    ),
+    # the allergen fronted, told by the reaction: "布洛芬我吃了会起疹子", "芒果我一碰就痒"
+    (
+        "allergy",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的话)?我(?:一|只要|每次)?(?:吃|用|服用|喝|碰|打|擦)(?:了|完|到)?"
+        r"(?:就|会|都)?(?:会)?(?:起|长|出)(?:疹子|红疹|荨麻疹|风团|红点)",
+    ),
+    # the substance fronted: "麸质我不耐受", "乳糖我是不耐的"
+    (
+        "intolerance",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:的话)?我(?:是|也|都|有点|有些)*不耐(?:受)?",
+    ),
+    # the food fronted before a mild dislike: "甜食我不太爱吃", "肥肉我不怎么喜欢吃"
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>(?!这|那|我)[\u4e00-\u9fff]{1,6}?)(?:的话)?我(?:是|也|都|一直|从来)?(?:不太|不怎么|不大|不)(?:爱|喜欢)(?:吃|喝)",
+    ),
+    # the food said with how hard it is to eat: "香菜真的吃不了", "肥肉是实在吃不下"
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>(?!这|那|我|今天|现在)[\u4e00-\u9fff]{1,4}?)(?:我)?(?:是)?(?:真的?|实在|完全|根本|怎么都)"
+        r"(?:吃不了|吃不下|喝不了|碰不了)(?=$|[，。,.!！]|的)",
+    ),
+    # the drug fronted before a dose or a standing habit: "二甲双胍我一天吃两次",
+    # "优甲乐我每天早上一片" ("苹果我一天吃两个" names no dose)
+    (
+        "medication",
+        None,
+        r"^\W*(?P<v>(?!"
+        + _DRUG_CLASS_ZH
+        + r")[\u4e00-\u9fffA-Za-z]{2,8}?)我(?:一天|每天|每日|每晚|每早|早上|晚上|早晚|天天)?"
+        r"(?:都|要)?(?:吃|服|服用)?(?:[一两二三四半\d]+)(?:次|片|粒|颗)"
+        r"|^\W*(?P<v2>(?!"
+        + _DRUG_CLASS_ZH
+        + r")[\u4e00-\u9fffA-Za-z]{2,8}?)我(?:一直|长期|常年|每天都|天天)(?:在)?(?:吃|服用)",
+    ),
+    # a bare condition after 我 or after 还有: "我痛风，…", "…，还有高血压", "我是二型糖尿病"
+    (
+        "health.condition",
+        None,
+        r"^\W*我(?:是)?(?P<v>" + _CONDITION_ZH + r")(?:患者|病人)?(?=$|[，。,.!！])"
+        r"|^\W*(?:还|另外|而且|并且|同时)(?:有|患有)(?P<v2>" + _CONDITION_ZH + r")",
+    ),
+    # the languages fronted: "英语日语我都能说", "粤语我也会讲"
+    (
+        "language.spoken",
+        LANGS,
+        r"(?P<v>"
+        + _alt(LANGS, ascii_only=False)
+        + r")(?=(?:(?:和|跟|、|还有)?(?:"
+        + _alt(LANGS, ascii_only=False)
+        + r"))*(?:我)?(?:都|也)?(?:能|会)(?:说|讲))",
+    ),
+    # a language rated with a degree word: "我法语说得挺流利的"
+    (
+        "language.spoken",
+        LANGS,
+        r"我(?:的)?(?P<v>"
+        + _alt(LANGS, ascii_only=False)
+        + r")(?:说得|讲得|口语)(?:挺|很|还挺|非常|特别|比较|相当|蛮)(?:流利|好|不错|溜|地道)",
+    ),
+    # the employer after a time word: "我目前在腾讯打工", "我现在在字节上班"
+    (
+        "job.employer",
+        None,
+        r"^\W*我(?:目前|现在|如今|眼下)在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:上班|工作|打工|实习)",
+    ),
+    # a trade done, without a subject: "…，做外贸", "在做电商"
+    (
+        "industry",
+        None,
+        r"^\W*(?:在)?做(?P<v>外贸|电商|金融|互联网|教育|医疗|房地产|物流|餐饮|广告|保险|建筑|传媒|游戏|零售)"
+        r"(?:的|这行|行业|这一行)?(?=$|[，。,.!！])",
+    ),
+    # a channel for when something comes up: "有事发微信", "有事给我发邮件"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"^\W*有事(?:就|请)?(?:给我)?(?:发|打|找我用|用)(?P<v>"
+        + _alt(CHANNELS, ascii_only=False)
+        + r"|email|e-mail|sms)",
+    ),
+    # the app used by habit: "我习惯用Telegram", "给我发email就好"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"我(?:习惯|一般|平时|常)用(?P<v>telegram|whatsapp|signal|messenger|imessage|电报)"
+        r"|^\W*给我发(?P<v2>email|e-mail|邮件|短信|sms)(?:就好|就行|就可以)",
+    ),
+    # the programme fronted before the tier: "希尔顿荣誉客会我是钻石会员"
+    (
+        "travel.loyalty",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,10}?(?:荣誉客会|旅享家|知音|万里行|俱乐部|常旅客))我(?:是|有|办了)",
+    ),
+    # the age right after 我 in a list of facts: "我28，单身，住杭州"
+    ("age", None, r"^\W*我(?P<v>1[6-9]|[2-8]\d)(?:岁)?(?=[，,]|$)"),
+    # the full name given after the surname: "我姓陈，全名陈晓东"
+    ("name", None, r"^\W*(?:我的?)?全名(?:是|叫)?(?P<v>[\u4e00-\u9fff]{2,4})(?=$|[，。,.!！])"),
+    # an enthusiast by halves: "我算半个摄影爱好者", "我也算个羽毛球迷"
+    (
+        "taste.like",
+        None,
+        r"我(?:也)?算(?:是)?(?:半个|一个|个)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:爱好者|迷|发烧友)",
+    ),
+)
+_HINTS_16ZH: Mapping[str, str] = {
+    "diet": "清真",
+    "job.status": "失业|待业|被裁",
+    "relationship.status": "单",
+    "hotel.room": "楼层",
+    "response.length": "太长",
+    "response.tone": "直说|委婉|绕弯",
+    "accessibility": "对比",
+    "contact.call": "电话",
+    "pronouns": "/",
+    "allergy": "过敏|疹",
+    "intolerance": "不耐",
+    "taste.dislike": "爱吃|喜欢吃|爱喝|喜欢喝|吃不|喝不|碰不",
+    "medication": "吃|服|片|粒|颗|次",
+    "health.condition": "我|有",
+    "language.spoken": "能说|会说|能讲|会讲|说得|讲得|口语",
+    "job.employer": "上班|工作|打工|实习",
+    "industry": "做",
+    "contact.channel": "有事|习惯|一般|平时|常用|给我发",
+    "travel.loyalty": "荣誉客会|旅享家|知音|万里行|俱乐部|常旅客",
+    "name": "全名",
+    "age": "我",
+    "taste.like": "爱好者|迷|发烧友",
+}
 VALUE_ROWS = (
     VALUE_ROWS
     + VALUE_ROWS_3
@@ -3449,6 +3650,7 @@ VALUE_ROWS = (
     + VALUE_ROWS_5ZH
     + VALUE_ROWS_10
     + VALUE_ROWS_EN12
+    + VALUE_ROWS_16ZH
 )
 ITEM_ROWS = (
     ITEM_ROWS
@@ -3459,6 +3661,7 @@ ITEM_ROWS = (
     + ITEM_ROWS_5ZH
     + ITEM_ROWS_10
     + ITEM_ROWS_EN12
+    + ITEM_ROWS_16ZH
 )
 
 
@@ -3654,6 +3857,7 @@ _HINTS = {
                 *_HINTS_5ZH.get(key, "").split("|"),
                 *_HINTS_10.get(key, "").split("|"),
                 *_HINTS_EN12.get(key, "").split("|"),
+                *_HINTS_16ZH.get(key, "").split("|"),
             )
         )
         if w
@@ -3667,6 +3871,7 @@ _HINTS = {
         *_HINTS_5ZH,
         *_HINTS_10,
         *_HINTS_EN12,
+        *_HINTS_16ZH,
     }
 }
 
@@ -4535,6 +4740,28 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # the place given with the hours to home: "我在纽约，跟国内差十二个小时", "人在伦敦，和北京有时差"
+    (
+        "timezone",
+        TIMEZONES,
+        r"(?:^\W*|我)(?:人)?(?:在|住在)(?P<v>"
+        + _alt(TIMEZONES, ascii_only=False)
+        + r")[，,]\s*(?:跟|和|与)(?:国内|北京|家里|你)(?:有)?(?:时差|差[^，,。]{1,6}(?:小时|钟头))",
+    ),
+    # the drug named after its class, in the next clause: "降压药我一直在吃，氨氯地平",
+    # "他汀我每晚一粒，阿托伐他汀", "我每天吃降压药，吃的是氨氯地平"
+    (
+        "medication",
+        None,
+        r"(?:^\W*|我)(?:每天|一直|长期|每晚|天天)?(?:在)?(?:(?:吃|服用?)(?:" + _DRUG_CLASS_ZH + r")"
+        r"|(?:"
+        + _DRUG_CLASS_ZH
+        + r")[^，,。]{0,10}?(?:吃|服用?|[一两二三半\d]+(?:片|粒|颗|次)))[^，,。]{0,3}"
+        r"[，,]\s*(?:吃的是|用的是|是|叫)?(?P<v>(?!"
+        + _DRUG_CLASS_ZH
+        + r")[\u4e00-\u9fffA-Za-z]{1,8}"
+        r"(?:地平|沙坦|普利|洛尔|他汀|双胍|胰岛素|胶囊|霉素|沙星|西林|洛芬|[素林松汀坦胍嗪酮醇唑芬平星乐宁定酸]))\W*$",
+    ),
     # the partner named in a later clause: "我跟我老公结婚三年了，他叫陈浩"
     (
         "family.partner.name",
@@ -4767,6 +4994,7 @@ SENTENCE_HINTS: tuple[str, ...] = (
     *("name", "thinners", "statins", "antidepressants", "blockers", "ssris", "painkillers"),
     *("meds", "medication", "where i", "where we", "as a", "as an", "being", "as someone"),
     *("vegetarian", "can't eat", "cannot eat", "by profession", "by trade", "by occupation"),
+    *("药", "他汀", "时差", "小时"),
 )
 
 

@@ -161,9 +161,15 @@ _CURRENCY = re.compile(
 #: Words that make an amount the user's own limit, not a price ("it costs 500 to 800").
 _WANT = re.compile(
     r"\b(?:i|i'd|i'm|i'll|me|my|ideal|ideally|would\s+be|somewhere|keep\s+it|looking)\b|我"
-    r"|^\W*(?:somewhere\s+|anywhere\s+)?between\b",
+    r"|^\W*(?:somewhere\s+|anywhere\s+)?between\b"
+    # a range put forward for something asked about: "礼物的话五百到一千块吧"
+    r"|的话|(?:之间|左右|以内)\W*$|吧\W*$",
     _I,
 )
+#: A range of round Chinese amounts beside a shopping request ("帮我看下沙发，五千到八千之间")
+#: is a budget without the word 预算 ("五点到八点之间" has no 千/万 and is no amount).
+_SHOPPING_ZH = re.compile(r"帮我|给我|推荐|挑|买|选|看(?:下|看|一下)")
+_ROUND_ZH = re.compile(r"[千万kKw]")
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
@@ -247,8 +253,12 @@ def h_budget(cl: Clause) -> Iterator[Hit]:
 def _budget_hits(cl: Clause) -> Iterator[Hit]:
     has_budget = _mentions_budget(cl.sentence.text)
     ranged: list[tuple[int, int]] = []
-    if has_budget or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text)):
+    shopping = _SHOPPING_ZH.search(cl.sentence.text) is not None
+    if has_budget or shopping or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text)):
         for r in _RANGE.finditer(cl.text):
+            sure = has_budget or (_CURRENCY.search(cl.text) and _WANT.search(cl.sentence.text))
+            if not sure and _ROUND_ZH.search(r.group(0)) is None:
+                continue
             if _DIGITS_GO_ON.match(cl.text, r.end()):
                 continue  # "415-555-0199" is a phone number, not a range
             lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))

@@ -620,7 +620,13 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         signals.add("transient")
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
         signals.add("transient")  # "我下午要开会别打电话": not a standing rule
-    if sent.task and not marker and not clause.permanent and not _reason_after_task(clause):
+    if (
+        sent.task
+        and not marker
+        and not clause.permanent
+        and not _reason_after_task(clause)
+        and not _limit_after_task(c.key, clause)
+    ):
         signals.add("task")
     explicit = c.explicit or ((marker or clause.permanent) and not interest)
     correction = sent.correction and not interest and c.intent is Intent.ASSERT
@@ -659,6 +665,22 @@ _SELF_RATING_EN = re.compile(
     r"|contact|get\s+hold\s+of))\s+me\b|\b(?:is|'s)\s+my\s+(?:limit|max(?:imum)?|budget|ceiling|cap)\b",
     _I,
 )
+
+
+#: A spending limit said in its own clause after a Chinese request: "帮我挑个手机，预算两千五",
+#: "帮我看下沙发，五千到八千之间" (a bare price, "…，五百块左右", and a limit inside the request,
+#: "给我推荐几个三千以内的手机", stay with the one-off request).
+_LIMIT_WORDS_ZH = re.compile(r"预算|以内|之内|不超过|别超过|不要超过|最多|封顶|上限|之间")
+
+
+def _limit_after_task(key: str, clause: Clause) -> bool:
+    """Whether a budget candidate is a limit named in words beside a one-off request."""
+    return (
+        key.startswith("budget.")
+        and clause.start > 0
+        and TASK_RE.search(clause.text) is None
+        and _LIMIT_WORDS_ZH.search(clause.text) is not None
+    )
 
 
 def _reason_after_task(clause: Clause) -> bool:
@@ -840,7 +862,9 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
 
 #: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").
 _BARE_CORRECTION_RE = re.compile(
-    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打)错了|^\W*不对|^\W*其实(?:没有|不是)"
+    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打|记|搞|弄)错了|^\W*不对|^\W*其实(?:没有|不是)"
+    # "哦不对，那是我邻居家的狗", "啊不对…": an interjection before owning the mistake
+    r"|^\W*(?:哦|噢|喔|啊|呃|额|诶|欸|嗯)+\W*不对"
     r"|^\W*(?:(?:oh|oops|sorry|wait)\W+)*(?:my\s+mistake|my\s+bad|i\s+was\s+wrong"
     r"|i\s+got\s+(?:it|that)\s+wrong|wrong\s+(?:person|one))\b",
     _I,

@@ -186,9 +186,13 @@ _SELF_LABEL_ZH = re.compile(
 #: "things I like and am good at", "enjoy it to the fullest") names nothing liked.
 _NOT_AN_ITEM = re.compile(
     r"^(?:is|am|are|was|were|be|been|has|had|can|could|will|would|should|do|does|did)(?:_|$)"
-    r"|^(?:fullest|most|best|much|very_much|so_much|a_lot|lot|more)$",
+    r"|^(?:fullest|most|best|much|very_much|so_much|a_lot|lot|more)$"
+    # a bare Chinese verb names nothing liked: "甜食我不太爱吃" (吃), "周末常出去拍" (出去拍)
+    r"|^(?:出去|去|来)?(?:吃|喝|玩|看|用|做|听|拍|逛|走|跑|买|弄)$",
     re.IGNORECASE,
 )
+#: A membership tier is no programme: "希尔顿荣誉客会我是钻石会员" keeps the programme only.
+_TIER_ZH = re.compile(r"^(?:钻石|白金|金|银|铂金|普通|黑金)(?:卡|级|会员)?$")
 #: "这种气质", "那种风格", "这些活动", "一件古老的丝绸": a thing pointed at in the
 #: conversation or a single object seen once, not a taste that stands without it.
 _DEMONSTRATIVE_ZH = re.compile(
@@ -303,6 +307,8 @@ def _conversational(cand: Candidate) -> str | None:
         item = key.removeprefix("taste.")
         if _NOT_AN_ITEM.match(item) or _DEMONSTRATIVE_ZH.match(item):
             return "no item liked: a verb phrase, a degree word or a pointer"
+    if key.startswith("travel.loyalty") and _TIER_ZH.match(value):
+        return "a membership tier, not a programme"
     if key in _NAME_SLOTS and _NOT_A_NAME_ZH.match(value):
         return "a phrase, not a name"
     if key.startswith("rule.") and _NOT_AN_INSTRUCTION.match(value):
