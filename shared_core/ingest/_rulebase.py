@@ -278,7 +278,14 @@ ASSISTANT_VOICE_RE = re.compile(
     r"|\bhappy\s+to\s+help\b[^.!?]{0,3}[.!?]\s*(?:your|you(?:'re|\s+are))\b"
     # an answer built on what it knows of the listener: "Based on your preference for ..."
     r"|^\W*based\s+on\s+your\s+(?:stated\s+)?(?:preferences?|diet|budget|history|interests?"
-    r"|profile|tastes?|allerg(?:y|ies))\b",
+    r"|profile|tastes?|allerg(?:y|ies))\b"
+    # the same in Chinese: "我是AI助手，没有生日哦", "作为AI，我不吃东西", "建议您选择靠过道的座位",
+    # "已为您预订…" ("作为AI工程师…" and "我是AI产品经理" are the user's own)
+    r"|作为(?:一个|一名)?(?:AI|人工智能|语言模型|智能助手|AI助手)"
+    r"(?![\u4e00-\u9fffA-Za-z]*(?:工程师|研究员|从业者|经理|专家|老师|学生))"
+    r"|我是(?:一个|一名|您的|你的)?(?:AI|人工智能|语言模型)(?:助手|模型|机器人)?(?=$|[，,。.!！\s])"
+    r"|我是(?:一个|一名|您的|你的)?(?:智能助手|AI助手|聊天机器人)|(?:建议|推荐)您"
+    r"|(?:已|已经)?(?:为|帮|给)您(?:记|预订|订|设置|保存|更新|推荐|安排|查)",
     _I,
 )
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
@@ -331,11 +338,13 @@ RETRACT_RE = re.compile(
     r"|不是我\s*[，,]\s*是我"
     # "当我没提", "就当没看见", "手滑了", "我瞎说的", "那个邮箱不是我的", "靠窗那个不对",
     # "删掉吧", "请删除关于爬山的那条记录": the previous turn taken back in other words
-    r"|当我没(?:提|讲|问|发)|就?当没(?:看见|看到|听见)|手滑|(?:瞎|乱|胡)说的"
+    r"|当我没(?:提|讲|问|发)|就?当没(?:看见|看到|听见)|手滑|(?:瞎|乱|胡)(?:说|打|写|编)的"
+    # "名字那条作废", "年龄那个删了", "预算这条不算": one earlier fact taken back by its topic
+    r"|(?:那|这)(?:条|个|句)(?:信息|消息|话)?(?:作废|不算数?|删(?:了|掉)|别记|错了)"
     r"|(?:那个|这个|那条|这条)[\u4e00-\u9fff]{0,6}不是我的|那(?:个|句|条)不对"
     r"|(?:删掉|删了|删除)(?:吧|啊|哈|它)?\W*$|删(?:除|掉)?[^，,。]{0,12}(?:那|这)(?:条|句)(?:记录|信息|话|消息)?"
     # "刚才那是我朋友的名字": the previous turn was about someone else
-    r"|(?:刚才|刚刚|上面|前面)(?:那句?|说的|那个)?(?:是|说的是)(?:我的?)?(?:朋友|别人|同事|家人|室友|妈妈?|爸爸?"
+    r"|(?:刚才|刚刚|上面|前面)(?:那句?|说的|那个|那条)?[\u4e00-\u9fff]{0,4}?(?:是|说的是)(?:我的?)?(?:朋友|别人|同事|家人|室友|妈妈?|爸爸?"
     r"|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|孩子)",
     _I,
 )
@@ -885,12 +894,23 @@ _CREATURE_ZH_RE = re.compile(
 )
 
 
+#: Someone the user knows or a pet as the subject, or "we here" for people in general:
+#: "我认识一个人对花生过敏", "我家狗狗对鸡肉过敏", "我们这边都用微信支付".
+_OTHERS_ZH_RE = re.compile(
+    r"我认识(?:的)?(?:一个|一位|个|好多|很多|几个|不少)?(?:人|朋友|同事|同学|女生|男生)"
+    r"|我家(?:的)?(?:狗狗?|猫咪?|宠物|兔子|鹦鹉|仓鼠|小狗|小猫|主子)(?:也|都)?(?:对|有|得了|在吃|不吃|不能吃|吃了)"
+    r"|^\W*(?:我们|咱们)(?:这边|这里|这儿|那边|当地|本地|老家)(?:的人)?(?:都|一般|大多|基本上?|普遍)"
+)
+
+
 def third_party(text: str) -> bool:
     """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
     "apparently Tom is ...", "I think my sister is vegan", "很多人 ...")."""
     if THIRD_PARTY_RE.search(text) is not None or _RELATIVE_SUBJECT_RE.search(text):
         return True
     if _PEOPLE_ZH_RE.search(text) is not None and not first_person(text):
+        return True
+    if _OTHERS_ZH_RE.search(text) is not None:
         return True
     if _CREATURE_ZH_RE.search(text) is not None and not first_person(text):
         return True

@@ -618,6 +618,14 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     # is no durable note or event; the keyed facts ("我现在住成都") stay
     if sent.transient and not clause.permanent and _passing(c.key, sent.text):
         signals.add("transient")
+    if (
+        c.key.startswith(("diet", "taste.", "food.", "medication"))
+        and not clause.permanent
+        and _FOR_NOW_ZH.search(sent.text) is not None
+        and _FROM_NOW_ZH.search(sent.text) is None
+        and _DIAGNOSED_RE.search(sent.text) is None
+    ):
+        signals.add("transient")  # "今天我吃素", "这几天在吃布洛芬止痛": for now only
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
         signals.add("transient")  # "我下午要开会别打电话": not a standing rule
     if (
@@ -720,6 +728,14 @@ _WITH_ME = re.compile(
     r"|will|'ll|live|moved|relocated|'re)\b",
     re.IGNORECASE,
 )
+
+
+#: A meal or a few days: what is eaten or taken then is for now ("今天我吃素", "这几天在吃
+#: 布洛芬"), unless it starts something ("从今天起我吃素", "我今天开始吃二甲双胍").
+_FOR_NOW_ZH = re.compile(r"今天|今晚|这顿|这餐|这几天|这两天")
+_FROM_NOW_ZH = re.compile(r"开始|起|以后|往后|今后")
+
+
 #: "my husband and I", "me and my wife", "our anniversary": the user is half of the couple.
 _COUPLE = re.compile(
     r"\b(?:and\s+i|and\s+me|me\s+and|we|we're|we've|our|us)\b"

@@ -307,6 +307,8 @@ def _conversational(cand: Candidate) -> str | None:
         item = key.removeprefix("taste.")
         if _NOT_AN_ITEM.match(item) or _DEMONSTRATIVE_ZH.match(item):
             return "no item liked: a verb phrase, a degree word or a pointer"
+    if key.startswith(("taste.", "interest.")) and "你" in key:
+        return "about this conversation (你), not a taste"  # "我喜欢你这个回答"
     if key.startswith("travel.loyalty") and _TIER_ZH.match(value):
         return "a membership tier, not a programme"
     if key in _NAME_SLOTS and _NOT_A_NAME_ZH.match(value):

@@ -43,6 +43,19 @@ from tests.unit.ingest.test_rules_zh_dev15 import found, has
         "同事说我适合当老师",
         # liking what nobody likes
         "我就喜欢被领导批评，真的",
+        # for a meal or a few days only
+        "今晚我吃素",
+        "这两天我在吃头孢消炎",
+        # a pet, an acquaintance or people around here as the subject
+        "我家猫咪对牛肉过敏",
+        "我认识好多人对芒果过敏",
+        "我们老家都用现金",
+        # the conversation itself
+        "我喜欢你刚才那个建议",
+        # an assistant's reply pasted as the user's turn
+        "我是AI助手，没有生日哦。",
+        "建议您选择靠过道的座位。",
+        "已为您预订明早的高铁，靠窗。",
     ],
 )
 def test_look_alikes_store_nothing(text: str) -> None:
@@ -56,6 +69,9 @@ def test_look_alikes_store_nothing(text: str) -> None:
         ("我在阿里上班", "前面那条消息删了吧"),
         ("我在阿里上班", "这条别存，不想让你记"),
         ("我生日是6月1号", "搞错了，回头再说"),
+        ("我的邮箱是x@y.cn", "刚刚那个邮箱是我室友的"),
+        ("我叫小红", "名字这条不算"),
+        ("我今年40岁", "年龄那个是瞎写的"),
     ],
 )
 def test_retractions_in_other_words_take_the_turn_back(before: str, text: str) -> None:
@@ -183,3 +199,11 @@ def test_a_slur_is_no_condition() -> None:
 @pytest.mark.parametrize("text", ["我至今不会骑自行车", "我独居"])
 def test_lasting_traits_are_notes(text: str) -> None:
     assert any(k.startswith("note") for k, _v in found(text))
+
+
+def test_the_users_own_ai_work_is_not_an_assistant_reply() -> None:
+    assert has(found("我是AI工程师"), "job.title", "ai工程师|AI工程师")
+
+
+def test_what_starts_today_is_kept() -> None:
+    assert has(found("从今天起我吃素"), "diet", "vegetarian")
