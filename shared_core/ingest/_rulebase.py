@@ -178,7 +178,13 @@ def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
 
 #: "I used to be allergic to peanuts", "我以前对花生过敏", "小时候是素食者": a state that was,
 #: said without "now" / "still" (with them it is current: "I still ...", "以前就…").
-_PAST = re.compile(r"\bused\s+to\b|(?:以前|曾经|小时候|过去|当年)(?!就|一直|也|开始|起)", _I)
+#: Something done once or twice ("我用微信支付过一次", "坐过两回国航") is an experience,
+#: not a habit.
+_PAST = re.compile(
+    r"\bused\s+to\b|(?:以前|曾经|小时候|过去|当年)(?!就|一直|也|开始|起)"
+    r"|(?<=[\u4e00-\u9fffA-Za-z])过(?:一|两|几|三)(?:次|回)",
+    _I,
+)
 _STILL = re.compile(
     r"\b(?:now|still|anymore|again|these\s+days)\b|现在|目前|至今|还是|仍|依然|一直", _I
 )

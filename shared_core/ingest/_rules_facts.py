@@ -59,7 +59,9 @@ _ALLERGY_ZH = re.compile(
 )
 _ALLERGY_ZH2 = re.compile(
     r"我(?P<neg3>不再|已经不)?(?:是)?(?:有)?(?!对|不|没|并|是)"
-    r"(?P<item3>[" + CJK + r"A-Za-z]{1,10}?)过敏"
+    # "我在写一篇关于过敏的文章": allergy as a topic names no allergen
+    r"(?P<item3>(?:(?!关于|有关)[" + CJK + r"A-Za-z]){1,10}?)过敏"
+    r"(?!的(?:文章|书|知识|问题|视频|资料|科普|帖子|事))"
 )
 #: "布洛芬我吃了会过敏", "猫毛我一碰就过敏": the allergen fronted, the user eats or touches it.
 _ALLERGY_ZH3 = re.compile(

@@ -91,7 +91,7 @@ paypal: paypal
 apple_pay: apple pay
 google_pay: google pay
 alipay: alipay | 支付宝 | 花呗
-wechat_pay: wechat pay | 微信支付
+wechat_pay: wechat pay | 微信支付 | 微信付款 | 微信付
 cash: cash | 现金
 bank_transfer: bank transfer | bank transfers | wire transfer | transfer | 银行转账 | 转账
 venmo: venmo
@@ -3486,17 +3486,22 @@ VALUE_ROWS_16ZH: tuple[tuple[str, str, str], ...] = (
     ("accessibility", "high_contrast", r"对比(?:度)?(?:调)?(?:强|高|大|明显)(?:一)?(?:点|些)"),
     # "电话就算了", "打电话就免了吧"
     ("contact.call", "never", r"^\W*(?:打)?电话(?:就|还是)?(?:算了|免了|别了|不用了)"),
-    # the seat for a kind of ticket, without a subject: "订机票靠过道", "买高铁票都选靠窗"
+    # the seat for a kind of ticket or trip, without a subject: "订机票靠过道", "买高铁票都选
+    # 靠窗", "坐飞机喜欢过道"
     (
         "seat",
         "aisle",
-        r"(?:订|买|选)(?:机票|飞机票|高铁票|火车票|票|座位)(?:的话|时|的时候)?(?:都|一般)?(?:要|选)?靠(?:过道|走廊)",
+        r"(?:(?:订|买|选)(?:机票|飞机票|高铁票|火车票|票|座位)|坐(?:飞机|高铁|火车|动车))"
+        r"(?:的话|时|的时候)?(?:我)?(?:都|一般)?(?:要|选|喜欢|习惯|爱)?(?:靠)?(?:过道|走廊)",
     ),
     (
         "seat",
         "window",
-        r"(?:订|买|选)(?:机票|飞机票|高铁票|火车票|票|座位)(?:的话|时|的时候)?(?:都|一般)?(?:要|选)?靠窗",
+        r"(?:(?:订|买|选)(?:机票|飞机票|高铁票|火车票|票|座位)|坐(?:飞机|高铁|火车|动车))"
+        r"(?:的话|时|的时候)?(?:我)?(?:都|一般)?(?:要|选|喜欢|习惯|爱)?靠窗",
     ),
+    # the type made bigger: "字体调大", "字号放大一点"
+    ("accessibility", "large_text", r"字(?:体|号)?(?:调|放|弄)大"),
     *(
         ("pronouns", code, r"^\W*我(?:用|是)\s*" + re.escape(code) + r"(?![a-z])")
         for code in ("she/they", "he/they", "she/her", "he/him", "they/them")

@@ -50,6 +50,11 @@ from tests.unit.ingest.test_rules_zh_dev15 import found, has
         "我家猫咪对牛肉过敏",
         "我认识好多人对芒果过敏",
         "我们老家都用现金",
+        # something done once or twice
+        "我用微信付过一次",
+        "我坐过两回海航",
+        # allergy as a topic
+        "我在看一本关于过敏的书",
         # the conversation itself
         "我喜欢你刚才那个建议",
         # an assistant's reply pasted as the user's turn
@@ -174,6 +179,9 @@ def test_a_remark_after_the_class_is_no_drug() -> None:
         ("人在东京，跟国内有时差", "timezone", "Asia/Tokyo"),
         ("没事就去游泳", "interest", "游泳"),
         ("我超喜欢韩料", "food.like", "韩料"),
+        ("我都用微信付", "payment.method", "wechat_pay"),
+        ("坐高铁喜欢靠过道", "travel.seat", "aisle"),
+        ("字号放大一点", "accessibility", "large_text"),
     ],
 )
 def test_short_everyday_wordings_are_read(text: str, key: str, value: str) -> None:
