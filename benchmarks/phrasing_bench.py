@@ -146,6 +146,7 @@ DEV15 = "dev15"  # fresh plain everyday English chat over every group, before tu
 DEV15ZH = "dev15zh"  # plain everyday Chinese chat, written before tuning
 DEV16 = "dev16"  # fresh English chat, written before tuning (round 7)
 DEV16ZH = "dev16zh"  # fresh Chinese chat, written before tuning (round 7)
+DEV17 = "dev17"  # fresh English chat of ordinary users, written before tuning (round 8)
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -165,6 +166,7 @@ EXTRA_SPLITS = (
     DEV15ZH,
     DEV16,
     DEV16ZH,
+    DEV17,
 )
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
@@ -463,7 +465,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev16zh): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev17): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -685,12 +687,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev16zh (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev17 (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev16zh, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev17, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
