@@ -345,6 +345,7 @@ _MORE_LANGUAGES: tuple[tuple[str, str], ...] = (
     ("mr", "marathi"), ("te", "telugu"), ("gu", "gujarati"), ("kn", "kannada"),
     ("ml", "malayalam"), ("ne", "nepali"), ("si", "sinhala"), ("am", "amharic"),
     ("yo", "yoruba"), ("ha", "hausa"), ("ig", "igbo"), ("zu", "zulu"), ("af", "afrikaans"),
+    ("gd", "gaelic"), ("gd", "scottish gaelic"),
 )  # fmt: skip
 LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
     {
@@ -465,7 +466,8 @@ _FOOD_WORDS = (
     r"|lentils|beans|chickpeas|potato(?:es)?|quinoa|couscous|carrots?|peas|oatmeal|granola"
     r"|porridge|cauliflower|asparagus|pumpkin|squash|sweet\s+potato(?:es)?|okra|tempeh|seitan"
     r"|noodle\s+soup|stew|casserole|burritos?|nachos|quesadillas?|enchiladas|shawarma|kebabs?"
-    r"|gyros?|bagels|muffins?|brownies|pie|pies|tart|custard|pudding|jam|honey|peanuts)\b"
+    r"|gyros?|bagels|muffins?|brownies|pie|pies|tart|custard|pudding|jam|honey|peanuts"
+    r"|milk|decaf)\b"
 )
 
 

@@ -121,6 +121,8 @@ LAUGH_RE = re.compile(
     r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)"
     # a statement taken back by a trailing "... not" ("i'm a morning person... not")
     r"|(?:\.{2,}|…)\s*not\W*$"
+    # "... I just love 5am alarms. not." / "NOT!": the trailing word alone as its own sentence
+    r"|[.!]\s+not[.!]+\s*$"
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     # an everyday activity given as one's job: "我的职业是睡觉", "本人职业：干饭"
     r"|(?:职业|工作|专业|本职|主业|副业|爱好|特长)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|发呆|吃|睡|玩|打游戏"
@@ -208,7 +210,9 @@ _ABILITY_Q_ZH = re.compile(
 #: live here""): the quoted first person is not the user.
 QUOTED_RE = re.compile(
     r"(?:唱|说|写|写着|写道|读|歌词|台词|\bsays?|\bsaid|\bsings?|\bsang|\blyrics?|\bquote[sd]?"
-    r"|\bwrote|\bline|\bgoes|\bwent|\bsaying|\bread)\W{0,4}[\"“「『']"
+    r"|\bwrote|\bline|\bgoes|\bwent|\bsaying|\bread"
+    # "the email started 'Dear customer, I live in ...'", "the letter ends: \"I'm ...\""
+    r"|\bstart(?:s|ed)|\bbegins?|\bbegan|\bends|\bended|\bopens|\bopened)\W{0,4}[\"“「『']"
     # someone's words after a colon: "书里写着：我叫孔乙己", "他说：我不吃辣"
     r"|(?:写着|写道|说道|唱道|念道|(?<!我)说|唱)\s*[:：]"
     # "他发了条朋友圈：我对芒果过敏", "看到一句话：我不吃香菜", "有本书叫《我在北京当保安》"

@@ -41,7 +41,7 @@ _CH_ZH = "(?:" + alt(k for k in L.CHANNELS if not k.isascii()) + ")(?!支付)"
 _QUIET_EN = re.compile(
     r"\b(?:don't|do\s+not|dont|never|no|please\s+don't|stop)\s+(?:ever\s+)?(?:contact(?:ing)?|call(?:ing|s)?"
     r"|text(?:ing|s)?|messag(?:e|ing|es)|email(?:ing|s)?|notif(?:y|ications?)|disturb(?:ing)?"
-    r"|bother(?:ing)?|ping(?:ing)?)\s+(?:me\s+)?(?P<dir>after|past|before)\s+(?P<h>\d{1,2})"
+    r"|bother(?:ing)?|ping(?:ing)?|send(?:ing)?\s+me\s+(?:anything|stuff|any\s+\w+))\s+(?:me\s+)?(?P<dir>after|past|before)\s+(?P<h>\d{1,2})"
     r"(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?"
     r"|(?:\bquiet\s+hours\s+(?:are\s+|is\s+|:\s*|start\s+at\s+)?|\b(?:nothing|no\s+(?:messages|texts|calls|emails"
     r"|notifications|pings))\s+(?=after|past|before))(?P<dir2>after|from|past|before)?\s*(?P<h2>\d{1,2})"
@@ -260,8 +260,25 @@ def h_quiet(cl: Clause) -> Iterator[Hit]:
 #: initials as a name word: "J.R. Smith", "call me A.J."
 _INITIALS = r"(?-i:[A-Z]\.){2,3}"
 _NAME_CALL = re.compile(
-    r"\b[Cc]all\s+me\s+(?P<n>(?:" + _INITIALS + r"|[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?)"
+    r"\b[Cc]all\s+me\s+(?P<n>(?:" + _INITIALS + r"|(?:Mrs|Mr|Ms|Mx|Dr|Prof|Miss)\.?\s+[A-Z][\w'-]*"
+    r"|[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?)"
 )
+#: The short form offered after the name, in a clause of its own: "I'm Tomasz, but Tom is
+#: fine", "name's Margaret, Maggie's ok".
+SHORT_IS_FINE = re.compile(
+    r"^\W*(?:but\s+)?(?:just\s+)?(?P<n>(?-i:[A-Z])[a-z'-]+)(?:\s+is|'s)\s+(?:fine|ok|okay|good|great"
+    r"|easier|better)\b(?:\s+(?:too|by\s+me|with\s+me))?\W*$",
+    _I,
+)
+_NAMED_BEFORE = re.compile(
+    r"\b(?:name(?:'s|\s+is)|i'm|i\s+am|it's|this\s+is)\s+(?-i:[A-Z])[a-z'-]+", _I
+)
+#: "it's Kwame, in case you need my name": the name given as "it's X" in a sentence that says
+#: it is the user's name.
+_ITS_NAME = re.compile(
+    r"^\W*(?:(?:oh|and|also|btw|thanks|ok|okay|so)\W+)*it's\s+(?P<n>(?-i:[A-Z])[a-z'-]+)\W*$", _I
+)
+_MY_NAME = re.compile(r"\bmy\s+name\b", _I)
 _NAME_EN = re.compile(
     r"\b(?:my\s+(?:full\s+|real\s+|legal\s+|actual\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's"
     # "real name is Josefina", "legal name's Olumide" (the subject dropped)
@@ -332,6 +349,20 @@ def h_name(cl: Clause) -> Iterator[Hit]:
         mp = JUST_NAME.match(t, me.end()) if name else None
         if mp is not None and mp.group("n").lower() not in L.NAME_STOP:
             yield mp.start("n"), mp.end("n"), cand(Kind.FACT, "name.preferred", mp.group("n"))
+    ms = SHORT_IS_FINE.match(t)
+    if (
+        ms is not None
+        and ms.group("n").lower() not in L.NAME_STOP
+        and _NAMED_BEFORE.search(cl.sentence.text[: cl.start])
+    ):
+        yield ms.start("n"), ms.end("n"), cand(Kind.FACT, "name.preferred", ms.group("n"))
+    mk = _ITS_NAME.match(t)
+    if (
+        mk is not None
+        and mk.group("n").lower() not in L.NAME_STOP
+        and _MY_NAME.search(cl.sentence.text)
+    ):
+        yield mk.start("n"), mk.end("n"), cand(Kind.FACT, "name", mk.group("n"))
     if mi := _NAME_IM.search(t):
         words = mi.group("n").split()
         if all(w.lower() not in L.NAME_STOP and L.lookup(L.LANGUAGES, w) is None for w in words):

@@ -49,8 +49,11 @@ _ALLERGY_EN = re.compile(
     r"|\b(?:i\s+have|i've\s+got|i\s+got)\s+(?:an?\s+|severe\s+|bad\s+)*"
     r"(?!(?:severe|bad|serious|mild|deadly)\s)(?P<item2>[\w\- ]{2,30}?)\s+allerg(?:y|ies)\b"
     r"(?!\s+to\b)"
-    r"|\b(?:have|'ve\s+got|got)\s+(?:an?\s+)?(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+|real\s+)?"
-    r"allerg(?:y|ies)\s+to\s+(?P<item4>" + NOT_END + r"{1,60})",
+    # "it's a proper allergy to kiwi" (not an intolerance): the user's own, said of the reaction
+    r"|\b(?:have|'ve\s+got|got|it's|it\s+is|that's|that\s+is)\s+(?:an?\s+)?(?:severe\s+|bad\s+|serious\s+|mild\s+"
+    r"|deadly\s+|real\s+|proper\s+|genuine\s+|true\s+|actual\s+)?allerg(?:y|ies)\s+to\s+(?P<item4>"
+    + NOT_END
+    + r"{1,60})",
     _I,
 )
 _ALLERGY_ZH = re.compile(
@@ -291,6 +294,11 @@ _LANG_RX = (
 _CANNOT_SPEAK = re.compile(r"不会|不懂|不太会|看不懂|听不懂|\b(?:can't|cannot|don't)\s+\w*\s*$", _I)
 
 
+_WHEN_I = re.compile(
+    r"\b(?:even\s+(?:if|when|though)|although|though|when|if|whenever)\s+i\s+$", _I
+)
+
+
 def h_language(cl: Clause) -> Iterator[Hit]:
     """language."""
     for rx in _LANG_RX:
@@ -298,6 +306,8 @@ def h_language(cl: Clause) -> Iterator[Hit]:
             lang = next(v for k, v in m.groupdict().items() if v)
             if _CANNOT_SPEAK.search(cl.text[max(0, m.start() - 8) : m.start() + 1]):
                 continue  # "我不会说英语" / "I can't speak French": not a reply language
+            if _WHEN_I.search(cl.text[: m.start()]):
+                continue  # "reply in French, even if I write in English": what the user writes
             # "用英文再说一遍" asks this answer again: a signal, kept after three (consensus)
             c = cand(Kind.PREFERENCE, "language", lang, explicit=not cl.sentence.implicit_cue)
             yield m.start(), m.end(), c

@@ -191,7 +191,8 @@ def _old_value(old: str, key: str) -> str:
 
 _ADDR_EN = re.compile(
     r"\bmy\s+(?:new\s+|home\s+|current\s+|shipping\s+|delivery\s+|mailing\s+)?address\s+"
-    r"(?:is|:)\s*(?P<a>[^;!?\n]{3,120})",
+    # an e-mail address is no place: "my address is ann.lee@gmail.com"
+    r"(?:is|:)\s*(?!\s*[\w.+-]+@[\w-]+\.)(?P<a>[^;!?\n]{3,120})",
     _I,
 )
 _ADDR_ZH = re.compile(
@@ -251,7 +252,7 @@ _NOTE_EN = re.compile(
     r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"
     r"|i(?:'ve|\s+have)\s+(?:never|always)\s+\S.{1,100}"
     r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|drive|wear"
-    r"|sleep|was\s+born|grew\s+up|only|rarely|mostly)\b.{2,100})$",
+    r"|sleep|was\s+born|grew\s+up|only|rarely|mostly|live\s+(?=alone|on\s+my\s+own|by\s+myself))\b.{2,100})$",
     _I,
 )
 _NOTE_ZH = re.compile(
@@ -301,13 +302,18 @@ _TELL_YOU_ZH = re.compile(
 )
 
 
+_SO_THEN = re.compile(r",\s*(?:so|which\s+means)\s+(?!i\b|i'm\b).*$", _I)
+
+
 def h_note(cl: Clause) -> Iterator[Hit]:
     """note.<slug> = the user's words, for a durable first-person statement no rule read
     ("I'm left-handed", "I work night shifts", "我不会开车"), with a lower confidence."""
     m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text)
     if m is None or _NOT_DURABLE.search(m.group("body")):
         return
-    if _NOT_DURABLE.search(_TELL_YOU_ZH.sub("", cl.sentence.text)):
+    # what follows ", so ..." is the consequence asked for, not part of the trait ("I'm left
+    # handed, so the scissors need to be lefty ones")
+    if _NOT_DURABLE.search(_SO_THEN.sub("", _TELL_YOU_ZH.sub("", cl.sentence.text))):
         return
     if "要" in m.group("body"):
         return  # "我要..." is a wish or a plan; "睡觉要开着灯" later in the sentence is not
@@ -366,7 +372,8 @@ def h_interest(cl: Clause) -> Iterator[Hit]:
 
 
 _TASTE_EN = re.compile(
-    r"\bi(?:\s+|(?='))(?:really\s+|absolutely\s+|truly\s+|just\s+|kind\s+of\s+|kinda\s+|totally\s+|also\s+|do\s+"
+    # the household taste said for all: "we all love Thai food", "we both hate olives"
+    r"\b(?:i|we\s+(?:all|both))(?:\s+|(?='))(?:really\s+|absolutely\s+|truly\s+|just\s+|kind\s+of\s+|kinda\s+|totally\s+|also\s+|do\s+"
     r"|still\s+|genuinely\s+)*(?P<pol>love|like|enjoy|adore|hate|dislike|detest|loathe|despise"
     r"|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+like|do\s+not\s+like|don't\s+enjoy|don't\s+love"
     r"|am\s+into|'m\s+into|am\s+a\s+(?:big\s+|huge\s+)?fan\s+of|'m\s+a\s+(?:big\s+|huge\s+)?fan\s+of"
@@ -456,6 +463,13 @@ def _shared_head(parts: list[str]) -> list[str]:
     return [*out, last]
 
 
+#: Where a household taste holds, after the item: "Thai food in this house", "curry at home".
+_AT_HOME = re.compile(
+    r"\s+(?:in\s+(?:this|our|my)\s+(?:house|home|household|family)|at\s+home|as\s+a\s+family)\b.*$",
+    _I,
+)
+
+
 def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
     rxs: tuple[re.Pattern[str], ...] = (_TASTE_EN, _TASTE_ZH, _TASTE_ZH_BARE)
@@ -467,7 +481,7 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 continue  # "I love this song", "what I love is when ...": not a standing taste
             if rx is _TASTE_ZH_BARE and cl.third_party:
                 continue
-            raw = m.group("item").strip()
+            raw = _AT_HOME.sub("", m.group("item").strip())
             if raw.startswith("的"):  # "我最喜欢的运动是游泳": the taste is what follows 是
                 fav = re.match(r"的[^是]{0,8}?是(?P<v>.+)", raw)
                 if fav is None:

@@ -578,7 +578,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+(?:old|young)|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;]|\s+(?:and\s+(?:still|just|only|already|have|i|i'm|my|trying|looking|want|need|live|living|work|working|struggling|thinking|getting|planning)|so|but|because|bc|cos)\b)|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b"
+        r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+(?:old|young)|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;]|\s+(?:and\s+(?:still|just|only|already|have|i|i'm|my|trying|looking|want|need|live|living|work|working|struggling|thinking|getting|planning|not|no|very|pretty|quite|new|retired|learning|hopeless|rubbish|terrible)|so|but|because|bc|cos)\b)|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b"
         # "as a 62 year old I ...", "as a 35yo": the user's own age, said as a frame
         r"|\bas\s+an?\s+(?P<v3>\d{2})[\s-]?(?:years?|yrs?)[\s-]?old\b(?!\s+(?:son|daughter|kid|child|man|woman|dog|cat|car|house)\b)|\bas\s+an?\s+(?P<v4>\d{2})\s?y/?o\b",
     ),
@@ -594,7 +594,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         LANGS,
         r"\bi(?:\s+can)?(?:\s+speak|\s+am\s+fluent\s+in|'m\s+fluent\s+in)\s+(?P<v>(?:"
         + _alt(LANGS, ascii_only=True)
-        + r")(?:\s*(?:,|and|&)\s*(?:"
+        # "Polish and English, and a little German": a later item may carry its level
+        + r")(?:\s*(?:,\s*and|,|and|&)\s*(?:(?:a\s+(?:little|bit)(?:\s+of)?|some|basic|a\s+few\s+words\s+of)\s+)?(?:"
         + _alt(LANGS, ascii_only=True)
         + r"))*)\b",
     ),
@@ -1760,7 +1761,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "location.city",
         None,
-        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:over\s+|back\s+)?to\s+(?P<v>"
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:over\s+|back\s+)?(?:down\s+|up\s+|out\s+|across\s+)?to\s+(?P<v>"
         + NAME_EN
         + r")(?!\s+from\b)",
     ),
@@ -2560,7 +2561,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\b(?:quote|show|display|give|list|convert|put|keep)\s+(?:\w+\s+){0,3}?(?:in|(?<=convert\s)(?:everything|prices|amounts|it|them|all)\s+(?:in)?to|into)\s+(?P<v>"
         + CURRENCY_EN
-        + r")\b|\b(?:prices?|amounts?|costs?|everything|numbers|figures|totals?)\s+in\s+(?P<v2>"
+        + r")\b|\b(?:prices?|amounts?|costs?|everything|numbers|figures|totals?)\s+(?:(?:priced|quoted|shown|listed|displayed)\s+)?in\s+(?P<v2>"
         + CURRENCY_EN
         + r")\b|\bi\s+(?:think|count|budget)\s+in\s+(?P<v3>"
         + CURRENCY_EN
@@ -3647,6 +3648,209 @@ _HINTS_16ZH: Mapping[str, str] = {
     "age": "我",
     "taste.like": "爱好者|迷|发烧友",
 }
+_HOTELS_EN_17 = (
+    r"Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel"
+    r"|Ibis|Radisson|Wyndham|Best\s+Western|Ritz[\s-]Carlton|Intercontinental|Shangri-La"
+    r"|Mandarin\s+Oriental|Kempinski|Premier\s+Inn|Travelodge|Hampton\s+Inn|Motel\s+6"
+)
+#: Round 8 (dev17): ordinary users' chat (older users, parents, small-business owners,
+#: students): switches ("I've switched to X now"), household and business "we", a value
+#: given as the answer to a question, exceptions said in the next sentence.
+_SWITCHED = r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|now\s+|finally\s+)?(?:switched|moved|changed|gone\s+over)\s+(?:over\s+)?to\s+"
+_KEPT = {**PETS, "chickens": "chicken", "hens": "chicken", "budgies": "bird", "horses": "horse"}
+_HOBBY_17 = (
+    r"(?:crosswords?|sudoku|jigsaws?|jigsaw\s+puzzles|puzzles|word\s+games|quizzes|"
+    + ACTIVITY_EN[3:-1]
+    + r"|"
+    + GOING_EN[3:-1]
+    + r"|"
+    + PLAYED[3:-1]
+    + r"|f1|formula\s+one|motor\s+racing|horse\s+racing|athletics)"
+)
+_HOUSEHOLD = (
+    r"\b(?:i|we)\s+(?:all\s+|both\s+)?(?:usually\s+|always\s+|mostly\s+|normally\s+|just\s+)?"
+)
+VALUE_ROWS_EN17: tuple[tuple[str, str, str], ...] = (
+    # the exception in a sentence of its own: "If it's a real emergency then ok, you can
+    # call", "the only exception is an emergency"
+    (
+        "contact.call.emergency",
+        "allowed",
+        r"\b(?:if\s+it(?:'s|\s+is)|in)\s+(?:an?\s+)?(?:real\s+|genuine\s+|true\s+|actual\s+|proper\s+)?"
+        r"emergency\b[^.!?]{0,30}?\b(?:ok|okay|fine|you\s+(?:can|may)\s+(?:call|ring|phone))\b"
+        r"|\b(?:only|one)\s+exception\s+is\s+(?:an?\s+)?(?:real\s+|genuine\s+)?emergenc",
+    ),
+    # "please refer to me as she or they", "he or they is fine"
+    (
+        "pronouns",
+        "she/they",
+        r"\b(?:as|use|go\s+by|pronouns\s+are)\s+(?:either\s+)?she\s+or\s+they\b",
+    ),
+    (
+        "pronouns",
+        "he/they",
+        r"\b(?:as|use|go\s+by|pronouns\s+are)\s+(?:either\s+)?he\s+or\s+they\b",
+    ),
+    # "shorter answers please", "keep your replies shorter"
+    (
+        "response.length",
+        "short",
+        r"(?<=shorter\s)(?:answers|replies|responses|messages)\s+(?:please|pls|from\s+now\s+on)\b"
+        r"|\bkeep\s+(?:your\s+|the\s+)?(?:answers|replies|responses)\s+shorter\b",
+    ),
+    # a cabin chosen for a kind of flight: "business class for long flights"
+    *(
+        (
+            "travel.class",
+            code,
+            r"^\W*(?:(?:always|only|usually)\s+)?"
+            + said
+            + r"\s+(?:on|for)\s+(?:all\s+|any\s+)?(?:long|long[\s-]haul"
+            r"|longer|international|overseas|short|short[\s-]haul|domestic)\s+(?:flights|trips|ones|hauls?)\b",
+        )
+        for code, said in (
+            ("premium_economy", r"premium\s+economy"),
+            ("business", r"business(?:\s+class)?"),
+            ("first", r"first\s+class"),
+            ("economy", r"(?<!premium\s)economy(?:\s+class)?"),
+        )
+    ),
+    # "plain texts are best for me": texts as messages ("plain text" alone is a format)
+    (
+        "contact.channel",
+        "sms",
+        r"\b(?:plain|normal|regular|ordinary)\s+texts\s+(?:are|is)\s+(?:best|better|fine|easiest|preferred)\b",
+    ),
+    # a switch of channel: "I've switched to Telegram now"
+    ("contact.channel", "telegram", _SWITCHED + r"telegram\b"),
+    ("contact.channel", "whatsapp", _SWITCHED + r"whats\s?app\b"),
+    ("contact.channel", "signal", _SWITCHED + r"signal\b"),
+    # "I keep chickens", "we keep rabbits": keeping animals is having them
+)
+ITEM_ROWS_EN17: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # an airline refused by the booking it must not get: "don't put me on Spirit", "I refuse
+    # to fly Ryanair"
+    (
+        "travel.airline.avoid",
+        None,
+        r"\b(?:don't|do\s+not|never)\s+(?:ever\s+)?(?:put|book)\s+me\s+on\s+(?:an?\s+)?(?P<v>"
+        + L.AIRLINES_EN
+        + r")\b|\bi\s+refuse\s+to\s+fly\s+(?:with\s+)?(?P<v2>"
+        + L.AIRLINES_EN
+        + r")\b",
+    ),
+    # a payment switched to or made for a household or business: "I've switched to Apple
+    # Pay now", "we pay suppliers by bank transfer", "Venmo, that's what I use"
+    ("payment.method", PAYMENTS, _SWITCHED + r"(?P<v>" + PAY_EN + r")\b"),
+    (
+        "payment.method",
+        PAYMENTS,
+        _HOUSEHOLD
+        + r"pay\s+(?:(?:my|our|the|all)\s+)?(?:[a-z]+\s+){0,2}?(?:with|by|via|using|through)\s+(?P<v>"
+        + PAY_EN
+        + r")\b",
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure)\W+)?(?P<v>"
+        + PAY_EN
+        + r")(?:\s+is\s+(?:fine|good|great|ok|okay))?\s*[,.;]?\s*(?:that's|that\s+is|it's)\s+what\s+(?:i|we)\s+"
+        r"(?:always\s+|usually\s+|mostly\s+|normally\s+)?(?:use|pay\s+with)\b",
+    ),
+    # "cash or debit only", "card or apple pay only"
+    (
+        "payment.method",
+        PAYMENTS,
+        r"^\W*(?P<v>(?:" + PAY_EN + r")(?:\s*(?:,|or|and|/)\s*(?:" + PAY_EN + r"))+)\s+only\W*$",
+    ),
+    # a drug a doctor moved the user onto: "my doctor switched me to sertraline", "the GP put
+    # me on metformin", "they started me on ramipril"
+    (
+        "medication",
+        None,
+        r"\b(?:doctors?|doc|gp|consultant|specialist|cardiologist|psychiatrist|they|nurse)\s+(?:has\s+|have\s+|just\s+)?"
+        r"(?:switched|put|started|moved|changed)\s+me\s+(?:over\s+)?(?:on|onto|to)\s+(?P<v>"
+        + MED_WORD
+        + r")\b",
+    ),
+    # hobbies by their activity word: "big football fan", "I've taken up pottery classes",
+    # "in my free time I do crosswords and knitting"
+    (
+        "taste.like",
+        None,
+        r"^\W*(?:a\s+)?(?:big|huge|massive|die[\s-]?hard|lifelong|keen)\s+(?P<v>"
+        + _HOBBY_17
+        + r")\s+fan\b"
+        r"|\bi(?:'ve|\s+have)?\s+(?:recently\s+|just\s+|finally\s+|also\s+)?(?:taken|took)\s+up\s+(?P<v2>"
+        + _HOBBY_17
+        + r")(?:\s+(?:classes|lessons|again))?\b"
+        r"|\b(?:in\s+my\s+(?:free|spare|down)\s+time|for\s+fun|to\s+relax|on\s+weekends)\s*,?\s+i\s+"
+        r"(?:mostly\s+|usually\s+|mainly\s+)?(?:do|play|enjoy|love)\s+(?P<v3>(?:"
+        + _HOBBY_17
+        + r")(?:\s*(?:,|and|&)\s*(?:"
+        + _HOBBY_17
+        + r"))*)\b",
+    ),
+    # the household's language and one the user is at ease in: "we speak Tagalog at home",
+    # "I'm fine with English too"
+    (
+        "language.spoken",
+        LANGS,
+        r"\bwe\s+(?:all\s+|mostly\s+|usually\s+|only\s+)?speak\s+(?P<v>(?:"
+        + _alt(LANGS, ascii_only=True)
+        + r")(?:\s*(?:,|and|&)\s*(?:"
+        + _alt(LANGS, ascii_only=True)
+        + r"))*)\s+at\s+home\b|\bi(?:'m|\s+am)\s+(?:also\s+)?(?:fine|ok|okay|comfortable|happy)\s+(?:with|in)\s+(?P<v2>"
+        + _alt(LANGS, ascii_only=True)
+        + r")(?:\s+too|\s+as\s+well)?\W*$",
+    ),
+    # a drink or staple switched to: "I've switched to oat milk now"
+    (
+        "taste.like",
+        None,
+        _SWITCHED
+        + r"(?P<v>(?:oat|almond|soy|soya|rice|coconut|skimmed|skim|whole|semi-skimmed|lactose-free)\s+milk"
+        r"|decaf(?:\s+coffee)?|green\s+tea|herbal\s+tea|brown\s+rice|wholemeal\s+bread|sourdough)\b",
+    ),
+    (
+        "pet.species",
+        _KEPT,
+        r"\b(?:i|we)\s+(?:also\s+)?keep\s+(?:a\s+few\s+|some\s+|two\s+|three\s+)?(?P<v>chickens|hens|rabbits|horses|budgies|goldfish|guinea\s+pigs)\b",
+    ),
+    # the household or the business as the subject: "we always go with British Airways",
+    # "we're both on Delta SkyMiles"
+    (
+        "travel.airline",
+        None,
+        _HOUSEHOLD + r"(?:go|fly)\s+(?:with\s+)?(?P<v>" + L.AIRLINES_EN + r")\b",
+    ),
+    (
+        "travel.loyalty",
+        None,
+        r"\bwe(?:'re|\s+are)\s+(?:both\s+|all\s+)?(?:on|in|members\s+of)\s+(?:the\s+)?(?P<v>(?:[\w-]+\s+){0,2}?"
+        r"(?:skymiles|aadvantage|mileageplus|avios|executive\s+club|krisflyer|flying\s+blue|hilton\s+honors|marriott\s+bonvoy))\b",
+    ),
+    (
+        "hotel.chain",
+        None,
+        _HOUSEHOLD + r"stay\s+(?:at|with|in)\s+(?:a\s+|the\s+)?(?P<v>" + _HOTELS_EN_17 + r")s?\b",
+    ),
+)
+_HINTS_EN17: Mapping[str, str] = {
+    "pronouns": "she or they|he or they",
+    "contact.channel": "switched|moved|changed|gone over",
+    "payment.method": "switched|moved|changed|gone over|what i use|what we use| only",
+    "pet.species": "keep",
+    "taste.like": "switched|moved|changed|gone over|fan|taken up|took up|free time|spare time|down time|for fun|to relax|on weekends",
+    "medication": "switched|put me|started me|moved me|changed me",
+    "language.spoken": "at home|fine with|ok with|okay with|comfortable|happy with",
+    "travel.airline": "go with|go ",
+    "travel.airline.avoid": "put me|refuse",
+    "travel.class": "long|haul|international|overseas|short|domestic",
+    "travel.loyalty": "we're|we are",
+    "hotel.chain": "stay",
+}
 VALUE_ROWS = (
     VALUE_ROWS
     + VALUE_ROWS_3
@@ -3656,6 +3860,7 @@ VALUE_ROWS = (
     + VALUE_ROWS_10
     + VALUE_ROWS_EN12
     + VALUE_ROWS_16ZH
+    + VALUE_ROWS_EN17
 )
 ITEM_ROWS = (
     ITEM_ROWS
@@ -3667,6 +3872,7 @@ ITEM_ROWS = (
     + ITEM_ROWS_10
     + ITEM_ROWS_EN12
     + ITEM_ROWS_16ZH
+    + ITEM_ROWS_EN17
 )
 
 
@@ -3863,6 +4069,7 @@ _HINTS = {
                 *_HINTS_10.get(key, "").split("|"),
                 *_HINTS_EN12.get(key, "").split("|"),
                 *_HINTS_16ZH.get(key, "").split("|"),
+                *_HINTS_EN17.get(key, "").split("|"),
             )
         )
         if w
@@ -3877,6 +4084,7 @@ _HINTS = {
         *_HINTS_10,
         *_HINTS_EN12,
         *_HINTS_16ZH,
+        *_HINTS_EN17,
     }
 }
 
@@ -3988,6 +4196,9 @@ def _slot(key: str, norm: str, n: int) -> str:
     return f"{key}.{slugify(norm)}"
 
 
+_WHERE_FELT = re.compile(r"\s+in\s+(?:my|both|one\s+of\s+my)\b.*$", _I)
+
+
 def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[str, str]]:
     """(as said, normalized) items of one match."""
     raw = raw.strip()
@@ -4005,6 +4216,9 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
             part,
             flags=_I,
         )
+        if key.startswith("health.condition"):
+            # "arthritis in my hands": the condition, not where it is felt
+            part = _WHERE_FELT.sub("", part)
         if key.startswith("taste") and " " in part:
             # "love a good jollof rice": the praise is no part of the dish
             part = re.sub(r"^(?:an?\s+)?(?:good|nice|proper|decent)\s+", "", part, flags=_I)
@@ -4071,6 +4285,23 @@ def _skip(key: str, text: str, start: int) -> bool:
     )
 
 
+#: A language the user writes in, said as a concession: not the language wanted back.
+_CONCESSIVE_LANG = re.compile(
+    r"\b(?:even\s+(?:if|when|though)|although|though|when|if|whenever)\s+i\s+(?:write|type|message"
+    r"|text|ask|speak|reply)\s+(?:to\s+you\s+)?(?:in\s+)?$",
+    _I,
+)
+
+
+#: A format named and then found hard: "the 24 hour clock confuses me", "metric is confusing".
+_CONFUSES = re.compile(
+    r"(?:\s+(?:clock|time|format|system|thing|stuff))?\s+(?:(?:just\s+|really\s+|always\s+)?"
+    r"(?:confuses|baffles|loses|annoys)\s+me|(?:is|are)\s+(?:so\s+|too\s+|really\s+)?(?:confusing"
+    r"|hard\s+to\s+(?:read|follow)|annoying))\b",
+    _I,
+)
+
+
 def h_rows(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`VALUE_ROWS` and :data:`ITEM_ROWS` on one clause."""
     text = cl.text
@@ -4086,6 +4317,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             continue
         if _refused_after(text, m.end(), key):
             continue  # "大床房，双床不要": the value named is the one turned down
+        if key.startswith(("units.", "response.")) and _CONFUSES.match(text, m.end()):
+            continue  # "12 hour time please, 24 hour confuses me": the one turned down
         exp = not (cl.sentence.implicit_cue and _kind(key) not in _FACT_KINDS) and not (
             key.startswith("response.")
             and not _STANDING.search(cl.sentence.text)
@@ -4114,6 +4347,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
                 continue  # "我乳糖不耐，喝牛奶会拉肚子": the symptom clause names no new item
             if _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
                 continue
+            if key == "language" and _CONCESSIVE_LANG.search(text[:start]):
+                continue  # "reply in French, even if I write in English"
             negated = _negated(text, m.start(), key)
             if key.startswith("taste.") and _DEICTIC.match(m.group(group)):
                 continue
@@ -4421,7 +4656,7 @@ def _lang_name(said: str) -> str:
 _PLACE_EN = r"[A-Z][\w'-]+(?:\s+(?!(?:and|now|in|to|from|next|this|last|with|for|but|so|then|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple|several|years?|months?|weeks?|ago|recently|back|already|earlier|lately|i|i'm|i've|i'd|i'll|we|we're)\b)[A-Z][\w'-]+)?"
 _MOVE_EN: tuple[re.Pattern[str], ...] = (
     re.compile(
-        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+|back\s+)?to\s+(?P<cur>"
+        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+|back\s+)?(?:down\s+|up\s+|out\s+|across\s+)?to\s+(?P<cur>"
         + _PLACE_EN
         + r")\s+from\s+(?P<prev>"
         + _PLACE_EN
@@ -4469,7 +4704,7 @@ _MOVE_EN = (
     re.compile(
         r"\bafter\s+(?:\w+\s+){0,3}?(?:in|living\s+in)\s+(?P<prev>"
         + _PLACE_EN
-        + r")\s*,?\s+(?:i|we)\s+(?:finally\s+|just\s+|recently\s+|eventually\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+(?P<cur>"
+        + r")\s*,?\s+(?:i|we)\s+(?:finally\s+|just\s+|recently\s+|eventually\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?(?:down\s+|up\s+|out\s+|across\s+)?to\s+(?P<cur>"
         + _PLACE_EN
         + r")",
         _I,
@@ -4506,7 +4741,7 @@ _MOVE_WHEN_ZH = (
     r"|(?:\d{1,2}|[一二三四五六七八九十]{1,2})月(?:份|底|初)?)"
 )
 _MOVING_TO = re.compile(
-    r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are)|and\s+i\s+are|and\s+me\s+are)\s+|^\W*)(?:(?:finally|officially|definitely)\s+)?(?:moving|relocating)\s+to\s+(?P<cur>"
+    r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are)|and\s+i\s+are|and\s+me\s+are)\s+|^\W*)(?:(?:finally|officially|definitely)\s+)?(?:moving|relocating|retiring|emigrating)\s+(?:down\s+|out\s+|over\s+)?to\s+(?P<cur>"
     + _PLACE_EN
     + r")(?=\s+(?:in|next|this|on|at|by|soon|later|for\s+(?:work|my\s+job|a\s+job|uni|university|school|good))\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:全家)?)"
     # a settled decision is a definite plan: "我们已经定了明年搬到新加坡"
@@ -4540,6 +4775,21 @@ _CITY_COUNTRY = re.compile(
 )
 
 
+#: A small business and its town, said by its owner: "I run a cleaning business in Cardiff",
+#: "we're a small bakery in Cork, Ireland" (where the owner works and lives).
+_BUSINESS_IN = re.compile(
+    r"(?:\b(?:i|we)\s+(?:run|own|manage|have)|\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))(?:\s+just|\s+only)?)"
+    r"\s+(?:a|an|our|my)\s+(?:small\s+|little\s+|family(?:[\s-]run)?\s+|local\s+|tiny\s+)?(?:[a-z&-]+\s+){0,2}?"
+    r"(?:business|shop|store|bakery|caf[eé]|restaurant|salon|company|firm|practice|pub|farm|garage|studio"
+    r"|guest\s*house|b&b|nursery|takeaway)\s+(?:here\s+)?(?:in|based\s+in)\s+(?P<city>"
+    + _PLACE_EN
+    + r")(?:\s*,\s*(?P<country>"
+    + "|".join(sorted((re.escape(k) for k in L.COUNTRIES if k.isascii()), key=len, reverse=True))
+    + r")\b)?",
+    _I,
+)
+
+
 def _city(key: str, place: str) -> Candidate:
     """A city under ``key``, normalized like ``location.city`` ("广州" -> "guangzhou")."""
     return cand(Kind.FACT, key, place, normalized=L.canonical_value("location.city", place))
@@ -4558,6 +4808,13 @@ def h_move(cl: Clause) -> Iterator[Hit]:
     for m in _CITY_COUNTRY.finditer(cl.text):
         yield m.start(), m.end(), cand(Kind.FACT, "location.city", m.group("city"))
         yield m.start(), m.end(), cand(Kind.FACT, "location.country", m.group("country"))
+    for m in _BUSINESS_IN.finditer(cl.text):
+        city = m.group("city")
+        if not city[0].isupper() or city.lower() in L.COUNTRIES:
+            continue  # "a shop in town" names no place
+        yield m.start(), m.end(), cand(Kind.FACT, "location.city", city)
+        if m.group("country"):
+            yield m.start(), m.end(), cand(Kind.FACT, "location.country", m.group("country"))
     for m in _MOVING_TO.finditer(cl.text):
         cur = (m.group("cur") or m.group("cur2")).strip()
         yield m.start(), m.end(), _city("location.moving_to", cur)
@@ -5088,7 +5345,7 @@ _BARE_NEG = (
     r"|paying\s+(?:with|by)|pay\s+(?:with|by))\s+(?:with\s+)?)?"
 )
 _BARE_POST = (
-    r"(?:'s|\s+is|\s+are)\s+(?:my|the)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
+    r"(?:'s|\s+is|\s+are)\s+(?:my|the|our)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
     r"|choice|thing|jam|best\s+bet|preference|pick|top\s+pick)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
     r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
     r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible)\b"
@@ -5105,7 +5362,13 @@ def _bare_rx() -> tuple[tuple[str, str, Mapping[str, str] | None, re.Pattern[str
     out = []
     for key, refused, codes, alt in _BARE_VOCAB:
         rx = re.compile(
-            r"^\W*(?:" + _BARE_NEG + r")?" + _BARE_PRE + r"(?P<v>" + alt + r")"
+            r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|oh)\W+)?(?:"
+            + _BARE_NEG
+            + r")?"
+            + _BARE_PRE
+            + r"(?P<v>"
+            + alt
+            + r")"
             # a second value said with the first: "venmo or zelle works for me"
             r"(?:\s*(?:,|/|\bor\b|\band\b)\s*(?P<v2>" + alt + r"))?"
             # the kind named after the brand: "Marriott hotels are my preference"

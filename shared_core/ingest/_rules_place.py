@@ -142,6 +142,13 @@ _BUDGET_RX = (
     re.compile(
         r"(?:手头|手上|兜里|卡里)(?:就|只|只有|就剩|总共)(?:有)?\s*(?P<q>大概|大约)?" + _AMT
     ),
+    # "I've lowered my limit to 100 a month", "we raised our budget to 2k": the new limit
+    re.compile(
+        r"\b(?:lowered|raised|changed|dropped|upped|set|cut|reduced|increased|bumped|moved|capped)\s+"
+        r"(?:up\s+|down\s+)?(?:my|our|the)\s+(?:spending\s+|monthly\s+|weekly\s+)?(?:budget|limit|cap|max)"
+        r"\s+(?:up\s+|down\s+)?to\s+(?P<q>around\s+|about\s+|roughly\s+)?" + _AMT,
+        _I,
+    ),
 )
 _AMT_MAX, _BARE_BUDGET = _BUDGET_RX[6], _BUDGET_RX[7]
 _MIN_WORDS = re.compile(r"at\s+least|no\s+less|minimum|min\b|至少|最少|不低于|起码", _I)

@@ -106,7 +106,15 @@ from ._rulebase import (
     sentences,
     third_party,
 )
-from ._rules_contact import JUST_NAME, h_call, h_channel, h_name, h_quiet, h_recommend
+from ._rules_contact import (
+    JUST_NAME,
+    SHORT_IS_FINE,
+    h_call,
+    h_channel,
+    h_name,
+    h_quiet,
+    h_recommend,
+)
 from ._rules_open import h_address, h_correction, h_note, h_rule
 from ._rules_packs import (
     MAYBE,
@@ -214,7 +222,7 @@ class RuleExtractor:
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
-        out = _dedupe(out)
+        out = _pet_named_next(_join_open_ends(_dedupe(out)), sents)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
             # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
@@ -483,7 +491,8 @@ _ITEM_WORD = (
     r"[a-z][a-z0-9'-]*"
 )
 _LIST_ITEM = re.compile(
-    r"^\s*(?:(?:and|or|&)\s+)?(?P<item>"
+    # a later item may carry its level: "Polish and English, and a little German"
+    r"^\s*(?:(?:and|or|&)\s+)?(?:(?:a\s+(?:little|bit)(?:\s+of)?|basic)\s+)?(?P<item>"
     + _ITEM_WORD
     + r"(?:\s+"
     + _ITEM_WORD
@@ -610,7 +619,9 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     couple = c.key == "relationship.status" and _COUPLE.search(sent.text) is not None
     # "my wife Grace and I are moving to Accra": the user moves with them
     couple = couple or (c.key.startswith("location.") and _WITH_ME.search(sent.text) is not None)
-    if clause.third_party and not c.key.startswith("family.") and not couple:
+    # "I'm Tomasz, but Tom is fine": the short form offered is the user's own name
+    offered = c.key == "name.preferred" and SHORT_IS_FINE.match(clause.text) is not None
+    if clause.third_party and not c.key.startswith("family.") and not couple and not offered:
         signals.add("third_party")
     if joke:
         signals.add("joke")
@@ -790,6 +801,59 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
             for fam, norm in items
         )
     ]
+
+
+#: The pet's name in a sentence of its own: "got a puppy last week! her name is Daisy".
+_PET_NAME_NEXT = re.compile(
+    r"^\W*(?:and\s+)?(?:her|his|its|their)\s+names?\s+(?:is|are|'s)\s+"
+    r"(?P<n>(?-i:[A-Z])[a-z'-]+)(?:\s+(?:and|&)\s+(?P<n2>(?-i:[A-Z])[a-z'-]+))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def _pet_named_next(cands: list[Candidate], sents: list[str]) -> list[Candidate]:
+    """A name given right after the sentence that says the user has a pet."""
+    pets = [
+        c
+        for c in cands
+        if c.key.startswith("pet.species") and c.intent is Intent.ASSERT and not c.signals
+    ]
+    if not pets or any(c.key.startswith("pet.names") for c in cands):
+        return cands
+    for sent in sents[1:]:
+        m = _PET_NAME_NEXT.match(sent)
+        if m is None:
+            continue
+        for name in filter(None, (m.group("n"), m.group("n2"))):
+            if name.lower() in L.NAME_STOP:
+                continue
+            cands.append(
+                dataclasses.replace(
+                    pets[0], key=f"pet.names.{L.slugify(name)}", value=name, normalized=name.lower()
+                )
+            )
+    return cands
+
+
+def _join_open_ends(cands: list[Candidate]) -> list[Candidate]:
+    """Quiet hours said as two open ends in two sentences ("nothing after 9pm. nothing
+    before 7am either"): one range, as when both ends share a sentence."""
+    ends = {
+        c.value.split()[0]: n
+        for n, c in enumerate(cands)
+        if c.key == "contact.quiet_hours"
+        and c.intent is Intent.ASSERT
+        and c.value.split()[0] in ("after", "before")
+    }
+    if (
+        set(ends) != {"after", "before"}
+        or len([c for c in cands if c.key == "contact.quiet_hours"]) != 2
+    ):
+        return cands
+    first, last = cands[ends["after"]], cands[ends["before"]]
+    span = f"{first.value.split()[1]}-{last.value.split()[1]}"
+    joined = dataclasses.replace(first, value=span, normalized=span)
+    return [joined if n == ends["after"] else c for n, c in enumerate(cands) if n != ends["before"]]
 
 
 def _family_of(key: str) -> str:
@@ -1082,6 +1146,15 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
         (
             "mov",
             "relocat",
+            "retiring to",
+            "run a",
+            "run an",
+            "run our",
+            "run my",
+            "own a",
+            "we're a",
+            "we are a",
+            "emigrat",
             "left",
             "搬",
             "based",
@@ -1143,7 +1216,28 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
         ),
     ),
     (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于", "号生", "日生")),
-    (h_name, ("name", "call", "i'm", "am", "叫", "喊", "称呼", "名字", "名是", "我是")),
+    (
+        h_name,
+        (
+            "name",
+            "call",
+            "i'm",
+            "am",
+            "fine",
+            "ok",
+            "good",
+            "great",
+            "easier",
+            "better",
+            "it's",
+            "叫",
+            "喊",
+            "称呼",
+            "名字",
+            "名是",
+            "我是",
+        ),
+    ),
     (h_call, ("call", "phone", "ring", "电话", "来电", "打给我", "给我打", "打过来")),
     (h_channel, tuple(L.CHANNELS)),
     (
