@@ -114,6 +114,17 @@ _ADDITIVE = re.compile(
 _NOT_ALLERGENS = frozenset(["it", "that", "this", "them", "什么", "哪些", "啥", "哪个", "什么东西"])
 
 
+#: The allergens named first and then pointed back to: "Codeine and aspirin, I'm allergic to
+#: both of them".
+_BOTH = re.compile(
+    r"^(?:both(?:\s+of\s+them)?|them\s+(?:both|all)|all\s+(?:of\s+them|three|two|four)|those(?:\s+two)?)$",
+    re.IGNORECASE,
+)
+_FRONTED_LIST = re.compile(
+    r"^\W*(?P<list>[a-z][\w-]*(?:\s*(?:,|and|&)\s*[a-z][\w-]*){1,4})\s*[,:;-]\s*$", re.IGNORECASE
+)
+
+
 def h_allergy(cl: Clause) -> Iterator[Hit]:
     """allergy.medication / allergy.food / allergy."""
     seen: list[tuple[int, int]] = []
@@ -131,6 +142,10 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
             neg = bool(g.get("neg") or g.get("neg2") or g.get("neg3")) or bool(
                 g.get("item2") is None and _ANYMORE.search(cl.text)
             )
+            if _BOTH.match(raw.strip()) and (
+                fronted := _FRONTED_LIST.match(cl.sentence.text[: cl.start])
+            ):
+                raw = fronted.group("list")  # "Amoxicillin and ibuprofen, I'm allergic to both"
             items = [_zh_allergen(_ITEM_TRIM.sub("", i).strip()) for i in split_items(raw)]
             items = [i for i in items if i not in ("药", "药物", "吃", "用", "食物")]
             groups: dict[str, list[str]] = {}

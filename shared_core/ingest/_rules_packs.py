@@ -41,6 +41,7 @@ __all__ = [
     "h_move",
     "h_rows",
     "h_sentence_rows",
+    "not_a_name",
 ]
 
 _I = re.IGNORECASE
@@ -4560,7 +4561,7 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         and said.split()[-1].lower().rstrip("s") not in L.JOB_HEADS
     ):
         return  # "I'm a regular at ..." is no job
-    if key in ("name", "name.preferred") and _not_a_name(said):
+    if key in ("name", "name.preferred") and not_a_name(said):
         return  # "this is London, ...", "call me later"
     if key == "job.employer" and re.search(r"(?:行业|领域|圈|业|界)$", said):
         # "我在金融行业工作" names the sector, not an employer
@@ -4629,7 +4630,7 @@ _WEEKDAYS_MONTHS = frozenset(
 )
 
 
-def _not_a_name(said: str) -> bool:
+def not_a_name(said: str) -> bool:
     """Whether a captured "name" is a place, a language, a weekday or a common word."""
     low = said.split()[0].lower() if said.split() else ""
     return (

@@ -124,6 +124,7 @@ from ._rules_packs import (
     h_move,
     h_rows,
     h_sentence_rows,
+    not_a_name,
 )
 from .dates import parse_until
 
@@ -222,7 +223,7 @@ class RuleExtractor:
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
-        out = _pet_named_next(_join_open_ends(_dedupe(out)), sents)
+        out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
             # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
@@ -832,6 +833,33 @@ def _pet_named_next(cands: list[Candidate], sents: list[str]) -> list[Candidate]
                     pets[0], key=f"pet.names.{L.slugify(name)}", value=name, normalized=name.lower()
                 )
             )
+    return cands
+
+
+#: "no, it's Siobhan, not Sarah. you keep getting my name wrong": the name given as "it's X"
+#: in one sentence, the next (or the one before) saying it is the user's name.
+_ITS_X = re.compile(
+    r"^\W*(?:(?:no|nope|oh|sorry|actually)\W+)*it's\s+(?P<n>(?-i:[A-Z])[a-z'-]+)"
+    r"(?:\s*,?\s*not\s+(?-i:[A-Z])[a-z'-]+)?\W*$",
+    re.IGNORECASE,
+)
+_ABOUT_MY_NAME = re.compile(
+    r"\b(?:(?:getting|got|spell(?:ing|ed|t)?|say(?:ing)?|write|writing|typed?|misspell(?:ing|ed)?)\s+my\s+name"
+    r"|my\s+name\s+(?:wrong|right|is\s+spelt|is\s+spelled))\b",
+    re.IGNORECASE,
+)
+
+
+def _name_said_apart(cands: list[Candidate], sents: list[str]) -> list[Candidate]:
+    """The user's name as "it's X" beside a sentence about getting the name right."""
+    if any(c.key == "name" for c in cands) or not any(_ABOUT_MY_NAME.search(s) for s in sents):
+        return cands
+    for n, sent in enumerate(sents):
+        m = _ITS_X.match(sent)
+        near = sents[max(0, n - 1) : n + 2]
+        if m and not not_a_name(m.group("n")) and any(_ABOUT_MY_NAME.search(s) for s in near):
+            c = cand(Kind.FACT, "name", m.group("n"))
+            return [*cands, dataclasses.replace(c, span=sent.strip()[:200], correction=True)]
     return cands
 
 

@@ -192,3 +192,46 @@ def test_short_form_needs_the_users_own_name_first() -> None:
     assert not [
         k for k, _ in records("Ella is my niece, but Bella is fine too") if k.startswith("name")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "want"),
+    [
+        (
+            "Codeine and aspirin, I'm allergic to both of them",
+            "allergy.medication",
+            {"codeine", "aspirin"},
+        ),
+        (
+            "prawns, mussels and crab: allergic to all three",
+            "allergy.food",
+            {"prawns", "mussels", "crab"},
+        ),
+    ],
+)
+def test_allergens_named_first_then_pointed_back_to(text: str, key: str, want: set[str]) -> None:
+    found = records(text)
+    got = {v.strip() for k, val in found if k.startswith(key) for v in val.split(",")}
+    assert got == want, found
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("it's Aoife, not Eva. you spelled my name wrong again", "aoife"),
+        ("you keep getting my name wrong. it's Grainne", "grainne"),
+    ],
+)
+def test_name_given_apart_from_the_remark_about_it(text: str, name: str) -> None:
+    assert ("name", name) in records(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it's Leeds, not London. you keep getting my name wrong",
+        "it's Monday. you wrote my name wrong",
+    ],
+)
+def test_no_name_from_places_or_days(text: str) -> None:
+    assert not [k for k, _ in records(text) if k == "name"]
