@@ -272,6 +272,98 @@ _NOT_MODIFIER = frozenset(
         "future",
     )
 )
+#: Airlines, hotel chains and loyalty programmes named in a clause the classifier put
+#: under their key; lowercase as people type them ("keep me off spirit airlines").
+_AIRLINE_RX = re.compile(
+    r"(?<![\w-])(?P<v>(?:"
+    + L.AIRLINES_EN
+    + r")(?P<suffix>\s+(?:airlines?|airways|air))?)(?![\w-])",
+    _I,
+)
+#: Airline names that are also common words: lowercase, they need "airlines" after them
+#: ("united we stand", "american food", "swiss cheese" name no airline).
+_AIRLINE_WORDS = frozenset(
+    (
+        *("united", "american", "swiss", "spirit", "frontier", "norwegian", "delta"),
+        *("alaska", "virgin", "turkish", "hawaiian", "ethiopian", "ana", "jal", "eva", "tap"),
+        *("sas", "indigo", "latam", "qatar", "emirates", "iberia", "avianca"),
+    )
+)
+_HOTEL_RX = re.compile(
+    r"(?<![\w-])(?P<v>marriott|hilton|hyatt|ihg|accor|sheraton|westin|four\s+seasons"
+    r"|holiday\s+inn(?:\s+express)?|novotel|ibis|radisson|wyndham|best\s+western|premier\s+inn"
+    r"|travelodge|mercure|ritz[\s-]+carlton|intercontinental|crowne\s+plaza|hampton\s+inn"
+    r"|courtyard|doubletree|motel\s+6|la\s+quinta|sofitel|kempinski|shangri-?la)s?(?![\w-])",
+    _I,
+)
+_LOYALTY_RX = re.compile(
+    r"(?<![\w-])(?P<v>(?:(?:delta|united|american|british\s+airways|air\s+france|klm|lufthansa"
+    r"|singapore|cathay|emirates|qantas|hilton|marriott|ihg)\s+)?(?:miles\s*(?:&|and|\+)\s*more"
+    r"|hilton\s+honou?rs|marriott\s+bonvoy|bonvoy|skymiles|aadvantage|mileageplus|avios"
+    r"|executive\s+club|krisflyer|flying\s+blue|ihg\s+one\s+rewards|world\s+of\s+hyatt"
+    r"|asia\s+miles|qantas\s+frequent\s+flyer|skywards|velocity|aeroplan))(?![\w-])",
+    _I,
+)
+
+
+_CHILD_COUNT = re.compile(
+    r"\b(?P<n>\d|one|two|three|four|five|six|a|an|only)\s+(?:(?:little|young|grown(?:-up)?|teenage"
+    r"|adult|baby|small)\s+)?(?P<c>kids?|children|child|sons?|daughters?|boys?|girls?|twins)\b",
+    _I,
+)
+_COUNT_WORDS = {"a": 1, "an": 1, "only": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_COUNT_WORDS |= {"five": 5, "six": 6}
+#: An employer named after "at", "for" or "joined": "I've been at Siemens since 2019".
+_EMPLOYER = re.compile(
+    r"\b(?:at|for|joined)\s+(?P<v>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*){0,2})", _I
+)
+_NOT_EMPLOYER = frozenset(("I", "I'm", "Christmas", "Easter", "Monday", "Friday", "Home"))
+
+
+def _children(text: str) -> list[tuple[str, str]]:
+    """How many children a clause counts ("a son and two daughters": 3), or none."""
+    total = 0
+    for m in _CHILD_COUNT.finditer(text):
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else _COUNT_WORDS.get(word, 0)
+        total += 2 * n if m.group("c").lower() == "twins" else n
+    if not total and re.search(r"\btwins\b", text, _I):
+        total = 2  # "I have twins"
+    return [(str(total), str(total))] if 0 < total < 20 else []
+
+
+def _employer(text: str) -> list[tuple[str, str]]:
+    names = []
+    for m in _EMPLOYER.finditer(text):
+        said = m.group("v")
+        low = said.lower()
+        if (
+            said in _NOT_EMPLOYER
+            or low in L.CITIES
+            or low in L.COUNTRIES
+            or _JOB_RX.fullmatch(said)
+        ):
+            continue
+        names.append(said)
+    return [(names[0], names[0].lower())] if len(set(names)) == 1 else []
+
+
+def _airlines(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for m in _AIRLINE_RX.finditer(text):
+        said = " ".join(m.group("v").split())
+        if said.islower() and not m.group("suffix") and said in _AIRLINE_WORDS:
+            continue
+        if all(said.lower() != n for _, n in out):
+            out.append((said, said.lower()))
+    return out
+
+
+def _named(rx: re.Pattern[str], text: str) -> list[tuple[str, str]]:
+    names = list(dict.fromkeys(" ".join(m.group("v").split()) for m in rx.finditer(text)))
+    return [(n, n.lower()) for n in names]
+
+
 _PLACE_WORD = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b")
 #: Topic phrase: the subject of "<topic> is/are/has been/tastes/makes ..." or the object
 #: of "into/for/about <topic>" / "suggest(ing)/recommend(ing)/push(ing) <topic>".
@@ -287,6 +379,12 @@ _OBJECT_TOPIC = re.compile(
     r"\b(?:into|about|(?:is|are)\s+(?:all\s+)?for"
     r"|(?:recommend|suggest|push|pitch|show|offer|mention)(?:ing|s)?(?:\s+me)?"
     r"(?:\s+any)?(?:\s+more)?)\s+(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})",
+    _I,
+)
+#: "no horror films please", "no more crypto tips, thanks": the topic refused up front.
+_REFUSED_TOPIC = re.compile(
+    r"^\W*(?:please\s+)?no\s+(?:more\s+)?(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)"
+    r"\s*(?:[,.;!]|\b(?:please|pls|thanks|thank\s+you|ever|for\s+me)\b|$)",
     _I,
 )
 _NOT_TOPIC = frozenset(
@@ -334,8 +432,8 @@ _NOT_TOPIC = frozenset(
 )
 
 
-def _topic(text: str) -> str:
-    for rx in (_OBJECT_TOPIC, _SUBJECT_TOPIC):
+def _topic(text: str, refused: bool = False) -> str:
+    for rx in (_REFUSED_TOPIC, _OBJECT_TOPIC, _SUBJECT_TOPIC)[0 if refused else 1 :]:
         m = rx.search(text)
         if m is None:
             continue
@@ -360,6 +458,7 @@ _NEGATIVE_KEYS = frozenset(
         "allergy.food",
         "allergy.medication",
         "allergy.other",
+        "travel.airline.avoid",
     }
 )
 
@@ -396,7 +495,7 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     cue = next((rx for prefix, rx in _KEY_CUES.items() if key.startswith(prefix)), None)
     if cue is not None and not cue.search(text):
         return []
-    if key not in _NEGATIVE_KEYS and _NEGATION.search(text):
+    if key not in _NEGATIVE_KEYS and _NEGATION.search(_without_values(key, text)):
         return []
     if key in ("language", "language.spoken"):
         names = list(dict.fromkeys(m.group(0) for m in _LANG_RX.finditer(text)))
@@ -441,9 +540,23 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         if mod and mod.lower() not in _NOT_MODIFIER:
             title = f"{mod.lower()} {title}"
         return [(title, title)]
+    if key in ("travel.airline", "travel.airline.avoid"):
+        if _LOYALTY_RX.search(text) or re.search(r"\bfrequent\s+fl(?:y|i)ers?\b", text, _I):
+            return []  # "my Qantas frequent flyer card" names a programme, no preference
+        airlines = _airlines(text)
+        return airlines if key == "travel.airline.avoid" or len(airlines) == 1 else []
+    if key == "family.children":
+        return _children(text)
+    if key == "job.employer":
+        return _employer(text)
+    if key == "hotel.chain":
+        chains = _named(_HOTEL_RX, text)
+        return chains if len(chains) == 1 else []
+    if key == "travel.loyalty":
+        return _named(_LOYALTY_RX, text)
     if key in ("food.like", "food.dislike", "interest", "recommend.never"):
         found = _found("allergy.food", text) if key.startswith("food.") else []
-        topic = found[0][0] if found else _topic(text)
+        topic = found[0][0] if found else _topic(text, refused=key == "recommend.never")
         if not topic or (key.startswith("food.") and not taxonomy.is_food(topic)):
             return []
         return [(topic, topic.lower())]
@@ -451,6 +564,13 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     if len(found) > 1 and not _list_key(key):
         return []  # "phone ... Signal": two values of a one-value key, no guess
     return found
+
+
+def _without_values(key: str, text: str) -> str:
+    """``text`` without the key's value words, so that a value worded as a negation ("no
+    mouse", "no essays") does not read as the clause's negation."""
+    compiled = _table_rx(key)
+    return text if compiled is None else compiled[0].sub(" ", text)
 
 
 def _list_key(key: str) -> bool:
@@ -474,11 +594,28 @@ _ROW_KEY = {
 def _polarity(key: str, text: str) -> str:
     """Embeddings barely tell "I pay with X" from "I never pay with X": of a pair of keys
     that differ by polarity, the clause's own negation picks one."""
+    if key.startswith("travel.airline") and _LOYALTY_RX.search(text):
+        return "travel.loyalty"  # "my Qantas Frequent Flyer card": a programme
+    if key == "travel.airline" and (_NEGATION.search(text) or _REFUSE.search(text)):
+        return "travel.airline.avoid"
+    if key == "travel.airline.avoid" and not (_NEGATION.search(text) or _REFUSE.search(text)):
+        # no refusal said: a preference ("Emirates is my favourite"), or nothing certain
+        return "travel.airline" if _PREFER.search(text) else NOTE
     if key in ("payment.method", "payment.avoid"):
         return "payment.avoid" if _NEGATION.search(text) else "payment.method"
     if key in ("food.like", "food.dislike"):
         return "food.dislike" if _DISLIKE.search(text) or _NEGATION.search(text) else "food.like"
     return key
+
+
+_REFUSE = re.compile(
+    r"\b(?:refuse\w*|avoid\w*|won't|wont|will\s+not|keep\s+me\s+(?:off|away)|steer\s+clear"
+    r"|boycott\w*|done\s+with|over\s+with|terrible|awful|worst|banned)\b",
+    _I,
+)
+_PREFER = re.compile(
+    r"\b(?:prefer\w*|love|like|favou?rite|go-to|always\s+fly|usually\s+fly|best|loyal)\b", _I
+)
 
 
 class PrototypeClassifier:
@@ -531,12 +668,15 @@ class PrototypeClassifier:
     def classify(self, text: str) -> list[Candidate]:
         """The memories ``text`` states under its nearest key, or ``[]`` when unsure (the
         caller keeps its note)."""
+        text = _plain(text)
         if not _embeddable(text):
             return []
         pred = self.predict(text)
         if pred.key == NOTE or pred.score < self.threshold or pred.margin < self.margin:
             return []
         key = _polarity(pred.key, text)
+        if key == NOTE:
+            return []
         found = values(key, text)
         row_key = _ROW_KEY.get(key, key)
         out: list[Candidate] = []
@@ -548,8 +688,23 @@ class PrototypeClassifier:
 
 def _embeddable(text: str) -> bool:
     """Whether :meth:`PrototypeClassifier.classify` embeds ``text``: the model and the
-    prototypes are English."""
+    prototypes are English (emoji aside, see :func:`_plain`)."""
     return bool(text.strip()) and text.isascii()
+
+
+#: Emoji and other pictographs, their variation selectors, skin tones and joiners.
+_PICTOGRAPH = re.compile(
+    r"[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2900-\u2bff\u3030\u303d"
+    r"\U0001f000-\U0001faff\ufe0e\ufe0f\u200d\u20e3]+"
+)
+
+
+def _plain(text: str) -> str:
+    """``text`` without its emoji ("phone calls are a hard no for me 📵"): the words are
+    what the prototypes compare, and an emoji alone makes an English sentence non-ASCII."""
+    if text.isascii():
+        return text
+    return " ".join(_PICTOGRAPH.sub(" ", text).split())
 
 
 def _family(key: str) -> str:
@@ -570,10 +725,10 @@ def _note_texts(candidates: Sequence[Candidate]) -> list[str]:
     for c in candidates:
         if not _is_rule_note(c):
             continue
-        if _embeddable(c.value):
-            out.append(c.value)
-        if c.span not in read and _embeddable(c.span) and _reads_as_statement(c.span):
-            out.append(c.span)
+        if _embeddable(_plain(c.value)):
+            out.append(_plain(c.value))
+        if c.span not in read and _embeddable(_plain(c.span)) and _reads_as_statement(c.span):
+            out.append(_plain(c.span))
     return out
 
 
@@ -624,7 +779,10 @@ _TRANSIENT = re.compile(
     r"|want|wanted|wanna|need|needed|looking\s+for|going\s+to|gonna|i'll|trying\s+to"
     # a possibility is no fact ("maybe I'll learn Italian eventually")
     r"|maybe|might|may|perhaps|probably|possibly|eventually|at\s+some\s+point|in\s+the\s+future"
-    r"|later|one\s+of\s+these\s+days|would\s+(?:like|love)|i'd\s+(?:like|love)|dream\w*)\b",
+    r"|later|one\s+of\s+these\s+days|would\s+(?:like|love)|i'd\s+(?:like|love)|dream\w*"
+    # an open outcome: "we'll see if I end up in Leeds", "let's see whether it sticks"
+    r"|(?:we'll|we\s+will|i'll|let's|let\s+us|wait\s+and)\s+see|see\s+(?:if|whether)"
+    r"|end(?:s|ed)?\s+up)\b",
     _I,
 )
 _TASK = re.compile(
@@ -653,7 +811,7 @@ def unread_sentences(text: str, candidates: Sequence[Candidate]) -> list[str]:
     )
 
     norm = L.strip_fillers(L.fix_typos(normalize_text(text).translate(L.T2S)))
-    if not norm.isascii() or any(
+    if not _plain(norm).isascii() or any(
         rx.search(norm) for rx in (JOKE_RE, LAUGH_RE, RETRACT_RE, QUOTED_RE)
     ):
         return []
@@ -750,7 +908,7 @@ def classify_turn(
         those two calls in a row.
     """
     unread = unread_sentences(text, candidates)
-    wanted = [*_note_texts(candidates), *(s for s in unread if _embeddable(s))]
+    wanted = [*_note_texts(candidates), *(_plain(s) for s in unread if _embeddable(_plain(s)))]
     try:
         if wanted:
             classifier.embed_ahead(wanted, also() if also is not None else ())

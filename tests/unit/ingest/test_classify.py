@@ -187,3 +187,71 @@ def test_health_and_tone_need_their_cue_word(minilm: OnnxEmbedder, text: str) ->
 def test_cue_words_keep_real_statements(key: str, text: str) -> None:
     assert classify._KEY_CUES[next(p for p in classify._KEY_CUES if key.startswith(p))].search(text)
     assert not classify.values(key, "We baked a fish pie for dinner.")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # an emoji does not hide an English sentence from the classifier
+        ("ringing my phone is a big no for me 🙅", "contact.call", "never"),
+        ("I've spent nine years at Bosch 💼", "job.employer", "bosch"),
+        ("my inhaler goes everywhere with me, it's salbutamol", "medication", "salbutamol"),
+        ("I've got a Marriott Bonvoy account", "travel.loyalty", "marriott bonvoy"),
+    ],
+)
+def test_more_keys_get_a_value(minilm: OnnxEmbedder, text: str, key: str, value: str) -> None:
+    records = _stored(minilm, text)
+    got = {
+        (r["key"], r["normalized"])
+        for r in records
+        if r["provenance"]["actor"] == "extractor:classifier"
+    }
+    assert any(k.split(".")[0] == key.split(".")[0] and n == value for k, n in got), got
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "found"),
+    [
+        # airlines as typed, lowercase; a common word alone names no airline
+        (
+            "travel.airline.avoid",
+            "i'd never fly with ryanair or vueling again",
+            ["ryanair", "vueling"],
+        ),
+        ("travel.airline.avoid", "keep me off united airlines", ["united airlines"]),
+        ("travel.airline.avoid", "united we stand, never again", []),
+        ("hotel.chain", "a hampton inn is always my pick", ["hampton inn"]),
+        ("hotel.chain", "Hilton or Hyatt, whichever", []),  # one chain or no guess
+        ("travel.loyalty", "I collect Flying Blue miles", ["flying blue"]),
+        ("family.children", "a son and two daughters keep me busy", ["3"]),
+        ("family.children", "I have twins", ["2"]),
+        ("job.employer", "I've been at Heineken since 2015", ["heineken"]),
+        ("job.employer", "I've been at Lisbon airport since 2015", []),  # a city is no employer
+        ("health.condition", "sciatica has bothered me for years", ["sciatica"]),
+        ("recommend.never", "no reality shows please, they bore me", ["reality shows"]),
+        # a value worded as a negation is no negated clause
+        ("accessibility", "keyboard only, no mouse", ["keyboard_only"]),
+        ("accessibility", "I don't need captions", []),
+    ],
+)
+def test_value_readers(key: str, text: str, found: list[str]) -> None:
+    assert [n for _, n in classify.values(key, text)] == found
+
+
+def test_an_airline_key_follows_what_the_clause_says() -> None:
+    assert classify._polarity("travel.airline.avoid", "Qatar Airways is my favourite") == (
+        "travel.airline"
+    )
+    assert classify._polarity("travel.airline", "I won't fly Qatar Airways") == (
+        "travel.airline.avoid"
+    )
+    # neither a refusal nor a preference: no guess
+    assert classify._polarity("travel.airline.avoid", "Qatar Airways for this one") == "note"
+    assert classify._polarity("travel.airline", "my Qantas Frequent Flyer card") == (
+        "travel.loyalty"
+    )
+
+
+def test_an_open_outcome_is_no_statement() -> None:
+    assert not classify._reads_as_statement("we'll see whether I stay in Porto")
+    assert not classify._reads_as_statement("I might end up in Porto")
