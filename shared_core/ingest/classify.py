@@ -601,6 +601,12 @@ def _polarity(key: str, text: str) -> str:
     if key == "travel.airline.avoid" and not (_NEGATION.search(text) or _REFUSE.search(text)):
         # no refusal said: a preference ("Emirates is my favourite"), or nothing certain
         return "travel.airline" if _PREFER.search(text) else NOTE
+    if _RECOMMEND.search(text) and _NEGATION.search(text) and key in _RECOMMENDABLE:
+        return "recommend.never"  # "never suggest fast food": the advice refused, no taste
+    if key == "language" and _SPOKEN.search(text) and not _REPLY.search(text):
+        return "language.spoken"  # "I'm learning Korean": a language spoken, not the replies'
+    if key == "location.moving_to" and _MOVED.search(text):
+        return NOTE  # "I moved to Amsterdam in 2021": a past move, the rules' to read
     if key in ("payment.method", "payment.avoid"):
         return "payment.avoid" if _NEGATION.search(text) else "payment.method"
     if key in ("food.like", "food.dislike"):
@@ -608,6 +614,26 @@ def _polarity(key: str, text: str) -> str:
     return key
 
 
+_RECOMMEND = re.compile(
+    r"\b(?:recommend\w*|suggest\w*|advertis\w*|offer(?:s|ing)?|push(?:es|ing)?|pitch\w*"
+    r"|promot\w*|bring\s+up)\b",
+    _I,
+)
+#: Keys a refused recommendation is mistaken for: what is refused is the advice.
+_RECOMMENDABLE = frozenset(
+    ("payment.method", "payment.avoid", "food.like", "food.dislike", "diet.avoid", "interest")
+)
+_SPOKEN = re.compile(
+    r"\b(?:learn\w*|speak\w*|spoke|fluent\w*|native|mother\s+tongue|first\s+language"
+    r"|bilingual|grew\s+up\s+(?:speaking|with))\b",
+    _I,
+)
+_REPLY = re.compile(
+    r"\b(?:repl\w*|answer\w*|respon\w*|write|writing|talk\s+to\s+me|chat\s+with\s+me"
+    r"|messages?|in\s+\w+\s+(?:please|pls))\b",
+    _I,
+)
+_MOVED = re.compile(r"\b(?:moved|relocated)\b", _I)
 _REFUSE = re.compile(
     r"\b(?:refuse\w*|avoid\w*|won't|wont|will\s+not|keep\s+me\s+(?:off|away)|steer\s+clear"
     r"|boycott\w*|done\s+with|over\s+with|terrible|awful|worst|banned)\b",

@@ -255,3 +255,21 @@ def test_an_airline_key_follows_what_the_clause_says() -> None:
 def test_an_open_outcome_is_no_statement() -> None:
     assert not classify._reads_as_statement("we'll see whether I stay in Porto")
     assert not classify._reads_as_statement("I might end up in Porto")
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "expected"),
+    [
+        # a refused recommendation is no payment habit and no taste
+        ("payment.avoid", "never pitch me buy-now-pay-later plans", "recommend.never"),
+        ("food.dislike", "don't ever suggest sushi places", "recommend.never"),
+        # learning or speaking a language is no wish for replies in it
+        ("language", "I've been learning Greek for a year", "language.spoken"),
+        ("language", "answer in Greek from now on", "language"),
+        # a past move is the rules' to read (from, to, when), not a plan to move
+        ("location.moving_to", "we relocated to Porto after the wedding", "note"),
+        ("location.moving_to", "heading to Porto for good in the spring", "location.moving_to"),
+    ],
+)
+def test_the_clause_corrects_a_neighbouring_key(key: str, text: str, expected: str) -> None:
+    assert classify._polarity(key, text) == expected
