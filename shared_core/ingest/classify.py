@@ -43,7 +43,16 @@ from .. import taxonomy
 from ..entities import Candidate
 from . import lexicon as L
 from ._rulebase import ok_topic, phrase
-from ._rules_packs import CHANNELS, DIET_CODES, HOTEL_ROOM, PAYMENTS, PETS, TONE_CODES, _row_hits
+from ._rules_packs import (
+    CHANNELS,
+    DIET_CODES,
+    HOTEL_ROOM,
+    PAYMENTS,
+    PETS,
+    TIMEZONES,
+    TONE_CODES,
+    _row_hits,
+)
 
 __all__ = [
     "CLASSIFIED_CONFIDENCE",
@@ -320,6 +329,54 @@ _EMPLOYER = re.compile(
 _NOT_EMPLOYER = frozenset(("I", "I'm", "Christmas", "Easter", "Monday", "Friday", "Home"))
 
 
+_PRONOUNS = re.compile(
+    r"(?<![\w/])(?P<v>(?:she|he|they|xe|ze|it)\s*/\s*(?:her|hers|him|his|them|theirs|they|she|he"
+    r"|xem|zir|its)(?:\s*/\s*(?:her|hers|him|his|them|theirs))?)(?![\w/])",
+    _I,
+)
+_NUMBER_WORD = (
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four"
+    r"|five|six|seven|eight|nine))?|eighteen|nineteen|sixteen|seventeen"
+)
+#: "I'm 34", "just turned forty-two", "34 years old": an age, not "I'm 5 minutes away".
+_AGE = re.compile(
+    r"\b(?:i'?m|i\s+am|im|aged?|turned|just\s+turned)\s+(?:only\s+|almost\s+|nearly\s+)?"
+    r"(?P<n>\d{1,3}|" + _NUMBER_WORD + r")\b(?!\s*(?:%|[:.,]\d|percent|kg|kilos?|lbs?|pounds"
+    r"|stone|feet|foot|ft|cm|inches|in\b|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times"
+    r"|x\b|am\b|pm\b|th\b|st\b|nd\b|rd\b|k\b|miles?|km|steps|of\b|out\s+of|people|kids|children"
+    r"|euros?|dollars?|bucks|quid|grand|hundred|thousand|million|degrees))"
+    r"|\b(?P<n2>\d{1,3}|" + _NUMBER_WORD + r")\s*(?:years?[\s-]+old|yrs?[\s-]+old|y/?o)\b",
+    _I,
+)
+_TZ_NAMES = "|".join(
+    re.escape(n).replace(r"\ ", r"\s+")
+    for n in sorted((n for n in TIMEZONES if n.isascii() and len(n) > 1), key=len, reverse=True)
+)
+#: "on London time", "Pacific time", "my time zone is CET": a zone the taxonomy knows.
+_TZ = re.compile(
+    r"(?<![\w/-])(?P<z>" + _TZ_NAMES + r")\s+(?:standard\s+)?(?:time|timezone|time\s+zone|hours)\b"
+    r"|\btime\s*zone\b\W*(?:is\s+|=\s*)?(?P<z2>" + _TZ_NAMES + r")(?![\w/-])",
+    _I,
+)
+
+
+def _age(text: str) -> list[tuple[str, str]]:
+    ages = {
+        L.parse_number((m.group("n") or m.group("n2")).replace("-", " "))
+        for m in _AGE.finditer(text)
+    }
+    age = ages.pop() if len(ages) == 1 else None
+    return [(str(age), str(age))] if age is not None and 5 <= age <= 110 else []
+
+
+def _timezone(text: str) -> list[tuple[str, str]]:
+    zones = {
+        TIMEZONES[" ".join((m.group("z") or m.group("z2")).lower().split())]
+        for m in _TZ.finditer(text)
+    }
+    return [(z, z.lower()) for z in zones] if len(zones) == 1 else []
+
+
 def _children(text: str) -> list[tuple[str, str]]:
     """How many children a clause counts ("a son and two daughters": 3), or none."""
     total = 0
@@ -547,6 +604,15 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         return airlines if key == "travel.airline.avoid" or len(airlines) == 1 else []
     if key == "family.children":
         return _children(text)
+    if key == "pronouns":
+        found = list(
+            dict.fromkeys("".join(m.group("v").lower().split()) for m in _PRONOUNS.finditer(text))
+        )
+        return [(found[0], found[0])] if len(found) == 1 else []
+    if key == "age":
+        return _age(text)
+    if key == "timezone":
+        return _timezone(text)
     if key == "job.employer":
         return _employer(text)
     if key == "hotel.chain":

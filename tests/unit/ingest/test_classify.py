@@ -273,3 +273,22 @@ def test_an_open_outcome_is_no_statement() -> None:
 )
 def test_the_clause_corrects_a_neighbouring_key(key: str, text: str, expected: str) -> None:
     assert classify._polarity(key, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "found"),
+    [
+        ("age", "just turned sixty-one, feeling it", ["61"]),
+        ("age", "I'm 27, for what it's worth", ["27"]),
+        ("age", "a 58 year old here", ["58"]),
+        ("age", "I'm 10 minutes from the station", []),  # a distance, no age
+        ("age", "I'm 45 and my husband is 47", ["45"]),
+        ("age", "I'm 19 or 20, can't remember", []),  # two ages, no guess
+        ("pronouns", "go with he / they for me", ["he/they"]),
+        ("timezone", "I run on Central time", ["america/chicago"]),
+        ("timezone", "Singapore time for everything", ["asia/singapore"]),
+        ("timezone", "I live near Singapore", []),  # a place, no zone
+    ],
+)
+def test_age_pronoun_and_zone_readers(key: str, text: str, found: list[str]) -> None:
+    assert [n for _, n in classify.values(key, text)] == found
