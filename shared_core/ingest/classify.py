@@ -605,10 +605,10 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     if key == "family.children":
         return _children(text)
     if key == "pronouns":
-        found = list(
+        said = list(
             dict.fromkeys("".join(m.group("v").lower().split()) for m in _PRONOUNS.finditer(text))
         )
-        return [(found[0], found[0])] if len(found) == 1 else []
+        return [(said[0], said[0])] if len(said) == 1 else []
     if key == "age":
         return _age(text)
     if key == "timezone":
