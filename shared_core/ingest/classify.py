@@ -42,7 +42,7 @@ import numpy as np
 from .. import taxonomy
 from ..entities import Candidate
 from . import lexicon as L
-from ._rulebase import ok_topic, phrase
+from ._rulebase import ok_topic, phrase, split_items
 from ._rules_packs import (
     CHANNELS,
     DIET_CODES,
@@ -438,6 +438,21 @@ _OBJECT_TOPIC = re.compile(
     r"(?:\s+any)?(?:\s+more)?)\s+(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})",
     _I,
 )
+#: The object of a liking: "I adore Thai food", "big fan of chess", "I play chess and go".
+_LIKED_TOPIC = re.compile(
+    r"\b(?:love|loves|loving|adore|adores|enjoy|enjoys|(?:a\s+)?(?:big|huge|massive|real)\s+fan\s+of"
+    r"|obsessed\s+with|crazy\s+about|passionate\s+about|hooked\s+on|could\s+eat"
+    r"|(?<=i\s)(?:play|paint|collect|knit|bake|sew|draw|like)|(?<=really\s)like)\s+"
+    r"(?P<t>[a-z][\w'-]*(?:(?:\s*,\s*(?:and\s+)?|\s+(?:and\s+|&\s+)?)\w[\w'-]*){0,6})",
+    _I,
+)
+#: Where a liked thing ends: "chess most evenings", "sushi every day", "guitar in my free time".
+_LIKED_END = re.compile(
+    r"\s+(?:every|each|in|on|at|most|a\s+lot|lots|online|for|with|when|whenever|all|since"
+    r"|daily|weekly|honestly|lol|tbh|too|as|so|but|because|then|any|more|than|like|whenever"
+    r"|these|this|that|now|again|especially|mostly|though|tho|here|there|really)\b.*$",
+    _I,
+)
 #: "no horror films please", "no more crypto tips, thanks": the topic refused up front.
 _REFUSED_TOPIC = re.compile(
     r"^\W*(?:please\s+)?no\s+(?:more\s+)?(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)"
@@ -487,6 +502,20 @@ _NOT_TOPIC = frozenset(
         "saturdays",
     )
 )
+
+
+def _liked(text: str) -> list[str]:
+    """The things a clause says the user likes ("hiking and birdwatching": two), or none."""
+    m = _LIKED_TOPIC.search(text)
+    if m is None:
+        return []
+    items = [phrase(i, 3) for i in split_items(_LIKED_END.sub("", m.group("t")))]
+    kept: list[str] = []
+    for item in items:  # "chess, I play it daily": the list ends where the clause goes on
+        if not item or item.split()[0].lower() in _NOT_TOPIC or not ok_topic(item):
+            break
+        kept.append(item)
+    return kept
 
 
 def _topic(text: str, refused: bool = False) -> str:
@@ -553,7 +582,8 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     if cue is not None and not cue.search(text):
         return []
     if key not in _NEGATIVE_KEYS and _NEGATION.search(_without_values(key, text)):
-        return []
+        # "just text me, I never check email": a value its own clause affirms, or none
+        return _affirmed(key, text) if _table_rx(key) is not None else []
     if key in ("language", "language.spoken"):
         names = list(dict.fromkeys(m.group(0) for m in _LANG_RX.finditer(text)))
         if key == "language" and len(names) != 1:
@@ -623,6 +653,14 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     if key in ("food.like", "food.dislike", "interest", "recommend.never"):
         found = _found("allergy.food", text) if key.startswith("food.") else []
         topic = found[0][0] if found else _topic(text, refused=key == "recommend.never")
+        if not topic and key in ("food.like", "interest"):
+            liked = _liked(text)
+            if key == "food.like":  # the foods named first: "spicy food, the hotter the better"
+                liked = liked[
+                    : next((n for n, t in enumerate(liked) if not taxonomy.is_food(t)), None)
+                ]
+            if liked:
+                return [(t, t.lower()) for t in liked]
         if not topic or (key.startswith("food.") and not taxonomy.is_food(topic)):
             return []
         return [(topic, topic.lower())]
@@ -630,6 +668,41 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     if len(found) > 1 and not _list_key(key):
         return []  # "phone ... Signal": two values of a one-value key, no guess
     return found
+
+
+_CLAUSE = re.compile(r"[^,;.!?()]+")
+_BUT = re.compile(r"\b(?:but|though|although|whereas|while|so)\b", _I)
+_CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of|over|than)\b", _I)
+#: Someone else in the clause: what it names is not the user's.
+_OTHERS = re.compile(
+    r"\b(?:my\s+(?:sister|brother|wife|husband|partner|friend|mum|mom|mother|dad|father|son"
+    r"|daughter|kids?|boss|colleague|roommate|flatmate|parents?)s?|he|she|they|his|her|their"
+    r"|everyone|people)\b",
+    _I,
+)
+
+
+def _affirmed(key: str, text: str) -> list[tuple[str, str]]:
+    """Values of an enum key in a sentence that also negates: those whose own clause says
+    no "no", "never" or "not" around them and no "rather than" / "instead of" before
+    them, when a single value (or a list key's values) remain."""
+    compiled = _table_rx(key)
+    if compiled is None:
+        return []
+    rx, table = compiled
+    out: list[tuple[str, str]] = []
+    for clause in _CLAUSE.finditer(text):
+        for part in _BUT.split(clause.group(0)):
+            if _OTHERS.search(part):
+                continue
+            for m in rx.finditer(part):
+                before, after = rx.sub(" ", part[: m.start()]), rx.sub(" ", part[m.end() :])
+                if _NEGATION.search(before) or _CONTRAST.search(before) or _NEGATION.search(after):
+                    continue
+                code = table.get(_squash(m.group(0)))
+                if code is not None and all(code != c for _, c in out):
+                    out.append((m.group(0), code))
+    return out if len(out) == 1 or (out and _list_key(key)) else []
 
 
 def _without_values(key: str, text: str) -> str:

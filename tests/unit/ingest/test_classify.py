@@ -292,3 +292,36 @@ def test_the_clause_corrects_a_neighbouring_key(key: str, text: str, expected: s
 )
 def test_age_pronoun_and_zone_readers(key: str, text: str, found: list[str]) -> None:
     assert [n for _, n in classify.values(key, text)] == found
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "found"),
+    [
+        ("interest", "I enjoy bouldering, pottery and chess", ["bouldering", "pottery", "chess"]),
+        ("interest", "huge fan of snooker, I watch it nightly", ["snooker"]),
+        ("interest", "I play badminton most weekends", ["badminton"]),
+        ("interest", "I love it when you keep things short", []),  # no topic
+        ("food.like", "I'm hooked on pad thai, the spicier the better", ["pad thai"]),
+        ("food.like", "I adore hiking", []),  # no food
+    ],
+)
+def test_liked_things_are_read(key: str, text: str, found: list[str]) -> None:
+    assert [n for _, n in classify.values(key, text)] == found
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "found"),
+    [
+        # the value its own clause affirms, when the sentence also negates
+        ("contact.channel", "message me on signal, I never open my email", ["signal"]),
+        ("contact.channel", "email me instead of texting", ["email"]),
+        ("contact.channel", "don't text me, don't email me", []),
+        ("response.format", "paragraphs please, no bullet points", ["prose"]),
+        ("health.condition", "not diabetic, but I do have gout", ["gout"]),
+        ("pet.species", "I don't own a rabbit, but my brother has a hamster", []),  # his
+    ],
+)
+def test_a_negating_sentence_keeps_its_affirmed_value(
+    key: str, text: str, found: list[str]
+) -> None:
+    assert [n for _, n in classify.values(key, text)] == found
