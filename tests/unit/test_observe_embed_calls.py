@@ -27,7 +27,7 @@ AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 #: Single-sentence user turns on which the classifier embeds something and stores nothing
 #: new: a rule note it cannot map, a sentence no rule read, both beside a rule hit.
 CLASSIFIER_TURNS = [
-    "I have social anxiety",
+    "I have a fear of heights",
     "I don't own a car",
     "I'm from Germany but I live in Vienna",
     "Aisle seat always, I have long legs",
