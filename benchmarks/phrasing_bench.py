@@ -147,6 +147,7 @@ DEV15ZH = "dev15zh"  # plain everyday Chinese chat, written before tuning
 DEV16 = "dev16"  # fresh English chat, written before tuning (round 7)
 DEV16ZH = "dev16zh"  # fresh Chinese chat, written before tuning (round 7)
 DEV17 = "dev17"  # fresh English chat of ordinary users, written before tuning (round 8)
+DEV17ZH = "dev17zh"  # negatives only: fresh Chinese must-store-nothing chat, before tuning
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -167,6 +168,7 @@ EXTRA_SPLITS = (
     DEV16,
     DEV16ZH,
     DEV17,
+    DEV17ZH,
 )
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
