@@ -140,6 +140,9 @@ LAUGH_RE = re.compile(
     # a mock-cheerful opener: "oh yes, please call me at 3am", "oh joy, ..."
     r"|^\W*oh\s+(?:great|joy|wonderful|fantastic|brilliant|lovely|goody|perfect|yes|yeah|absolutely"
     r"|sure)\s*[,!.]"
+    r"|^\W*(?:太好了|真好|真棒|好棒|棒极了|完美)\W*又"
+    # a hobby that is something suffered: "我的爱好是被老板骂", "特长是挨骂"
+    r"|(?:爱好|特长|兴趣)(?:是|就是)\s*(?:被|挨)"
     # loving what everyone hates is sarcasm ("I just adore it when my flight gets cancelled",
     # "我超级喜欢排队两小时"): affection toward a stock annoyance
     r"|\b(?:love|loves|adore|adores|enjoy|enjoys|fan\s+of|in\s+love\s+with|thrilled|excited"
@@ -152,6 +155,7 @@ LAUGH_RE = re.compile(
     r"|(?:爱|喜欢)(?:周一|星期一)(?:啊|呀|了|哦|呢)?(?=$|[，,。.!！\s])|爱[到得](?:想哭|哭)"
     r"|(?:喜欢|爱|爱死了?)[^，,。.!！?？]{0,8}(?:排队|堵车|塞车|加班|交税|延误|骚扰电话|写报告|催婚|挤地铁"
     r"|挤公交|扣工资|被骂|开会了|推销电话|被推销"
+    r"|改需求|改方案|改稿|团建|调休|内卷|还房贷|还贷款|湿鞋|淋雨|背锅|值夜班|被裁"
     r"|(?:周一|星期一).{0,6}开会)",
     _I,
 )
@@ -229,6 +233,8 @@ QUOTED_RE = re.compile(
     r"(?:都|也|总|老|一直|就)?(?:说|讲|认为|觉得)(?:我|俺)"
     # "网上说我们…", "听我妈说我小时候…": hearsay about the user
     r"|(?:网上|网传|新闻|报道|研究|专家)(?:都|也)?(?:说|讲|称)|听[\u4e00-\u9fff]{1,4}说(?:我|俺)"
+    # hearsay from anyone, whatever it is about: "听人说泰国说英语就行", "听同事讲杭州…"
+    r"|^\W*(?:我)?(?:也)?听(?:人|别人|人家|有人|朋友|同事|网友|[^\W你我]{1,4}?)(?:说|讲)(?![完话过])"
     # figures and surveys: "据统计…", "调查显示…", "研究表明…"
     r"|据统计|(?:调查|数据|统计|研究)(?:显示|表明)"
     # someone else's judgement of the user: "老师说我英语说得还行", "朋友都夸我像个厨师"
@@ -241,6 +247,15 @@ QUOTED_RE = re.compile(
     # a text the user writes or is given, after a colon: "造句：…", "小说开头：…", "原文是：…"
     r"|(?:造句|例句|范文|作文|开头|结尾|原文|原句|内容|正文)\s*(?:是|为)?\s*[:：]"
     r"|《[^》]{0,60}?我[^》]{0,60}?》"
+    # the same frames when chat drops the colon (a space, read as a comma): "书里写着 我叫孔乙己",
+    # "歌词里唱 我住长江头", "他的签名是 我住北京", "抖音上那个梗 我是…", "我在背台词 我叫…",
+    # "那首歌叫 我的名字叫…", "朋友圈有人发 我不喝酒", "题目是 请用我叫什么名字造句"
+    r"|(?:写着|写道|唱道|念道|(?<![我你])唱|有人(?:发|写|转)了?(?:一?条)?)\s*[，,]\s*(?:[^，,。]{0,4}我|俺|本人)"
+    r"|(?:签名|标题|文案|弹幕|评论|题目|考题|原话|梗|台词|歌词|段子|热搜|口号|slogan|(?:歌|书|电影|剧|节目)名?叫)"
+    r"(?:是|为|写着|就是)?\s*[，,]\s*(?:[^，,。]{0,4}我|俺|本人)"
+    # "帮我看看这句改得对不对，我对芒果过敏了很久", "微博热搜那句，我不吃香菜"
+    # ("这段时间，…" is a time)
+    r"|(?:这|那|下面这?|以下这?)(?:段|句)(?!时间|日子|时期|路)(?:话|文字|文案|内容|病句)?[^，,。:：]{0,14}[，,]\s*(?:[^，,。]{0,4}我|俺|本人)"
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
@@ -251,7 +266,7 @@ QUOTED_RE = re.compile(
     r"|\b(?!i\b)[a-z]+\s+(?:told|tells|advised|advises|wants|wanted|asked|asks|recommended"
     r"|suggested|warned|keeps\s+telling)\s+me\s+(?:to|not\s+to)\b"
     # a translation asked for ("翻译一下…", "帮我把…翻译成英文"), not "我是做翻译的"
-    r"|\btranslate\b|翻译(?=一下|成|为|下|这|那|\s*[:：])|(?:帮我|请|把|给我)[^，,。]{0,12}翻译"
+    r"|\btranslate\b|翻译(?=一下|成|为|下|这|那|\s*[:：])|(?:帮我|请|把|给我)[^，,。]{0,12}(?:翻译|翻成|译成)"
     # anyone but the user saying something about the user ("my horoscope says I love
     # adventure", "the quiz said I'm an introvert", "you said I like jazz")
     r"|\b(?!i\b)\w+\s+(?:says|said|claims?|claimed|reckons?|insists?|told\s+me)\s+(?:that\s+)?"
@@ -346,6 +361,8 @@ RETRACT_RE = re.compile(
     r"|不作数|不算数|忽略(?:上一条|上条|前面|刚才|刚刚|那条|这条|上一句)"
     r"|(?:前面|上面|刚才|刚刚|之前)的?(?:那|这)?(?:句|条)(?:话|消息)?是.{0,12}(?:打的|发的|写的)"
     r"|不是我\s*[，,]\s*是我"
+    # "发错人了", "别当真", "语音识别错了", "我说的不是那个意思": the previous turn taken back
+    r"|发错(?:人|群|地方|了)|(?:别|不要|不用)当真|(?:语音|输入法)?识别错了|说的不是(?:那个|这个)意思"
     # "当我没提", "就当没看见", "手滑了", "我瞎说的", "那个邮箱不是我的", "靠窗那个不对",
     # "删掉吧", "请删除关于爬山的那条记录": the previous turn taken back in other words
     r"|当我没(?:提|讲|问|发)|就?当没(?:看见|看到|听见)|手滑|(?:瞎|乱|胡)(?:说|打|写|编)的"
@@ -357,6 +374,12 @@ RETRACT_RE = re.compile(
     r"|(?:刚才|刚刚|上面|前面)(?:那句?|说的|那个|那条)?[\u4e00-\u9fff]{0,4}?(?:是|说的是)(?:我的?)?(?:朋友|别人|同事|家人|室友|妈妈?|爸爸?"
     r"|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|孩子)",
     _I,
+)
+#: A retraction that names what it takes back ("之前跟你说的我不吃辣那条删了吧", "刚才讲的
+#: 住北京那个不算"): what it names is not said again, it is taken back.
+NAMED_RETRACT_ZH = re.compile(
+    r"(?:跟你|和你|给你)?(?:说|讲|提)(?:过)?的[^，,。]{1,16}?(?:那条|这条|那句|这句|那个|这个|那件事|的事)"
+    r"(?:信息|消息|话)?[^，,。]{0,2}?(?:删|不算|作废|别记|不要记|撤回|忘了|忘掉|取消)"
 )
 #: "actually", "I meant", "不对", "其实", "我说错了", ", not X".
 CORRECTION_RE = re.compile(
@@ -378,7 +401,12 @@ HYPOTHETICAL_RE = re.compile(
     r"|\bin\s+theory\b|\btheoretically\b|\bif\s+i\s+[a-z]+ed\b[^.?!]{0,60}?\bwould\s+(?:i|it|that|we|there)\b"
     # "if I went vegetarian where would my protein come from": an irregular past too
     r"|\bif\s+i\s+(?:went|became|took|gave|quit|did|made|got|left|ate|drank)\b[^.?!]{0,60}?\bwould\b"
-    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一[^，,。]{0,4}?我|倘若|假使|假若|若是|如若|设想",
+    r"|如果|假如|(?<!主)(?<!只)(?<!需)(?<!重)要是|假设|万一[^，,。]{0,4}?我|倘若|假使|假若|若是|如若|设想"
+    # a concession about the user or a later day ("就算我吃素也…", "哪怕以后搬到国外…",
+    # "即使有一天我不能吃辣") and the listener's place ("换做是我", "要是换成我"); a concession
+    # of degree stays ("就算再贵我也只坐商务舱")
+    r"|(?:就算|即使|即便|哪怕|纵使|纵然)(?:是)?(?:我|以后|将来|哪天|有一天|某天|搬|去了?|变成|成了|当了|到了)"
+    r"|换(?:做|作|成)(?:是)?我",
     _I,
 )
 #: An open possibility, not a plan or a fact: "I may or may not take the job", "或许我会搬去
@@ -387,7 +415,7 @@ MODAL_RE = re.compile(
     r"\bmay\s+or\s+may\s+not\b|\bwho\s+knows\b|\bnot\s+sure\s+yet\b|\bhaven't\s+decided\b"
     r"|\bundecided\b|\blook(?:ing)?\s+into\b|\b(?:half[\s-]+)?tempted\s+to\b|\bon\s+the\s+fence\b"
     r"|\bdebating\s+(?:whether|if)\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
-    r"|或许|也许|说不定|看情况|还没想好|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
+    r"|或许|也许|说不定|看情况|还没想好|(?<![不])可能(?:会|要)|估计(?:会|要)|(?:以后|将来|哪天)(?:有钱|发财|退休)了|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
     r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试|有机会(?:的话)?(?:再|就|想|会|去)?"
     # "等有钱了我想…", "等退休以后…": a wish hung on a later day; "打算过段时间试试生酮，
     # 还没开始": something to try, not yet a fact
@@ -428,8 +456,12 @@ TASK_RE = re.compile(
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排|起草|拟|编|做|画)"
     r"(?:一)?(?:个|张|份|间|下|封|篇|段|首|几个|几款|几家|几本|几部|几条|几句|一些|些)"
+    # a doubled verb is a one-off too: "帮我查查这周末哪家酒店便宜", "给我挑挑"
+    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:查查|找找|挑挑|搜搜|算算|选选|看看(?=[^，,。]{0,12}(?:哪|什么|有没有|附近)))"
     # this question only: "这个问题回答短一点就行", "这道题用表格讲"
     r"|^\W*这(?:个|道)?(?:问题|题)"
+    # "今天这个回答用英文写吧", "这次的回复短一点": this answer, not every answer
+    r"|^\W*(?:今天|这次|这回|本次)?(?:的)?这(?:个|条|次|篇|一)?(?:的)?(?:回答|回复|答案)"
     # this answer only: "for this answer use bullet points", "reply in French for this one
     # only", "just for this reply" (not "for this chat / session": a scope, read elsewhere)
     r"|\bfor\s+this\s+(?:one|answer|reply|response|question|message|email|text|post|request|task"
@@ -552,7 +584,17 @@ THIRD_PARTY_RE = re.compile(
     # someone says that he or she…: "小红说她对花生过敏"
     r"|说(?:他|她)(?:们)?(?:也|都|还)?(?:对|不|是|有|叫|住|在|喜欢|爱|讨厌|每天|一直)"
     r"|^\W*(?:请)?(?:帮|给|替)我的?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫"
-    r"|儿子|女儿|孩子|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户)",
+    r"|儿子|女儿|孩子|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户)"
+    # someone else's household: "我闺蜜家的猫叫年糕", "我姐家狗子…", "我同事家孩子…"
+    r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|闺蜜|发小|哥们儿?|姐们儿?|表[哥姐弟妹]|堂[哥姐弟妹]"
+    r"|哥哥?|姐姐?|弟弟?|妹妹?|舅舅|姑姑|姨妈?|叔叔|阿姨|领导|老师)(?:家|家里)的?"
+    # one of "our" group or unit: "我们组的新人…", "我们公司有个同事…", "咱们部门那个大姐…"
+    r"|^\W*(?:我们|咱们|我)(?:组|部门|公司|单位|班|宿舍|团队|科室|小区|楼|办公室|群|项目组)(?:里|上)?"
+    r"(?:的|有个|有位|那个|那位|新来的)(?:新人|新来的|同事|领导|老板|经理|主管|实习生|小伙子?|姑娘|姐们儿?"
+    r"|哥们儿?|大姐|大哥|阿姨|大爷|人|那个|那位|一个|一位|个)"
+    # someone pointed at: "隔壁工位那姐们儿乳糖不耐受", "楼下那大爷…", "这哥们…"
+    r"|^\W*[^\W我俺]{0,6}?(?:那|这)(?:个|位)?(?:姐们儿?|哥们儿?|大姐|大哥|老哥|老姐|小哥|小姐姐|小哥哥|大爷|大妈"
+    r"|大叔|大婶|小伙子?|姑娘|家伙|老头儿?|老太太)",
     _I,
 )
 # clause-only markers that belong to the next clause ("remember, ...", "记住，...")

@@ -81,6 +81,7 @@ from ._rulebase import (
     JOKE_RE,
     LAUGH_RE,
     MODAL_RE,
+    NAMED_RETRACT_ZH,
     PERMANENT_RE,
     QUOTED_RE,
     REFUSED_AGAIN_RE,
@@ -231,6 +232,14 @@ class RuleExtractor:
             retraction = not any(
                 c.intent is Intent.ASSERT and "third_party" not in c.signals for c in out
             )
+        if retraction and NAMED_RETRACT_ZH.search(text):
+            # "之前跟你说的我不吃辣那条删了吧": the fact named is taken back, not said again
+            out = [
+                dataclasses.replace(c, signals=c.signals | {"retraction"})
+                if c.intent is Intent.ASSERT
+                else c
+                for c in out
+            ]
         if retraction:
             out.append(
                 Candidate(
@@ -638,6 +647,8 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         and _DIAGNOSED_RE.search(sent.text) is None
     ):
         signals.add("transient")  # "今天我吃素", "这几天在吃布洛芬止痛": for now only
+    if c.key.startswith("budget.") and not clause.permanent and _THIS_TRIP_ZH.search(clause.text):
+        signals.add("task")  # "这趟预算五百以内", "这次出差预算两千": for this one only
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
         signals.add("transient")  # "我下午要开会别打电话": not a standing rule
     if (
@@ -718,6 +729,9 @@ def _reason_after_task(clause: Clause) -> bool:
 
 
 #: "diagnosed with diabetes this morning" is news of a lasting condition, not a passing one.
+#: This one trip or order: a budget said with it is for this one only ("这次最多花800"
+#: is read as the user's limit, as dev16zh has it).
+_THIS_TRIP_ZH = re.compile(r"这趟|这一趟|这单")
 _DIAGNOSED_RE = re.compile(r"\bdiagnos|确诊|查出|诊断", _I)
 
 

@@ -1,0 +1,101 @@
+"""Families of Chinese non-statements the dev17zh set exposed (issue 12): quote frames
+whose colon chat drops ("书里写着 我叫…", "签名是 …", "那首歌叫 …", "这句…，我…"), a
+translation asked for with 翻成, hearsay opened by 听X说, concessions about the user
+(就算我… / 哪怕以后…) and "换做是我", "可能会" plans, someone else's household
+(我闺蜜家的猫), one of "our" group and someone pointed at (那哥们), a thing's inside as a
+city, titles as nicknames (叫我富婆), more stock annoyances loved, a suffered hobby and
+mock-cheerful "太好了又…", retractions by "发错人了" / "别当真" / "识别错了", a retraction
+naming what it takes back, a doubled-verb request, this trip's budget and "这个回答" said
+for one answer. Each family is checked against statements next to it that must keep
+storing.
+
+The sentences here are worded for the tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.ingest.test_gate_generalize import stored
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a quote frame whose colon became a space
+        "课本上写着 我住在黄河边",
+        "电视剧里他唱 我叫小燕子",
+        "我的个性签名是 我在深圳 爱喝奶茶",
+        "最近流行一个梗 我是一个莫得感情的打工机器",
+        "我在练台词 我叫孙小美 是个医生",
+        "那部电影叫 我的名字叫李雷",
+        "群里有人发了条 我不吃牛肉 别劝",
+        "这句有没有语病 我对花粉过敏好几年",
+        "请把这段翻成日语 我是一名老师",
+        # hearsay opened by 听X说
+        "听朋友说在日本说英语也能活",
+        "听同事讲杭州的程序员都用支付宝",
+        # a concession about the user, someone's place taken
+        "就算我是素食者也能吃蛋糕吧",
+        "哪怕以后去了美国我也天天吃辣",
+        "换成是我就坐过道",
+        # a possibility, not a plan
+        "明年可能会搬去厦门",
+        "将来有钱了就去养只狗",
+        # someone else's household, our group, someone pointed at
+        "我表哥家的狗叫旺仔",
+        "我同事家里的猫对鸡肉过敏",
+        "我们部门新来的实习生是素食者，喜欢跑步",
+        "对面那哥们对芒果过敏",
+        # a thing's inside as a city, a title as a nickname
+        "我住在我妈的心里",
+        "以后叫我女王大人",
+        "叫我大佬就行",
+        # stock annoyances loved, a suffered hobby, a mock-cheerful opener
+        "我最爱团建了",
+        "我超喜欢改方案的",
+        "我的兴趣是挨骂",
+        "真棒又堵车了 我最喜欢淋雨了",
+        # a doubled-verb request, this trip's budget, this answer only
+        "帮我找找周末哪家民宿便宜，这趟预算三百以内",
+        "这次的回答用日语写吧",
+    ],
+)
+def test_look_alikes_of_the_dev17zh_families_store_nothing(text: str) -> None:
+    assert stored(text) == {}
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("我已婚", "发错群了"),
+        ("我对花生过敏", "别当真哈"),
+        ("我是医生", "输入法识别错了"),
+        ("我住在长沙", "我说的不是这个意思"),
+    ],
+)
+def test_retractions_by_sending_error_and_misreading(turns: tuple[str, str]) -> None:
+    assert stored(turns[0])  # the statement stores on its own
+    assert stored(*turns) == {}
+
+
+def test_a_retraction_naming_what_it_takes_back_stores_it_not() -> None:
+    assert stored("之前跟你讲的我住成都那条删了") == {}
+    assert stored("刚才说的我对海鲜过敏那个不算") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # statements next to those families keep storing
+        ("我住在长沙", "location.city", "changsha"),
+        ("跟你说，我对青霉素过敏", "allergy.medication", "penicillin"),
+        ("我是素食者", "diet", "vegetarian"),
+        ("这段时间，我在学日语", "language.spoken.ja", "ja"),
+        ("这次最多花800块", "budget.max", "800 CNY"),
+        ("叫我小王就行", "name.preferred", "小王"),
+        ("我家的猫叫年糕", "pet.names.年糕", "年糕"),
+    ],
+)
+def test_statements_next_to_those_families_still_store(text: str, key: str, value: str) -> None:
+    got = stored(text)
+    assert got.get(key, "").casefold() == value.casefold(), got
