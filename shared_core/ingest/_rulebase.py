@@ -109,7 +109,8 @@ JOKE_RE = re.compile(
 #: A turn that ends in a laugh ("I'm allergic to Mondays lol", "我住在地球上啊哈哈") or
 #: carries a wink is not a statement of fact; unlike "just kidding" it retracts nothing.
 LAUGH_RE = re.compile(
-    r"[🙃😜🤪🙄]|[😂🤣](?!\W*$)|^\W*呵呵|\s/s\W*$"
+    # 呵呵 is a sneer, not a laugh: at either end it covers the whole turn ("我爱工作，呵呵")
+    r"[🙃😜🤪🙄]|[😂🤣](?!\W*$)|^\W*呵呵|呵呵+\W*$|\s/s\W*$"
     # sarcasm markers: "Oh sure, I just LOVE waiting", "Yeah, because I'm totally a
     # millionaire", "对对对，我最爱排队了": not a statement about the user either
     r"|^\W*(?:oh\s+)?(?:sure|yeah\s+right|yeah|right)\s*,\s*(?:because\s+)?i(?:\s+just|'m\s+totally)?\b"
@@ -118,14 +119,16 @@ LAUGH_RE = re.compile(
     r"|^\W*(?:yeah|sure|right)\s+and\s+i(?:'m|\s+am)\b"
     r"|\bi(?:'m|\s+am)\s+(?:the\s+)?(?:queen|king|pope|president|emperor)\s+of\b"
     r"|\bfluent\s+in\s+(?:sarcasm|emojis?|memes?|gibberish|nonsense)\b"
-    r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好)"
+    r"|\bi'm\s+totally\s+a\b|^\W*(?:对对对|是是是|好好好|行行行|行行行行)"
+    # a grudging closer: "…，行了吧", "…，满意了吧"
+    r"|(?:行了吧|满意了吧|满意了没|这下满意了|可以了吧)\W*$"
     # a statement taken back by a trailing "... not" ("i'm a morning person... not")
     r"|(?:\.{2,}|…)\s*not\W*$"
     # "... I just love 5am alarms. not." / "NOT!": the trailing word alone as its own sentence
     r"|[.!]\s+not[.!]+\s*$"
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     # an everyday activity given as one's job: "我的职业是睡觉", "本人职业：干饭"
-    r"|(?:职业|工作|专业|本职|主业|副业|爱好|特长)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|发呆|吃|睡|玩|打游戏"
+    r"|(?:职业|工作|专业|本职|主业|副业|爱好|特长|运动)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|躺着|发呆|呼吸|吃|睡|玩|打游戏"
     r"|刷手机|混日子|做梦|划水|熬夜)(?:大师|专家|达人|选手|专业户|冠军|王者|高手|爱好者)?(?=$|[，。,.!！\s]|和|加)"
     r"|打钱|[vV]我(?:50|五十)|^\W*(?:朕|本宫|本王|寡人|哀家)(?:乃|是|就是)?"
     r"|我(?:就)?是(?:你爸爸?|你爹|你爷爷|秦始皇|孙悟空|玉皇大帝|如来佛祖|奥特曼|超人|蜘蛛侠|钢铁侠|外星人|宇宙最强"
@@ -135,6 +138,8 @@ LAUGH_RE = re.compile(
     r"(?![\u4e00-\u9fff]{1,4}的(?:主人|铲屎官|妈妈?|爸爸?|家长|饲养员))"
     # a superlative of oneself: "我是地球上最帅的人", "我是世界上最有耐心的人"
     r"|我(?:就|可)?是(?:这个)?(?:地球上|世界上|全世界|全宇宙|宇宙|全球|史上|天底下|全村)(?:最|第一)"
+    # "我是全公司最帅的人，没有之一", "全班第一帅"
+    r"|我(?:就|可)?是(?:我们)?全(?:公司|班|校|家|网|场|小区|楼|部门|组|城|市|国)(?:最|第一)|没有之一"
     # a turn that opens with a laugh ("lol I'm allergic to Mondays") is not a statement
     r"|^\W*(?:lol|lmao|rofl|haha+|hehe+)\b|^\W*(?:哈哈+|呵呵+|嘿嘿+)"
     # a mock-cheerful opener: "oh yes, please call me at 3am", "oh joy, ..."
@@ -251,7 +256,8 @@ QUOTED_RE = re.compile(
     # "歌词里唱 我住长江头", "他的签名是 我住北京", "抖音上那个梗 我是…", "我在背台词 我叫…",
     # "那首歌叫 我的名字叫…", "朋友圈有人发 我不喝酒", "题目是 请用我叫什么名字造句"
     r"|(?:写着|写道|唱道|念道|(?<![我你])唱|有人(?:发|写|转)了?(?:一?条)?)\s*[，,]\s*(?:[^，,。]{0,4}我|俺|本人)"
-    r"|(?:签名|标题|文案|弹幕|评论|题目|考题|原话|梗|台词|歌词|段子|热搜|口号|slogan|(?:歌|书|电影|剧|节目)名?叫)"
+    r"|(?:签名|标题|文案|弹幕|评论|题目|考题|原话|梗|台词|歌词|段子|热搜|口号|slogan|(?:歌|书|电影|剧|节目)名?叫"
+    r"|(?:一|这|那)句话|看到的?)"
     r"(?:是|为|写着|就是)?\s*[，,]\s*(?:[^，,。]{0,4}我|俺|本人)"
     # "帮我看看这句改得对不对，我对芒果过敏了很久", "微博热搜那句，我不吃香菜"
     # ("这段时间，…" is a time)
@@ -310,7 +316,9 @@ ASSISTANT_VOICE_RE = re.compile(
     r"(?![\u4e00-\u9fffA-Za-z]*(?:工程师|研究员|从业者|经理|专家|老师|学生))"
     r"|我是(?:一个|一名|您的|你的)?(?:AI|人工智能|语言模型)(?:助手|模型|机器人)?(?=$|[，,。.!！\s])"
     r"|我是(?:一个|一名|您的|你的)?(?:智能助手|AI助手|聊天机器人)|(?:建议|推荐)您"
-    r"|(?:已|已经)?(?:为|帮|给)您(?:记|预订|订|设置|保存|更新|推荐|安排|查)",
+    r"|(?:已|已经)?(?:为|帮|给)您(?:记|预订|订|设置|保存|更新|推荐|安排|查)"
+    # "好的，我记住了，您喜欢靠窗的座位": the listener's facts, in an assistant's words
+    r"|(?:记住|记下|了解|明白)了?\W{0,3}您|(?:^|[，,。.!！])\s*您(?:平时|一般)?(?:喜欢|偏好|更喜欢|不吃|不喝|住在|是一[名位个])",
     _I,
 )
 #: "don't remember that", "scratch that", "never mind", "别记这个", "算了", "当我没说".
@@ -415,7 +423,8 @@ MODAL_RE = re.compile(
     r"\bmay\s+or\s+may\s+not\b|\bwho\s+knows\b|\bnot\s+sure\s+yet\b|\bhaven't\s+decided\b"
     r"|\bundecided\b|\blook(?:ing)?\s+into\b|\b(?:half[\s-]+)?tempted\s+to\b|\bon\s+the\s+fence\b"
     r"|\bdebating\s+(?:whether|if)\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
-    r"|或许|也许|说不定|看情况|还没想好|(?<![不])可能(?:会|要)|估计(?:会|要)|(?:以后|将来|哪天)(?:有钱|发财|退休)了|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
+    r"|或许|也许|说不定|看情况|还没想好|(?<![不])可能(?:会|要)|估计(?:会|要)|(?:以后|将来|哪天)(?:有钱|发财|退休)了"
+    r"|^\W*(?:以后|回头|改天|到时候|过阵子)再说|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
     r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试|有机会(?:的话)?(?:再|就|想|会|去)?"
     # "等有钱了我想…", "等退休以后…": a wish hung on a later day; "打算过段时间试试生酮，
     # 还没开始": something to try, not yet a fact
@@ -428,7 +437,9 @@ MODAL_RE = re.compile(
     # fiction and role-play: "for my essay, I'm pretending to be a farmer", "the character I
     # play is a doctor", "我梦见我是飞行员", "我在游戏里扮演医生"
     r"|\bpretend(?:ing)?\s+to\s+be\b|\bthe\s+character\s+i\s+play\b|\bmy\s+character\s+is\b"
-    r"|\brole-?playing\s+as\b|\bi\s+dreamt\b|\bi\s+dreamed\s+(?:that\s+)?i\b|假装(?:我)?是|扮演|梦见|梦到",
+    r"|\brole-?playing\s+as\b|\bi\s+dreamt\b|\bi\s+dreamed\s+(?:that\s+)?i\b|假装(?:我)?是|扮演|梦见|梦到"
+    # "就当我是个学生，给我讲讲…", "把我当成新手": a part the user takes for one answer
+    r"|^\W*(?:你)?就?当我是|把我当(?:成|作)",
     _I,
 )
 #: The present moment ("right now", "this morning", "as we speak", "今天", "这会儿"): a
@@ -444,6 +455,8 @@ TRANSIENT_RE = re.compile(
     r"|\bi'?m\s+(?:so\s+|really\s+|kinda\s+|super\s+|literally\s+|just\s+)?(?:craving|starving"
     r"|freezing|hungry|thirsty|sleepy|exhausted|bored|sweating|knackered|hungover)\b"
     r"|我(?:好|很|有点|快|太)(?:饿|困|累|冷|热|渴|撑|无聊)|(?:饿|困|累|冷|热|渴)死了"
+    # a meal or an errand earlier today: "我早上吃了个包子", "昨晚喝了两杯"
+    r"|(?:早上|早晨|中午|下午|晚上|昨天|昨晚|刚才|刚刚|前天)[^，,。]{0,3}(?:吃|喝|买|去|看)了"
     # a passing illness: "我有点感冒", "我发烧了", "我牙疼"
     r"|我(?:有点|有些|又)?(?:感冒|发烧|咳嗽|头疼|头痛|嗓子疼|牙疼|胃疼|肚子疼|不舒服)了?(?=$|[，,。.!！])",
     _I,
@@ -510,6 +523,8 @@ _REQUEST_RE = re.compile(
 #: ("对花生过敏的人能吃什么零食", "去哪里玩比较好"); "什么都吃" / "哪儿都行" are statements.
 _ZH_QUESTION_RE = re.compile(
     r"吗\s*$|么\s*$|(?<!着)(?<!睡觉)(?<!上班)(?<!在忙)呢\s*$|是不是|有没有|是否|对吗|对不对"
+    # more A-not-A verbs: "我这种情况算不算乳糖不耐受", "我这样属不属于过敏"
+    r"|算不算|属不属于|能不能算|会不会是|可不可能"
     # "我没什么文化" / "没啥爱好" have none; they ask nothing
     r"|(?<!没)(?<!没有)(?:什么|哪些|哪个|哪里|哪儿|多少|为什么|怎么办|怎么样|如何|啥|咋|谁|哪(?!怕))(?![都也的])"
     r"[\u4e00-\u9fff]{0,4}\W*$"

@@ -230,7 +230,8 @@ class RuleExtractor:
             # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
             # of someone else is nothing new about the user)
             retraction = not any(
-                c.intent is Intent.ASSERT and "third_party" not in c.signals for c in out
+                c.intent is Intent.ASSERT and not {"third_party", "negated"} & c.signals
+                for c in out
             )
         if retraction and NAMED_RETRACT_ZH.search(text):
             # "之前跟你说的我不吃辣那条删了吧": the fact named is taken back, not said again
@@ -649,6 +650,15 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         signals.add("transient")  # "今天我吃素", "这几天在吃布洛芬止痛": for now only
     if c.key.startswith("budget.") and not clause.permanent and _THIS_TRIP_ZH.search(clause.text):
         signals.add("task")  # "这趟预算五百以内", "这次出差预算两千": for this one only
+    if (
+        c.key.startswith(("contact.", "language", "response."))
+        and not clause.permanent
+        and _FOR_NOW_ZH.search(sent.text) is not None
+        and _FROM_NOW_ZH.search(sent.text) is None
+    ):
+        signals.add("transient")  # "今天别给我打电话", "今天用英文跟我聊吧": today only
+    if c.intent is Intent.ASSERT and _NOT_ME_ZH.match(clause.text):
+        signals.add("negated")  # "不是我对花生过敏": someone else, not the user
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
         signals.add("transient")  # "我下午要开会别打电话": not a standing rule
     if (
@@ -760,6 +770,8 @@ _WITH_ME = re.compile(
 #: 布洛芬"), unless it starts something ("从今天起我吃素", "我今天开始吃二甲双胍").
 _FOR_NOW_ZH = re.compile(r"今天|今晚|这顿|这餐|这几天|这两天")
 _FROM_NOW_ZH = re.compile(r"开始|起|以后|往后|今后")
+#: "不是我对花生过敏", "其实不是我在北京": the user is not the one it is about.
+_NOT_ME_ZH = re.compile(r"^\W*(?:其实|而且|但|可|都)?(?:并)?不是我(?![的们])")
 
 
 #: "my husband and I", "me and my wife", "our anniversary": the user is half of the couple.

@@ -129,7 +129,10 @@ _NOT_ALLERGENS = re.compile(
 _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|旁)$")
 #: Not a food, whatever the wording: "我最喜欢的食物是空气", "我天天喝西北风".
 _NOT_FOODS = re.compile(
-    r"^(?:空气|西北风|土|寂寞|空气和水|泡面和空气|air|thin\s+air|nothing)$", re.I
+    r"^(?:空气|西北风|土|寂寞|空气和水|泡面和空气|air|thin\s+air|nothing)$"
+    # the boss's empty promises: "我最喜欢的食物是老板画的饼"
+    r"|.*画的?大?饼$",
+    re.I,
 )
 #: Slang for working or idling, not a job title: "我是个打工人", "社畜一枚".
 _NOT_JOBS = re.compile(
@@ -163,6 +166,8 @@ _NOT_CITY_ZH = re.compile(
     r"^的|地方|附近|有啥|有什么|哪里|哪儿|(?:酒店|宾馆|饭店|旅馆|民宿|客栈)$"
     # "我住在老板的画饼里": something's inside is no city
     r"|的[\u4e00-\u9fff]{1,6}(?:里|中|上)$"
+    # "我住在公司", "住宿舍": a building one sleeps in is no city
+    r"|^(?:公司|单位|宿舍|学校|学校里|家|家里|老家|医院|工地|店里|网吧|车里|办公室|工位|图书馆|实验室)$"
     r"|^(?:月球|火星|地球|天上|天堂|宇宙|外太空|银河系|梦里|心里|你心里|火星上|月亮上)$"
     # "我住哪都行", "住哪随便": anywhere is no city
     r"|^(?:哪|随便)|都(?:行|可以|好)$"
@@ -243,6 +248,12 @@ _NOT_AN_INSTRUCTION = re.compile(
     r"|(?:要)?求我|让我|逼我|催我|叫我(?:去|做|帮)|我(?:也|一定|都|还)?(?:会|将))",
     re.IGNORECASE,
 )
+#: What follows "叫我" when it is advice, not a name: "我老婆叫我少喝点酒", "医生叫我别熬夜"
+#: (a nickname keeps: "叫我多多", "叫我小心心" is rare and reads as advice either way).
+_ADVICE_NOT_NAME_ZH = re.compile(
+    r"^(?:少|多(?!多)|别|不要|不许|去|早点|早些|记得|快点?|赶紧|好好|按时|注意|小心|出去|回家|戒|减肥|锻炼"
+    r"|吃|喝|睡|起床|休息)"
+)
 _NAME_SLOTS = ("job.employer", "job.title", "industry", "location.city", "location.country")
 
 
@@ -295,6 +306,8 @@ def _implausible(cand: Candidate) -> str | None:
     key = cand.key
     if key in ("name", "name.preferred") and value in _PLAYED_NAMES:
         return "a played name, said as a joke"
+    if key == "name.preferred" and _ADVICE_NOT_NAME_ZH.match(value):
+        return "advice (叫我少喝点酒), not a name"
     if key.startswith("allergy") and _NOT_ALLERGENS.match(value):
         return "hyperbole: not an allergen"
     if key.startswith("location.") and _LOCATIVE_ZH.match(value):

@@ -99,3 +99,59 @@ def test_a_retraction_naming_what_it_takes_back_stores_it_not() -> None:
 def test_statements_next_to_those_families_still_store(text: str, key: str, value: str) -> None:
     got = stored(text)
     assert got.get(key, "").casefold() == value.casefold(), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A-not-A with more verbs
+        "我这样算不算素食者",
+        "我这个症状属不属于花粉过敏",
+        # a grudging or sneering frame, an idle sport, a superlative of one's group
+        "好好好 我住在北京 满意了吧",
+        "行行行 我对芒果过敏",
+        "我就喜欢加班，呵呵",
+        "我擅长的运动就是呼吸",
+        "我的运动是躺平",
+        "我是全班最聪明的人",
+        # an assistant's words about "您"
+        "明白了，您不吃牛肉。",
+        "收到！您住在成都，我会推荐当地的餐厅。",
+        # today only, for contact and reply rules
+        "今天有事发短信就行",
+        "今晚用粤语回复我吧",
+        # someone else, not the user
+        "说错了，不是我对虾过敏",
+        # advice after 叫我, not a name
+        "医生叫我别熬夜",
+        "我妈老是叫我多穿点",
+        # deferral, a building for a city, an idiom for a food
+        "回头再说吧 不急",
+        "我住在宿舍",
+        "我最爱吃的是领导画的大饼",
+        # a quote after 看到一句话 without the colon
+        "看到一句话 我不是懒 我是在充电",
+        # an errand earlier today, a part taken for one answer
+        "我中午喝了杯奶茶",
+        "你就当我是个外行 说简单点",
+    ],
+)
+def test_look_alikes_of_the_dev17zh_probe_families_store_nothing(text: str) -> None:
+    assert stored(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("叫我多多就行", "name.preferred", "多多"),
+        ("以后都用英文回复我", "language", "en"),
+        ("晚上十点以后别打电话，早上八点以后再说", "contact.quiet_hours", ""),
+        ("我是护士", "job.title", "护士"),
+    ],
+)
+def test_statements_next_to_the_probe_families_still_store(text: str, key: str, value: str) -> None:
+    got = stored(text)
+    if value:
+        assert got.get(key, "").casefold() == value.casefold(), got
+    else:
+        assert key in got, got
