@@ -316,7 +316,10 @@ ASSISTANT_VOICE_RE = re.compile(
     r"(?![\u4e00-\u9fffA-Za-z]*(?:工程师|研究员|从业者|经理|专家|老师|学生))"
     r"|我是(?:一个|一名|您的|你的)?(?:AI|人工智能|语言模型)(?:助手|模型|机器人)?(?=$|[，,。.!！\s])"
     r"|我是(?:一个|一名|您的|你的)?(?:智能助手|AI助手|聊天机器人)|(?:建议|推荐)您"
-    r"|(?:已|已经)?(?:为|帮|给)您(?:记|预订|订|设置|保存|更新|推荐|安排|查)"
+    r"|(?:已|已经)?(?:为|帮|给)(?:您|你)(?:记|预订|订|设置|保存|更新|推荐|安排|查)"
+    # "根据你的描述，你可能…", "你之前提到你对花生过敏", "以后我会用中文回复你"
+    r"|根据(?:你|您)的(?:描述|情况|需求|偏好|症状|信息)|(?:你|您)(?:之前|刚才|前面)?(?:提到|说过)(?:你|您)"
+    r"|我(?:以后|之后|接下来|今后)?(?:会|将)(?:一直)?(?:用|以)[^，,。]{1,6}(?:回复|回答)(?:你|您)"
     # "好的，我记住了，您喜欢靠窗的座位": the listener's facts, in an assistant's words
     r"|(?:记住|记下|了解|明白)了?\W{0,3}您|(?:^|[，,。.!！])\s*您(?:平时|一般)?(?:喜欢|偏好|更喜欢|不吃|不喝|住在|是一[名位个])",
     _I,
@@ -469,6 +472,8 @@ TASK_RE = re.compile(
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排|起草|拟|编|做|画)"
     r"(?:一)?(?:个|张|份|间|下|封|篇|段|首|几个|几款|几家|几本|几部|几条|几句|一些|些)"
+    # one thing made to order: "讲个冷笑话，短一点", "写首诗，要押韵" ("说个事，…" opens a fact)
+    r"|^\W*(?:请|麻烦)?(?:你)?(?:再)?(?:讲|说|写|编|来|画)(?:一)?(?:个|首|段|篇|份|张)(?!事)"
     # a doubled verb is a one-off too: "帮我查查这周末哪家酒店便宜", "给我挑挑"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:查查|找找|挑挑|搜搜|算算|选选|看看(?=[^，,。]{0,12}(?:哪|什么|有没有|附近)))"
     # this question only: "这个问题回答短一点就行", "这道题用表格讲"
@@ -499,6 +504,8 @@ IMPLICIT_CUE_RE = re.compile(
     # this order or this text only: "这单先用支付宝结账", "先用现金付", "把这些数据整理一下",
     # "这封邮件用正式一点的语气改一下" (three such requests make the preference)
     r"|^\W*(?:这单|这笔(?:单|账|钱)?)|先用[^，,。]{1,8}(?:付|结|支付|买单)"
+    # this payment, these items: "帮我用支付宝付一下", "用表格给我列一下这几款手机"
+    r"|用[^，,。]{1,8}(?:付|结|支付|买单)一下|(?:列|整理|总结|对比|比较|讲|说|写|解释|排)一下(?:这|那)"
     r"|(?:把|将)(?:这|那)(?:些|个|段|篇|份|封|条|句|张)[^，,。]{0,14}(?:一下|成)"
     r"|^\W*(?:这|那)(?:些|段|篇|份|封|条|句|张)[^，,。]{0,16}(?:一下|成[\u4e00-\u9fff]{1,4})\W*$"
     # one purchase and how it was paid: "今天用支付宝买了杯咖啡" is a signal, not a standing way
@@ -970,6 +977,25 @@ _OTHERS_ZH_RE = re.compile(
 )
 
 
+#: The listener as the subject of a fact, in an assistant's words: "你可能是乳糖不耐受",
+#: "明白了，您住在广州" ("你可以叫我小王", "你是不是觉得我…" are not read this way).
+_LISTENER_ZH_RE = re.compile(
+    r"^\W*(?:(?:好的|明白了?|了解|收到|嗯|所以|那么|看来)\W*)?(?:你|您)(?:可能|应该|好像|也许|大概|一定|确实"
+    r"|平时|一般)?(?:是(?!不是)|对[^我你，,。]{1,8}过敏|有[^，,。]{1,6}(?:病|症)|住在|在[^，,。]{1,6}(?:工作|上班)"
+    r"|喜欢|不吃|不喝|不能吃|乳糖|是个)"
+)
+
+
+#: Someone's advice or demand, in its own clause: "医生建议我每天吃维生素", "营养师让我戒糖"
+#: (what the user does about it is theirs to say, in a clause of its own: "医生让我少吃盐，
+#: 所以我现在吃低盐饮食"; "我妈叫我小宝" is a nickname).
+_ADVICE_ZH_RE = re.compile(
+    r"^\W*(?:我的?)?[^\W我俺]{0,3}?(?:医生|大夫|营养师|教练|老师|专家|药师|护士|中医|健身教练|领导|老板"
+    r"|爸妈|父母|妈妈?|爸爸?|老婆|老公|朋友|同事|家人)(?:都|也|一直|总是?|老是?|还)?"
+    r"(?:建议|让|劝|嘱咐|叮嘱|要求|要)我(?![^，,。]*[，,])"
+)
+
+
 def third_party(text: str) -> bool:
     """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
     "apparently Tom is ...", "I think my sister is vegan", "很多人 ...")."""
@@ -978,6 +1004,10 @@ def third_party(text: str) -> bool:
     if _PEOPLE_ZH_RE.search(text) is not None and not first_person(text):
         return True
     if _OTHERS_ZH_RE.search(text) is not None:
+        return True
+    if _LISTENER_ZH_RE.search(text) is not None and not first_person(text):
+        return True
+    if _ADVICE_ZH_RE.search(text) is not None:
         return True
     if _CREATURE_ZH_RE.search(text) is not None and not first_person(text):
         return True

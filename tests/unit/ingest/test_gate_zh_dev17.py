@@ -155,3 +155,40 @@ def test_statements_next_to_the_probe_families_still_store(text: str, key: str, 
         assert got.get(key, "").casefold() == value.casefold(), got
     else:
         assert key in got, got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one payment, these items, one thing made to order
+        "先帮我用微信付一下",
+        "对比一下这两款耳机 用表格",
+        "写首小诗，短一点",
+        # an assistant's words: the listener as the subject, what it will do
+        "根据你的情况，你应该是对尘螨过敏",
+        "你刚才提到你是老师，那寒假有空吧",
+        "接下来我会用英文回答你",
+        "您平时喜欢靠窗的座位",
+        # someone's advice in its own clause
+        "健身教练建议我每天喝蛋白粉",
+        "我老公老是劝我戒咖啡",
+    ],
+)
+def test_one_offs_assistant_words_and_advice_store_nothing(text: str) -> None:
+    assert stored(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # the user's own clause after the advice, a fact after "说个事", a nickname by kin
+        ("教练让我多吃蛋白质，所以我现在吃素", "diet", "vegetarian"),
+        ("说个事儿，我对芒果过敏", "allergy.food", "mango"),
+        ("我妈叫我小宝", "name.preferred", "小宝"),
+    ],
+)
+def test_statements_next_to_one_offs_and_advice_still_store(
+    text: str, key: str, value: str
+) -> None:
+    got = stored(text)
+    assert got.get(key, "").casefold() == value.casefold(), got
