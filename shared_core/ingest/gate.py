@@ -131,7 +131,9 @@ _LOCATIVE_ZH = re.compile(r"^[\u4e00-\u9fff]{1,4}(?:里|上|中|下|内|外|边|
 _NOT_FOODS = re.compile(
     r"^(?:空气|西北风|土|寂寞|空气和水|泡面和空气|air|thin\s+air|nothing)$"
     # the boss's empty promises: "我最喜欢的食物是老板画的饼"
-    r"|.*画的?大?饼$",
+    r"|.*画的?大?饼$"
+    # idioms with 吃: "我不吃亏", "我不吃这一套", "从不吃闭门羹"
+    r"|^(?:亏|这一?套|那一?套|软饭|闭门羹|老本|苦头?)$",
     re.I,
 )
 #: Slang for working or idling, not a job title: "我是个打工人", "社畜一枚".
@@ -168,6 +170,8 @@ _NOT_CITY_ZH = re.compile(
     r"|的[\u4e00-\u9fff]{1,6}(?:里|中|上)$"
     # "我住在公司", "住宿舍": a building one sleeps in is no city
     r"|^(?:公司|单位|宿舍|学校|学校里|家|家里|老家|医院|工地|店里|网吧|车里|办公室|工位|图书馆|实验室)$"
+    # someone's home: "住我妈家", "住在朋友家里"
+    r"|家(?:里)?$"
     r"|^(?:月球|火星|地球|天上|天堂|宇宙|外太空|银河系|梦里|心里|你心里|火星上|月亮上)$"
     # "我住哪都行", "住哪随便": anywhere is no city
     r"|^(?:哪|随便)|都(?:行|可以|好)$"
@@ -213,7 +217,9 @@ _PRONOUN_VALUES = frozenset({"it", "that", "this", "them", "those", "these", "st
 #: oneself, not a fact to keep as a note.
 _SELF_LABEL_ZH = re.compile(
     r"^\W*我(?:就|也|可|真)?是(?:个|一个|资深|重度|超级|骨灰级|终极)?"
-    r"(?:吃货|吃瓜群众|干饭人|月光族|剁手党|拖延症晚期)"
+    r"(?:吃货|吃瓜群众|干饭人|月光族|剁手党|拖延症晚期|学霸|学渣|猫奴|狗奴|全职儿女|全职女儿|全职儿子)"
+    # "我是一个莫得感情的干饭机器", "我就是个工具人"
+    r"|^\W*我(?:就|也|可|真)?是[^，,。]{0,12}(?:机器|工具人)\W*$"
 )
 #: A taste whose "item" is a verb phrase or a degree word ("love is a two-way street",
 #: "things I like and am good at", "enjoy it to the fullest") names nothing liked.
@@ -306,6 +312,8 @@ def _implausible(cand: Candidate) -> str | None:
     key = cand.key
     if key in ("name", "name.preferred") and value in _PLAYED_NAMES:
         return "a played name, said as a joke"
+    if key in ("name", "name.preferred") and value.startswith(("你", "您", "他", "她", "它")):
+        return "a pronoun, not a name"  # "我叫你一声", "叫我他爹"
     if key == "name.preferred" and _ADVICE_NOT_NAME_ZH.match(value):
         return "advice (叫我少喝点酒), not a name"
     if key.startswith("allergy") and _NOT_ALLERGENS.match(value):

@@ -192,3 +192,35 @@ def test_statements_next_to_one_offs_and_advice_still_store(
 ) -> None:
     got = stored(text)
     assert got.get(key, "").casefold() == value.casefold(), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # self-labels said in fun
+        "我就是个学渣",
+        "我是一台没有感情的搬砖机器",
+        # idioms with 吃, a pronoun for a name, someone's home for a city
+        "我这人不吃亏",
+        "我可不吃那一套",
+        "我叫他一声哥",
+        "最近住在我姐家里",
+    ],
+)
+def test_self_labels_idioms_pronouns_and_homes_store_nothing(text: str) -> None:
+    assert stored(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我不吃苦瓜", "food.dislike.苦瓜", "苦瓜"),
+        ("我住在石家庄", "location.city", "shijiazhuang"),
+        ("我叫小林", "name", "小林"),
+    ],
+)
+def test_statements_next_to_self_labels_and_idioms_still_store(
+    text: str, key: str, value: str
+) -> None:
+    got = stored(text)
+    assert got.get(key, "").casefold() == value.casefold(), got
