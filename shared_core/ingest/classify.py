@@ -549,6 +549,15 @@ _NEGATIVE_KEYS = frozenset(
 )
 
 
+#: Keys that say no to something: read only from a sentence that refuses (a stored
+#: ``recommend.never`` is a hard rule in every context block).
+_REFUSING_KEYS = frozenset(
+    {"payment.avoid", "recommend.never", "diet.avoid", "travel.airline.avoid", "contact.call"}
+)
+#: A health word said as a feeling: "I feel a sense of anxiety", "feeling a bit anxious".
+_FEELING = re.compile(r"\b(?:feel|feels|feeling|felt)\b", _I)
+
+
 #: Keys the classifier may store only when the sentence says what kind of fact it is: a
 #: health record or a tone from a sentence that merely sits near their prototypes (a
 #: sea-bass recipe is no fish allergy, "it makes me feel warm" no wish for a warm tone).
@@ -581,6 +590,10 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     cue = next((rx for prefix, rx in _KEY_CUES.items() if key.startswith(prefix)), None)
     if cue is not None and not cue.search(text):
         return []
+    if key in _REFUSING_KEYS and not (_NEGATION.search(text) or _REFUSE.search(text)):
+        return []  # "Movies can take me into different worlds" refuses nothing
+    if key.startswith("health.") and _FEELING.search(text):
+        return []  # "I feel a sense of anxiety": a feeling of the moment, no condition
     if key not in _NEGATIVE_KEYS and _NEGATION.search(_without_values(key, text)):
         # "just text me, I never check email": a value its own clause affirms, or none
         return _affirmed(key, text) if _table_rx(key) is not None else []

@@ -143,3 +143,25 @@ def test_the_classifier_stores_no_question_hypothetical_errand_or_pasted_reply(
 def test_the_classifier_still_reads_a_plain_statement(minilm: OnnxEmbedder) -> None:
     got = _stored(minilm, "Google Pay is how I settle everything these days.")
     assert [k for k, _ in got if k.startswith("payment.method")]
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Films can take me into other worlds and give me new experiences.",  # no refusal
+        "I feel a sense of dread and anxiety.",  # a feeling, no condition
+        "I feel a lot of stress and anxiety at work.",
+    ],
+)
+def test_no_refusal_or_condition_from_a_sentence_that_does_not_say_one(
+    minilm: OnnxEmbedder, text: str
+) -> None:
+    got = _stored(minilm, text)
+    assert not [k for k, _ in got if k.startswith(("recommend.", "health.", "diet.avoid"))]
+
+
+@pytest.mark.embeddings
+def test_a_refusal_said_as_one_is_still_stored(minilm: OnnxEmbedder) -> None:
+    got = _stored(minilm, "Please never suggest cruises to me, I get seasick.")
+    assert [k for k, _ in got if k.startswith("recommend.")]
