@@ -214,13 +214,7 @@ class RuleExtractor:
                     # "anything good under $50? that's my limit": the question's amount is
                     # the user's own limit, said in the next sentence
                     c = dataclasses.replace(c, signals=c.signals - {"question"})
-                if quoted or pasted:
-                    c = dataclasses.replace(c, signals=c.signals | {"quoted"})
-                if generic_remark(clause.text, sent_text):
-                    c = dataclasses.replace(c, signals=c.signals | {"generic"})
-                if c.intent is Intent.ASSERT and past_state(clause.text, c.key):
-                    c = dataclasses.replace(c, signals=c.signals | {"past"})
-                out.append(c)
+                out.append(_said_signals(c, clause.text, sent_text, quoted=quoted or pasted))
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
@@ -275,37 +269,19 @@ class RuleExtractor:
         sent = _read_sentence(
             sent_text, turn.at, correcting=CORRECTION_RE.search(sent_text) is not None
         )
-        whole = Clause(
-            sent_text,
-            0,
-            sent,
-            PERMANENT_RE.search(sent_text) is not None,
-            third_party(sent_text),
-            turn.at,
-        )
         joke = any(rx.search(text) is not None for rx in (JOKE_RE, LAUGH_RE))
         joke = joke or laughed_from(sentences(text)) is not None
-        c = _finish(candidate, whole, sent, marker=has_explicit_marker(text), joke=joke)
-        signals = set(c.signals)
-        if QUOTED_RE.search(sent_text) or ASSISTANT_VOICE_RE.search(text):
-            signals.add("quoted")
-        if generic_remark(sent_text, sent_text):
-            signals.add("generic")
-        if c.intent is Intent.ASSERT and past_state(sent_text, c.key):
-            signals.add("past")
-        return dataclasses.replace(
-            c, signals=frozenset(signals), extractor=candidate.extractor, span=candidate.span
+        c = _finish(
+            candidate, _whole(sent, turn.at), sent, marker=has_explicit_marker(text), joke=joke
         )
+        quoted = QUOTED_RE.search(sent_text) is not None
+        c = _said_signals(
+            c, sent_text, sent_text, quoted=quoted or bool(ASSISTANT_VOICE_RE.search(text))
+        )
+        return dataclasses.replace(c, extractor=candidate.extractor, span=candidate.span)
 
     def _sentence_hits(self, sent: Sentence, at: datetime) -> Iterator[tuple[Clause, Candidate]]:
-        whole = Clause(
-            sent.text,
-            0,
-            sent,
-            PERMANENT_RE.search(sent.text) is not None,
-            third_party(sent.text),
-            at,
-        )
+        whole = _whole(sent, at)
         consumed: list[tuple[int, int]] = []
         for _start, _end, c in _claim(whole, _SENTENCE_HANDLERS, consumed):
             yield whole, c
@@ -598,6 +574,28 @@ def _subject_for(clause: str) -> tuple[int, str] | None:
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in spans)
+
+
+def _whole(sent: Sentence, at: datetime) -> Clause:
+    """The whole sentence as one clause (what sentence-wide handlers read)."""
+    return Clause(
+        sent.text, 0, sent, PERMANENT_RE.search(sent.text) is not None, third_party(sent.text), at
+    )
+
+
+def _said_signals(c: Candidate, clause_text: str, sent_text: str, *, quoted: bool) -> Candidate:
+    """``c`` with the signals of how its clause was said: quoted or pasted, a remark about
+    a thing or a trend, a past state."""
+    signals = set(c.signals)
+    if quoted:
+        signals.add("quoted")
+    if generic_remark(clause_text, sent_text):
+        signals.add("generic")
+    if c.intent is Intent.ASSERT and past_state(clause_text, c.key):
+        signals.add("past")
+    return (
+        c if len(signals) == len(c.signals) else dataclasses.replace(c, signals=frozenset(signals))
+    )
 
 
 def _read_sentence(sent_text: str, at: datetime, *, correcting: bool) -> Sentence:
