@@ -70,6 +70,7 @@ from datetime import datetime
 
 from .. import taxonomy
 from ..entities import Candidate, Intent, Kind, Scope, Turn
+from ..errors import InvalidInputError
 from . import _rules_facts as F
 from . import lexicon as L
 from ._rulebase import (
@@ -263,7 +264,15 @@ class RuleExtractor:
         a third party's fact, a quote or pasted reply, a joke, a passing state, a one-off
         task, a remark, a past state), so that one gate judges every extractor's output:
         the statement classifier reads "could i be anemic" as a condition, and the gate
-        rejects it as a question, as it would a rule's candidate."""
+        rejects it as a question, as it would a rule's candidate.
+
+        Raises:
+            InvalidInputError: an argument of the wrong type.
+        """
+        if not isinstance(candidate, Candidate) or not isinstance(turn, Turn):
+            raise InvalidInputError("finish() takes a Candidate and the Turn it was read in")
+        if not isinstance(sentence, str):
+            raise InvalidInputError("sentence must be a str")
         text = L.fix_typos(normalize_text(turn.text).translate(L.T2S))
         sent_text = normalize_text(sentence).translate(L.T2S)
         sent = _read_sentence(
