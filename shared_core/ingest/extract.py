@@ -775,7 +775,9 @@ _WITH_ME = re.compile(
 
 #: A meal or a few days: what is eaten or taken then is for now ("今天我吃素", "这几天在吃
 #: 布洛芬"), unless it starts something ("从今天起我吃素", "我今天开始吃二甲双胍").
-_FOR_NOW_ZH = re.compile(r"今天|今晚|这顿|这餐|这几天|这两天")
+_FOR_NOW_ZH = re.compile(
+    r"今天|今晚|这顿|这餐|这几天|这两天|这(?:个)?(?:礼拜|星期)|这周(?!末)|本周"  # "这礼拜在控糖"
+)
 _FROM_NOW_ZH = re.compile(r"开始|起|以后|往后|今后")
 #: "不是我对花生过敏", "其实不是我在北京": the user is not the one it is about.
 _NOT_ME_ZH = re.compile(r"^\W*(?:其实|而且|但|可|都)?(?:并)?不是我(?![的们])")

@@ -122,7 +122,9 @@ _NOT_ALLERGENS = re.compile(
     r"|chores|housework|cleaning|laundry|commitment|small\s+talk|phone\s+calls|bills|taxes|wi-?fi"
     r"|traffic|exams?|studying|my\s+boss|bosses|adults|grown-?ups"
     r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业|钱|你|你们|他|她|老板|上司|领导"
-    r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生)$",
+    r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生)$"
+    # the same said of a part of the day or week: "周一早上的闹钟", "早上的例会", "月底的报表"
+    r"|^[\u4e00-\u9fff]{0,8}?(?:闹钟|上班|加班|开会|例会|早起|早八|考试|作业|报表|周报|老板|领导|周一|星期一|工作日)$",
     re.IGNORECASE,
 )
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
@@ -220,6 +222,10 @@ _SELF_LABEL_ZH = re.compile(
     r"(?:吃货|吃瓜群众|干饭人|月光族|剁手党|拖延症晚期|学霸|学渣|猫奴|狗奴|全职儿女|全职女儿|全职儿子)"
     # "我是一个莫得感情的干饭机器", "我就是个工具人"
     r"|^\W*我(?:就|也|可|真)?是[^，,。]{0,12}(?:机器|工具人)\W*$"
+    # idling made a title, or riches claimed: "我是熬夜冠军", "我是摸鱼界的王者", "我是富婆"
+    r"|^\W*我(?:就|也|可|真)?是(?:个|一个|一名)?[^，,。]{0,4}?(?:熬夜|摸鱼|躺平|干饭|划水|发呆|睡觉|拖延|迟到|吃瓜|追剧)"
+    r"(?:界的?)?(?:冠军|王者|专业户|大师|达人|选手|第一名|一哥|一姐|天花板|扛把子)"
+    r"|^\W*我(?:就|也|可|真)?是(?:个|一个)?(?:富婆|富豪|首富|大富翁|亿万富翁|土豪|隐形富豪)(?=$|\W)"
 )
 #: A taste whose "item" is a verb phrase or a degree word ("love is a two-way street",
 #: "things I like and am good at", "enjoy it to the fullest") names nothing liked.
@@ -260,7 +266,16 @@ _ADVICE_NOT_NAME_ZH = re.compile(
     r"^(?:少|多(?!多)|别|不要|不许|去|早点|早些|记得|快点?|赶紧|好好|按时|注意|小心|出去|回家|戒|减肥|锻炼"
     r"|吃|喝|睡|起床|休息)"
 )
-_NAME_SLOTS = ("job.employer", "job.title", "industry", "location.city", "location.country")
+_NAME_SLOTS = (
+    "job.employer",
+    "job.title",
+    "industry",
+    "location.city",
+    "location.country",
+    # "酒店订在国贸": a place phrase (在…) is no hotel chain or airline
+    "hotel.chain",
+    "travel.airline",
+)
 
 
 @dataclass(frozen=True, slots=True)
