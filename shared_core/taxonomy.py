@@ -430,7 +430,8 @@ _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bsek\b|\b(?:swedish\s+)?(?:kronor|krona)\b", "SEK"),
     (r"\bpln\b|\bzloty\b", "PLN"),
     (r"\$|\busd\b|\bdollars?\b|\bbucks?\b|美元|美金", "USD"),
-    (r"€|\beur\b|\beuros?\b|欧元", "EUR"),
+    # "两千欧", "500欧": the short form after an amount
+    (r"€|\beur\b|\beuros?\b|欧元|(?<=[\d零一二两三四五六七八九十百千万])欧(?![洲美])", "EUR"),
     (r"£|\bgbp\b|\bpounds?\b|\bquid\b|\bsterling\b|英镑", "GBP"),
     (r"[¥￥]|\bcny\b|\brmb\b|\byuan\b|人民币|块|元", "CNY"),
     (r"\bjpy\b|\byen\b|日元", "JPY"),

@@ -50,7 +50,7 @@ _QUIET_EN = re.compile(
 )
 _ZH_HOUR = r"(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})"
 _QUIET_ZH = re.compile(
-    r"(?P<pre>晚上|夜里|夜间|下午|傍晚|早上|上午|凌晨|中午)?\s*"
+    r"(?P<pre>晚上|夜里|夜间|下午|傍晚|早上|上午|凌晨|中午|白天)?\s*"
     + _ZH_HOUR
     + r"\s*(?:点|:00)(?P<half>半)?\s*"
     r"(?P<dir>以后|之后|后|以前|之前|前)\s*(?:就)?(?:请)?(?:千万)?(?:别|不要|不准|勿|请勿)(?:再)?(?:给我)?"
@@ -75,7 +75,9 @@ _QUIET_CUE = re.compile(
     r"|\bnot\s+(?:reachable|available|contactable)\b|\bleave\s+me\s+(?:alone|be)\b"
     # "kindly avoid messaging between 9 and 6", "avoid calling me before 8"
     r"|\bavoid\s+(?:contact|call|text|messag|email|ping|notif|disturb)"
-    r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休|推送|提醒",
+    r"|打扰|联系|通知|消息|电话|发|免打扰|睡觉|找我|吵我|烦我|勿扰|休息时间|午睡|午休|推送|提醒"
+    # "…我在接孩子，别打来", "那会儿不要打过来"
+    r"|(?:别|不要|勿)打",
     _I,
 )
 _T = r"(?P<h{n}>\d{{1,2}}|midnight|noon)(?::(?P<m{n}>\d{{2}}))?\s*(?P<a{n}>[ap]\.?m\.?)?"
@@ -93,9 +95,11 @@ _ZH_H = (
     r"(?:点|[:：](?P<min{n}>[0-5]\d))(?P<half{n}>半)?"
 )
 _QUIET_RANGE_ZH = re.compile(
-    r"(?P<pre1>晚上|夜里|夜间|半夜|深夜|下午|傍晚|中午|早上|上午|凌晨|晚|早)?\s*"
+    r"(?P<pre1>晚上|夜里|夜间|半夜|深夜|下午|傍晚|中午|早上|上午|凌晨|白天|晚|早)?\s*(?:从)?\s*"
     + _ZH_H.format(n=1)
-    + r"\s*(?:以后|之后)?\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
+    # "白天从九点一直睡到下午四点": what is done over the span may stand before 到
+    + r"\s*(?:以后|之后)?\s*(?:一直|一觉)?(?:睡|补觉|休息|午睡)?"
+    + r"\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
     + r"(?P<pre2>早上|上午|凌晨|早晨|中午|下午|晚上|早|晚)?\s*"
     + _ZH_H.format(n=2)
 )
@@ -141,10 +145,15 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         if z1 is None or z2 is None or z1 > 24 or z2 > 24:
             continue
         pre1 = m.group("pre1") or ""
-        pm1 = pre1 in ("晚上", "晚", "夜里", "夜间", "下午", "傍晚") or (
-            (not pre1 or pre1 in ("半夜", "深夜")) and z1 > z2 and z1 < 12
-        )
         pm2 = (m.group("pre2") or "") in ("下午", "晚上", "晚")
+        # "九点到三点" crosses midnight from the evening, but "九点到下午三点" and "白天九点到
+        # 三点" are a morning start: the end said as afternoon comes after it the same day
+        pm1 = pre1 in ("晚上", "晚", "夜里", "夜间", "下午", "傍晚") or (
+            (not pre1 or pre1 in ("半夜", "深夜"))
+            and z1 > z2
+            and z1 < 12
+            and not (pm2 and z1 < z2 + 12)
+        )
         s1 = (z1 + 12 if pm1 and z1 < 12 else z1) % 24
         if pre1 in ("夜里", "夜间", "凌晨", "半夜", "深夜") and z1 == 12:
             s1 = 0  # "夜里12点" is midnight
@@ -215,8 +224,54 @@ def _quiet_pair(sentence: str) -> str | None:
     return f"{t1[0]:02d}:{t1[1]:02d}-{t2[0]:02d}:{t2[1]:02d}"
 
 
+_ZH_PAIR_H = (
+    r"(?P<pre{n}>早上|上午|凌晨|早晨|白天|中午|下午|傍晚|晚上|夜里|夜间|半夜|深夜|早|晚)?\s*"
+    r"(?P<h{n}>\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})\s*(?:点|[:：](?P<min{n}>[0-5]\d))(?P<half{n}>半)?\s*"
+)
+_ZH_BEFORE, _ZH_AFTER = r"(?:以前|之前|前)", r"(?:以后|之后|后)"
+#: "早上九点前、晚上十一点后都不要联系我", "晚上10点以后和早上8点之前别找我": both ends of
+#: the quiet hours, each said on its own side, in one sentence.
+_ZH_GAP = r"[^。！？!?]{0,10}?"
+_QUIET_PAIR_ZH = (
+    re.compile(_ZH_PAIR_H.format(n=1) + _ZH_BEFORE + _ZH_GAP + _ZH_PAIR_H.format(n=2) + _ZH_AFTER),
+    re.compile(_ZH_PAIR_H.format(n=1) + _ZH_AFTER + _ZH_GAP + _ZH_PAIR_H.format(n=2) + _ZH_BEFORE),
+)
+_QUIET_PAIR_ZH_CUE = re.compile(r"别|不要|勿|不准|不许|免打扰|不方便")
+_ZH_EVENING = ("下午", "傍晚", "晚上", "夜里", "夜间", "晚")
+
+
+def _zh_clock(m: re.Match[str], n: int, *, evening: bool) -> str | None:
+    """One end of a Chinese pair as HH:MM: ``evening`` for the "after" end with no day part."""
+    h = parse_number(m.group(f"h{n}"))
+    if h is None or h > 24:
+        return None
+    pre = m.group(f"pre{n}") or ""
+    if h < 12 and (pre in _ZH_EVENING or (not pre and evening)):
+        h += 12
+    elif pre in ("凌晨", "半夜", "深夜", "夜里") and h == 12:
+        h = 0
+    mi = 30 if m.group(f"half{n}") else int(m.group(f"min{n}") or 0)
+    return f"{h % 24:02d}:{mi:02d}"
+
+
+@functools.lru_cache(maxsize=64)
+def _quiet_pair_zh(sentence: str) -> str | None:
+    """ "早上九点前、晚上十一点后都不要联系我" -> "23:00-09:00"."""
+    if not _QUIET_PAIR_ZH_CUE.search(sentence) or not _QUIET_CUE.search(sentence):
+        return None
+    before_first, after_first = (rx.search(sentence) for rx in _QUIET_PAIR_ZH)
+    if before_first is not None:  # "早上九点前、晚上十一点后": the later end starts it
+        m, first, second = before_first, 2, 1
+    elif after_first is not None:
+        m, first, second = after_first, 1, 2
+    else:
+        return None
+    start, end = _zh_clock(m, first, evening=True), _zh_clock(m, second, evening=False)
+    return f"{start}-{end}" if start and end else None
+
+
 def h_quiet(cl: Clause) -> Iterator[Hit]:
-    pair = _quiet_pair(cl.sentence.text)
+    pair = _quiet_pair(cl.sentence.text) or _quiet_pair_zh(cl.sentence.text)
     if pair is not None:
         if cl.start == 0:
             yield 0, len(cl.text), cand(Kind.CONSTRAINT, "contact.quiet_hours", pair, hard=True)

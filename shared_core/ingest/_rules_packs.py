@@ -2853,7 +2853,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "age",
         None,
-        r"(?:^\W*|我)今年(?:已经)?(?P<v>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)(?:岁|周岁)?(?=$|[，。,.!！]|了|啦)",
+        r"(?:^\W*|我)今年(?:已经|都|都已经|也)?(?P<v>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)(?:岁|周岁)?(?=$|[，。,.!！]|了|啦)",
     ),
     # "我是国航金卡", "我有希尔顿钻石卡": a member by card level
     (
@@ -3099,6 +3099,15 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"(?:我|我家|家里)(?:有)?(?P<v>[一二两三四五六七八九]|\d|俩|仨)(?:个)?(?:娃|孩子|小孩|宝宝|崽|娃儿)",
     ),
+    # one child named by sex, or the count said as a parent: "我就一个闺女", "家里就一个儿子",
+    # "我是两个孩子的妈" (not "一个儿子和一个女儿", counted whole by the rows above)
+    (
+        "family.children",
+        None,
+        r"(?:我|我家|家里)(?:就|只|只有|就有|一共|总共)(?P<v>[一两二三四]|\d|俩|仨)(?:个)?(?:闺女|女儿|儿子)"
+        r"(?![和、，,]?(?:还有)?(?:一|两)?个(?:儿子|女儿|闺女))"
+        r"|我是(?P<v2>[一两二三四五]|\d|俩|仨)(?:个)?(?:孩子|娃)的(?:妈妈?|爸爸?|母亲|父亲|家长)",
+    ),
     # the airline fronted before the refusal: "东航我是不会再坐了", "亚航的话再也不坐了"
     (
         "travel.airline.avoid",
@@ -3177,7 +3186,7 @@ _HINTS_5ZH: Mapping[str, str] = {
     "payment.avoid": "不用|不碰|不办",
     "travel.airline.avoid": "不坐|不飞|不乘坐|不考虑",
     "job.employer": "上班|工作|打工|实习",
-    "family.children": "娃|孩子|小孩|宝宝|崽",
+    "family.children": "娃|孩子|小孩|宝宝|崽|闺女|女儿|儿子",
     "recommend": "推",
     "job.title": "做|当|干",
     "location.place": "在|这边|这儿|这里|那边",
@@ -3616,6 +3625,18 @@ ITEM_ROWS_16ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ),
     # the age right after 我 in a list of facts: "我28，单身，住杭州"
     ("age", None, r"^\W*我(?P<v>1[6-9]|[2-8]\d)(?:岁)?(?=[，,]|$)"),
+    # the age opening the turn, subject dropped: "六十五岁，刚退休没多久"
+    (
+        "age",
+        None,
+        r"^\W*(?P<v>1[6-9]|[2-9]\d|[二三四五六七八九]十[一二三四五六七八九]?|十[六七八九])(?:周)?岁(?=[，,]|\W*$)",
+    ),
+    # a birthday just passed: "我今年刚过了三十六岁生日", "上个月刚过完四十岁生日"
+    (
+        "age",
+        None,
+        r"(?:^\W*|我)(?:今年|上个月|上周|前几天|前两天|昨天|刚刚)?(?:刚|才)?过(?:了|完)(?P<v>\d{2}|[二三四五六七八九]十[一二三四五六七八九]?)(?:周)?岁(?:的)?生日",
+    ),
     # the full name given after the surname: "我姓陈，全名陈晓东"
     ("name", None, r"^\W*(?:我的?)?全名(?:是|叫)?(?P<v>[\u4e00-\u9fff]{2,4})(?=$|[，。,.!！])"),
     # an enthusiast by halves: "我算半个摄影爱好者", "我也算个羽毛球迷"
@@ -4715,9 +4736,17 @@ _MOVE_ZH = (
     re.compile(
         r"(?:从|由)(?P<prev>"
         + CITY_ZH
-        + r")搬(?:家)?(?:到|去|来)了?(?P<cur>"
+        # "从上海搬回老家宁波": back home counts as a move too
+        + r")搬(?:家)?(?:到|去|来|回(?:到|了)?)了?(?:老家|家乡)?(?P<cur>"
         + CITY_ZH
         + r")(?=了|$|[，,。.！!；;])"
+    ),
+    # "在沈阳住了五年，上个月搬到北京": how long the user lived there, then the move
+    re.compile(
+        r"在(?P<prev>"
+        + CITY_ZH
+        + r")(?:住|生活|待|呆|工作)了[^，,。]{0,6}\s*[，,]\s*(?:去年|前年|今年|上个月|上周|前几年|后来|最近|刚刚?)?(?:才|就)?"
+        r"(?:搬到了?|搬来了?|搬去了?|搬回了?)(?P<cur>" + CITY_ZH + r")(?=$|[，,。.！!；;]|了)"
     ),
     re.compile(
         r"搬(?:家)?(?:到|去)了?(?P<cur>"
@@ -4882,6 +4911,15 @@ _BIRTHDAY_RX = (
     re.compile(
         r"我(?:是)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
         r"(?:出生|生)(?:的)?(?!了|过|下)"
+    ),
+    # the date first, then whose birthday: "每年十一月二十八号我过生日", "阳历八月十五号是我的生日"
+    re.compile(
+        r"(?:阳历|公历|新历)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+        r"(?:是|就是)?我(?:的)?(?:过)?生日"
+    ),
+    # a dotted or dashed date with the year first: "出生日期：1979.12.01" (read as 我的生日是…)
+    re.compile(
+        r"生日(?:是|在|为)?\s*(?P<y>(?:19|20)\d\d)\s*[./-]\s*(?P<m>\d{1,2})\s*[./-]\s*(?P<d>\d{1,2})(?![\d.])"
     ),
     re.compile(
         r"(?:生于|出生于|出生在)\s*(?P<y>(?:19|20)\d\d|[一二]九[〇零一二三四五六七八九]{2}|二〇[〇零一二三四五六七八九]{2})年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]?"

@@ -41,8 +41,9 @@ def _amt(name: str) -> str:
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
         r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million"
         r"|lakhs?\b|lacs?\b|crores?\b)?"
-        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元))?"
-        r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+(?:元|块钱?|美元)?"
+        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元|美金|欧元|欧(?![洲美])|英镑|日元))?"
+        r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+"
+        r"(?:元|块钱?|美元|美金|欧元|欧(?![洲美])|英镑|日元)?"
         r"|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
         r"(?:\s?(?:dollars|usd|euros|bucks|pounds|quid))?"
         # "fifty pounds", "sixty-five bucks": a bare word number needs its currency
@@ -69,8 +70,8 @@ _BUDGET_RX = (
         _I,
     ),
     re.compile(
-        r"预算(?:是|为|大概|大约|在|有|:|：|改成|改为|调到|调整为|换成|变成){0,3}\s*(?P<q>大概|大约|差不多|不超过|最多|控制在|至少)?\s*"
-        + _AMT
+        r"预算(?:是|为|大概|大约|在|有|:|：|改成|改为|调到|调整为|换成|变成|卡在|定在|压在|就|只有|也就|顶多){0,3}\s*"
+        r"(?P<q>大概|大约|差不多|不超过|最多|控制在|至少)?\s*" + _AMT
     ),
     re.compile(
         r"\b(?P<q>at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum(?:\s+of)?"
@@ -86,7 +87,8 @@ _BUDGET_RX = (
     ),
     re.compile(
         r"(?P<q>最多|最高|不超过|不要超过|别超过|不会超过|不能超过|不想超过|至多|顶多|上限|至少|最少|不低于|起码)\s*"
-        r"(?:能|可以|只能)?(?:花|用|出|付|掏)?\s*" + _AMT
+        # "上限是六千块", "最少也得三千"
+        r"(?:是|就是|为|也得|也要|得|要)?(?:能|可以|只能)?(?:花|用|出|付|掏)?\s*" + _AMT
     ),
     re.compile(_AMT + r"\s*(?P<q>以内|以下|之内)"),
     # 5: "my limit is $250", "spending cap of 800"
@@ -141,6 +143,18 @@ _BUDGET_RX = (
     ),
     re.compile(
         r"(?:手头|手上|兜里|卡里)(?:就|只|只有|就剩|总共)(?:有)?\s*(?P<q>大概|大约)?" + _AMT
+    ),
+    # what the user will put in, with "about": "这台相机我能出1.5w左右", "人均五千上下就行"
+    # (a place's price stays one: "那家店人均三百左右")
+    re.compile(
+        r"(?:我)?(?:能|可以|愿意|打算|准备|最多能)(?:出|花|掏)\s*(?P<q>大概|大约|差不多)?\s*"
+        + _AMT
+        + r"\s*(?:左右|上下)"
+    ),
+    re.compile(
+        r"人均\s*(?P<q>大概|大约|差不多)?\s*"
+        + _AMT
+        + r"\s*(?:左右|上下)\s*(?:就行|就好|就可以|就够了?|最好|吧)"
     ),
     # "I've lowered my limit to 100 a month", "we raised our budget to 2k": the new limit
     re.compile(
@@ -356,7 +370,7 @@ def _bare_in_place(place: str) -> bool:
 
 _ZH_CITY_ALT = "|".join(re.escape(c) for c in L.ZH_CITY_NAMES)
 _LOC_ZH = re.compile(
-    r"(?:我|本人)(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还|长期)?(?:现居(?:于|在)?|现住(?:在)?"
+    r"(?:我|本人)(?P<neg>不再|已经不|现在不|不)?(?:现在|目前|一直|还|长期|常年|长年|多年来?)?(?:现居(?:于|在)?|现住(?:在)?"
     r"|住在|居住在|生活在|定居在|定居于|常住在|常住|定居"
     r"|住)(?!过|地址|址)(?P<p>[^，,。.!?！？；;]{1,20})"
     r"|我(?:已经|刚|最近|刚刚)?(?:搬到|搬去|搬家到|移居到?)了?(?P<p2>[^，,。.!?！？；;]{1,20})"

@@ -479,11 +479,13 @@ NOT_HOME_ZH = re.compile(r"酒店|宾馆|旅馆|民宿|青旅|客栈|宿舍|医�
 
 
 def split_country(place: str) -> tuple[str, str]:
-    """A Chinese place said country first ("加拿大温哥华", "日本大阪") -> (country, the rest);
+    """A Chinese place said country first ("加拿大温哥华", "日本的大阪") -> (country, the rest);
     ``("", place)`` otherwise."""
     for country in _ZH_COUNTRIES:
         if place.startswith(country) and len(place) > len(country) + 1:
-            return country, place[len(country) :]
+            # "加拿大的温哥华": the 的 between them is no part of the city
+            rest = place[len(country) :]
+            return country, (rest[1:] if rest.startswith("的") and len(rest) > 2 else rest)
     return "", place
 
 
@@ -629,6 +631,9 @@ def parse_number(text: str) -> int | None:
         "元",
         "块钱",
         "块",
+        "美金",
+        "日元",
+        "欧",
     ):
         if t.endswith(unit_word):
             t = t[: -len(unit_word)].strip()
