@@ -947,7 +947,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         TIMEZONES,
         r"(?:用|按|按照|以|是|都是)(?P<v>"
         + _alt(TIMEZONES, ascii_only=False)
-        + r")时间(?!.*(?:几点|多少))",
+        + r")(?:时间|时区)(?!.*(?:几点|多少))",
     ),
     # ---- currency
     (
@@ -3164,9 +3164,9 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "timezone",
         TIMEZONES,
-        r"时间(?:都)?(?:按|按照|用|以|照)(?P<v>"
+        r"(?:时间|时区)(?:都)?(?:按|按照|用|以|照)(?P<v>"
         + _alt(TIMEZONES, ascii_only=False)
-        + r")(?:的|那边的)?(?:算|为准|来)",
+        + r")(?:的|那边的)?(?:时区|时间)?(?:算|为准|来)",  # "时间都按美东时区来"
     ),
     # "我在华为做硬件工程师": the role after the employer
     (
@@ -3193,7 +3193,7 @@ _HINTS_5ZH: Mapping[str, str] = {
     "language.spoken": "另外会|而且会|同时会|会一点|会点|还有|以及|外加",
     "hotel.chain": _HOTEL_CHAINS_ZH,
     "pet.species": "叫|名字",
-    "timezone": "时间",
+    "timezone": "时间|时区",
 }
 # ---- round 6 (EN): value forms a set of chat/e-mail/form wordings exposed (dev10) --------
 #: Time-zone abbreviations read on their own ("IST timezone", "London, so GMT/BST").
@@ -3949,7 +3949,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "travel.loyalty": "member|miles|honors|bonvoy|skymiles|aadvantage|mileage|avios|club|krisflyer|flying blue|rewards|hyatt|会员|常旅客",
         "hotel.chain": "go-to|stay|prefer|like|love|酒店|住",
         "hotel.room": "room|floor|bed|elevator|lift|smoking|quiet|accessible|房|楼层|床|电梯|无烟|安静",
-        "timezone": "time|mind|zone|时间",
+        "timezone": "time|mind|zone|时间|时区",
         "currency": "price|amount|cost|显示|标价|计价|报价|换算|换成|折算|折合|转换|都按",
         "recommend": "want|interested|recommendation|suggestion|兴趣|不感冒",
     }.items()

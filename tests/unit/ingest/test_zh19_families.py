@@ -133,3 +133,30 @@ def test_quiet_hours_after_nine_by_day_are_the_morning() -> None:
 )
 def test_neighbours_of_those_families_store_no_such_value(text: str, key: str) -> None:
     assert key not in stored(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # found by probing the same registers with fresh wordings (not benchmark rows):
+        # A-not-A advice questions without 吗, a wish, a kin noun before a comma,
+        # memes and stock annoyances
+        "要不要换成用支付宝付",
+        "真想做个自由职业者",
+        "我发小，在成都当医生",
+        "我是全家的希望",
+        "我是宇宙无敌美少年",
+        "我最爱改简历了",
+        "我的爱好是数钱",
+    ],
+)
+def test_look_alikes_found_by_probing_store_nothing(text: str) -> None:
+    assert stored(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("我用美西时区", "America/Los_Angeles"), ("时区按伦敦的来", "Europe/London")],
+)
+def test_a_time_zone_said_with_shiqu(text: str, value: str) -> None:
+    assert stored(text).get("timezone", "").casefold() == value.casefold()
