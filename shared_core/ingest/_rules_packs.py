@@ -117,10 +117,10 @@ Asia/Seoul: seoul | 首尔 | 韩国
 Asia/Singapore: singapore | sgt | 新加坡
 Asia/Kolkata: india | ist | 印度
 Australia/Sydney: sydney | aest | aedt | 悉尼 | 澳洲东部
-America/New_York: new york | eastern | est | edt | et | nyc | 纽约 | 美东 | 美国东部
+America/New_York: new york | eastern | east coast | est | edt | et | nyc | 纽约 | 美东 | 美国东部
 America/Chicago: chicago | central | cdt | 芝加哥 | 美中 | 美国中部
 America/Denver: denver | mountain | mst | mdt
-America/Los_Angeles: los angeles | la | pacific | pst | pdt | pt | san francisco | seattle | 洛杉矶 | 旧金山 | 美西 | 美国西部 | 太平洋
+America/Los_Angeles: los angeles | la | pacific | west coast | pst | pdt | pt | san francisco | seattle | 洛杉矶 | 旧金山 | 美西 | 美国西部 | 太平洋
 Africa/Lagos: lagos | abuja | nigeria | nigerian | west africa | west african | 拉各斯 | 尼日利亚
 Africa/Nairobi: nairobi | kenya | kenyan | east africa | east african | 内罗毕
 Africa/Johannesburg: johannesburg | cape town | south africa | south african | sast | 约翰内斯堡
@@ -375,7 +375,8 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "plain_text",
-        r"\bplain\s+text\b|\bno\s+markdown\b|纯文本|不要用\s*markdown|别用\s*markdown",
+        # "a plain text message to my number" is an SMS, not a layout
+        r"\bplain\s+text\b(?!\s+(?:messages?|msgs?|sms)\b)|\bno\s+markdown\b|纯文本|不要用\s*markdown|别用\s*markdown",
     ),
     (
         "response.format",
@@ -2520,7 +2521,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "allergy",
         None,
-        r"^\W*(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+|massive\s+)?(?!(?:my|the|food|drug|medication|seasonal|skin|any|no|an?)\s)(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)(?=\s*(?:[,.;!—–-]|$)|\s+(?:so|and|but|btw|fyi|here)\b)"
+        r"^\W*(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+|massive\s+)?(?!(?:my|the|food|drug|medication|seasonal|skin|any|no|not|never|an?)\s)(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)(?=\s*(?:[,.;!—–-]|$)|\s+(?:so|and|but|btw|fyi|here)\b)"
         r"|\b(?:my|the\s+one\s+with\s+(?:the|a|an)|with\s+(?:a|an|my))\s+(?:severe\s+|bad\s+|serious\s+|mild\s+|deadly\s+)?(?!(?:food|drug|medication|seasonal|skin)\s)(?P<v2>[a-z]+(?:\s+[a-z]+)?)\s+allerg(?:y|ies)\b"
         r"|^\W*(?P<v3>[a-z][a-z ]{1,25}?)\s+(?:sets?\s+off|triggers?|sets?\s+\w+\s+off|flares?\s+up)\s+my\s+(?:allergies|allergy|hay\s*fever|sinuses)\b|\bmy\s+allergies\s+(?:are\s+)?(?:triggered|set\s+off)\s+by\s+(?P<v4>"
         + ITEM_EN
@@ -4315,11 +4316,14 @@ _CONCESSIVE_LANG = re.compile(
 )
 
 
-#: A format named and then found hard: "the 24 hour clock confuses me", "metric is confusing".
-_CONFUSES = re.compile(
-    r"(?:\s+(?:clock|time|format|system|thing|stuff))?\s+(?:(?:just\s+|really\s+|always\s+)?"
-    r"(?:confuses|baffles|loses|annoys)\s+me|(?:is|are)\s+(?:so\s+|too\s+|really\s+)?(?:confusing"
-    r"|hard\s+to\s+(?:read|follow)|annoying))\b",
+#: A format named and then found hard: "the 24 hour clock confuses me", "metric is confusing",
+#: "am and pm confuse me", "Celsius numbers just don't register", "feet mean nothing to me".
+CONFUSES = re.compile(
+    r"(?:\s+(?:clock|time|format|system|thing|stuff|numbers?|units?))?\s+(?:(?:just\s+|really\s+"
+    r"|always\s+|totally\s+|honestly\s+)?(?:(?:confuses?|baffles?|loses?|annoys?)\s+me"
+    r"|drives?\s+me\s+(?:nuts|crazy|mad|bananas|up\s+the\s+wall)|means?\s+nothing\s+to\s+me"
+    r"|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:register|mean\s+anything))"
+    r"|(?:is|are)\s+(?:so\s+|too\s+|really\s+)?(?:confusing|hard\s+to\s+(?:read|follow)|annoying))\b",
     _I,
 )
 
@@ -4339,7 +4343,7 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             continue
         if _refused_after(text, m.end(), key):
             continue  # "大床房，双床不要": the value named is the one turned down
-        if key.startswith(("units.", "response.")) and _CONFUSES.match(text, m.end()):
+        if key.startswith(("units.", "response.")) and CONFUSES.match(text, m.end()):
             continue  # "12 hour time please, 24 hour confuses me": the one turned down
         exp = not (cl.sentence.implicit_cue and _kind(key) not in _FACT_KINDS) and not (
             key.startswith("response.")

@@ -45,6 +45,7 @@ from . import lexicon as L
 from ._rulebase import ok_topic, phrase, split_items
 from ._rules_packs import (
     CHANNELS,
+    CONFUSES,
     DIET_CODES,
     HOTEL_ROOM,
     PAYMENTS,
@@ -374,7 +375,17 @@ def _timezone(text: str) -> list[tuple[str, str]]:
         TIMEZONES[" ".join((m.group("z") or m.group("z2")).lower().split())]
         for m in _TZ.finditer(text)
     }
+    if not zones:  # "my clock says the same as Tokyo's", "CET for me": the place or zone alone
+        zones = {
+            TIMEZONES[m.group(0).lower()]
+            for m in _ZONE_WORD.finditer(text)
+            if m.group(0).lower() in TIMEZONES
+        }
     return [(z, z.lower()) for z in zones] if len(zones) == 1 else []
+
+
+#: A place or zone abbreviation as written: capitalized ("Sydney") or upper case ("CET").
+_ZONE_WORD = re.compile(r"(?-i:\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b|\b[A-Z]{3,4}\b)")
 
 
 def _children(text: str) -> list[tuple[str, str]]:
@@ -428,12 +439,13 @@ _FILLER = (
     r"^\W*(?:(?:honestly|ugh|oh|so|and|but|well|also|tbh|fyi|btw|yeah|ok|okay|like|anyway)\W+)*"
 )
 _SUBJECT_TOPIC = re.compile(
-    _FILLER + r"(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+"
-    r"(?:is|are|was|were|has\s+been|have\s+been|tastes?|makes?|gives?|could|can|will|just)\b",
+    _FILLER + r"(?P<t>[a-z][\w'-]*(?:\s+\w[\w'-]*){0,2}?)\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been|tastes?|makes?|gives?|could|can|will|just"
+    r"|does|do)\b",
     _I,
 )
 _OBJECT_TOPIC = re.compile(
-    r"\b(?:into|about|(?:is|are)\s+(?:all\s+)?for"
+    r"\b(?:into|about|(?:is|are)\s+(?:all\s+)?for|(?:no|zero|little)\s+(?:patience|time|interest|use)\s+(?:for|in)"
     r"|(?:recommend|suggest|push|pitch|show|offer|mention)(?:ing|s)?(?:\s+me)?"
     r"(?:\s+any)?(?:\s+more)?)\s+(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})",
     _I,
@@ -456,7 +468,9 @@ _LIKED_END = re.compile(
 #: "no horror films please", "no more crypto tips, thanks": the topic refused up front.
 _REFUSED_TOPIC = re.compile(
     r"^\W*(?:please\s+)?no\s+(?:more\s+)?(?P<t>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)"
-    r"\s*(?:[,.;!]|\b(?:please|pls|thanks|thank\s+you|ever|for\s+me)\b|$)",
+    r"\s*(?:[,.;!]|\b(?:please|pls|thanks|thank\s+you|ever|for\s+me)\b|$)"
+    # "leave weight loss plans out of your suggestions", "keep politics out of it"
+    r"|^\W*(?:please\s+)?(?:leave|keep)\s+(?P<t2>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+out\b",
     _I,
 )
 _NOT_TOPIC = frozenset(
@@ -520,14 +534,43 @@ def _liked(text: str) -> list[str]:
 
 def _topic(text: str, refused: bool = False) -> str:
     for rx in (_REFUSED_TOPIC, _OBJECT_TOPIC, _SUBJECT_TOPIC)[0 if refused else 1 :]:
-        m = rx.search(text)
-        if m is None:
-            continue
-        topic = phrase(m.group("t"), 3)
-        first = topic.split()[0].lower() if topic else ""
-        if topic and first not in _NOT_TOPIC and ok_topic(topic):
-            return topic
-    return ""
+        # the subject of any clause: "I spend hours in the allotment, gardening is my therapy"
+        parts = _CLAUSE.findall(text) if rx is _SUBJECT_TOPIC else [text]
+        for part in parts:
+            m = rx.search(part)
+            topic = _ok_topic(m.group("t") or m.groupdict().get("t2") or "") if m else ""
+            if topic:
+                return topic
+    m = _FRONTED_TOPIC.search(text)
+    return _ok_topic(m.group("t")) if m is not None else ""
+
+
+#: A clause that is an activity alone: "hiking", "street photography mostly".
+_BARE_ACTIVITY = re.compile(
+    r"^\W*(?:(?P<g>(?:[a-z]+\s+)?[a-z]{3,}ing)|(?P<t>[a-z]+(?:\s+[a-z]+)?)(?=\s+(?:mostly|mainly)))"
+    r"(?:\s+(?:mostly|mainly))?\W*$",
+    _I,
+)
+
+
+def _bare_activity(clause: str) -> str:
+    m = _BARE_ACTIVITY.match(clause)
+    return _ok_topic(m.group("g") or m.group("t")) if m else ""
+
+
+def _ok_topic(said: str) -> str:
+    topic = phrase(said, 3)
+    first = topic.split()[0].lower() if topic else ""
+    return topic if topic and first not in _NOT_TOPIC and ok_topic(topic) else ""
+
+
+#: A topic said first and pointed back to: "crypto stuff, keep it away from me", "horror
+#: films, not for me", "mushrooms, the texture alone makes me gag".
+_FRONTED_TOPIC = re.compile(
+    r"^\W*(?P<t>[a-z][\w'-]*(?:\s+\w[\w'-]*){0,2}?)(?:\s+stuff)?\s*,\s*(?=.*\b(?:it|them|those"
+    r"|any|that|the\s+(?:texture|taste|smell)|not\s+for\s+me|no\s+thanks)\b)",
+    _I,
+)
 
 
 #: Keys whose value a negation does not flip (the key itself is the negative, or the
@@ -545,6 +588,9 @@ _NEGATIVE_KEYS = frozenset(
         "allergy.medication",
         "allergy.other",
         "travel.airline.avoid",
+        # "1200 dollars, not a cent more", "no more than 80": the bound is the key
+        "budget.max",
+        "budget.min",
     }
 )
 
@@ -565,7 +611,11 @@ _KEY_CUES = {
     "allergy.": re.compile(
         r"al+er+g|anaphyla|epi-?pen|hives|rash|swell|react|break(?:s)? out|itch|hay ?fever|sneez"
         r"|can'?t (?:have|take|eat|touch)|makes? me (?:sick|ill)|antihistamine|benadryl"
-        r"|epinephrine|throat|puff|bad reaction|keep (?:it|them) away",
+        r"|epinephrine|throat|puff|bad reaction|keep (?:it|them) away"
+        # the reaction told by where it put the user or what it does to the body:
+        # "put me in hospital", "(?-i:ER) twice", "flagged on my chart", "eyes stream"
+        r"|hospital|(?-i:\bER\b)|\ba&e\b|emergency room|flagged|chart|blister|wheez"
+        r"|eyes? (?:stream|water|run)|chest (?:go(?:es)? )?tight|sting",
         _I,
     ),
     "intolerance": re.compile(
@@ -595,6 +645,11 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     if key.startswith("health.") and _FEELING.search(text):
         return []  # "I feel a sense of anxiety": a feeling of the moment, no condition
     if key not in _NEGATIVE_KEYS and _NEGATION.search(_without_values(key, text)):
+        if key in ("interest", "food.like"):
+            # "Formula 1 is my religion, I never miss a race": the clauses that say no
+            # "no" still name what is liked; the negated ones are left out
+            kept = [c for c in _CLAUSE.findall(text) if c.strip() and not _NEGATION.search(c)]
+            return values(key, ", ".join(kept)) if kept else []
         # "just text me, I never check email": a value its own clause affirms, or none
         return _affirmed(key, text) if _table_rx(key) is not None else []
     if key in ("language", "language.spoken"):
@@ -618,6 +673,9 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         return [(m.group(0).strip(), str(number))] if number else []
     if key == "currency":
         codes = {taxonomy.currency_of(w) for w in re.findall(r"[$€£¥]|[A-Za-z]+", text)} - {""}
+        whole = taxonomy.currency_of(text)
+        if whole and whole not in codes:
+            return [(whole, whole)]  # "Canadian dollars": the name, not its last word
         return [(c, c) for c in codes] if len(codes) == 1 else []
     if key in ("location.city", "location.country") and _MOVING.search(text):
         return []  # a move is read by the rules (from, to, when), not guessed here
@@ -672,17 +730,31 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
                 liked = liked[
                     : next((n for n, t in enumerate(liked) if not taxonomy.is_food(t)), None)
                 ]
+            if not liked and key == "interest":  # "..., hiking", "street photography mostly"
+                liked = [a for c in _CLAUSE.findall(text) if (a := _bare_activity(c))][:1]
             if liked:
                 return [(t, t.lower()) for t in liked]
         if not topic or (key.startswith("food.") and not taxonomy.is_food(topic)):
             return []
         return [(topic, topic.lower())]
     found = _found(key, text)
+    if key == "contact.channel" and len(found) > 1 and _DEVICE.search(text):
+        # "my phone is basically a WhatsApp machine": the device the app runs on
+        found = [f for f in found if f[1] != "phone"]
+    if key == "relationship.status" and len(found) > 1:
+        # "since my wife passed", "my ex-husband and I divorced": the spouse named is lost
+        found = [f for f in found if f[1] in ("widowed", "divorced")] or found
+    if len(found) > 1 and not _list_key(key):
+        # "the 24-hour clock drives me nuts, use am and pm": the one found hard is not it
+        down = _turned_down(key, text)
+        found = [f for f in found if f[1] not in down] if down else found
     if len(found) > 1 and not _list_key(key):
         return []  # "phone ... Signal": two values of a one-value key, no guess
     return found
 
 
+#: "my phone", "on the phone" as the device an app runs on.
+_DEVICE = re.compile(r"\b(?:my|the|on\s+my)\s+phone\b", _I)
 _CLAUSE = re.compile(r"[^,;.!?()]+")
 _BUT = re.compile(r"\b(?:but|though|although|whereas|while|so)\b", _I)
 _CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of|over|than)\b", _I)
@@ -718,6 +790,18 @@ def _affirmed(key: str, text: str) -> list[tuple[str, str]]:
     return out if len(out) == 1 or (out and _list_key(key)) else []
 
 
+def _turned_down(key: str, text: str) -> set[str]:
+    """Codes of ``key`` named in ``text`` and then found hard, as the rules read them
+    (:data:`~shared_core.ingest._rules_packs.CONFUSES`: "am and pm confuse me")."""
+    compiled = _table_rx(key)
+    if compiled is None:
+        return set()
+    rx, table = compiled
+    return {
+        table.get(_squash(m.group(0)), "") for m in rx.finditer(text) if CONFUSES.match(text, m.end())
+    }
+
+
 def _without_values(key: str, text: str) -> str:
     """``text`` without the key's value words, so that a value worded as a negation ("no
     mouse", "no essays") does not read as the clause's negation."""
@@ -748,8 +832,12 @@ def _polarity(key: str, text: str) -> str:
     that differ by polarity, the clause's own negation picks one."""
     if key.startswith("travel.airline") and _LOYALTY_RX.search(text):
         return "travel.loyalty"  # "my Qantas Frequent Flyer card": a programme
+    if key == "travel.airline" and _PRAISE.search(text):
+        return key  # "Lufthansa has never let me down": praise, no refusal
     if key == "travel.airline" and (_NEGATION.search(text) or _REFUSE.search(text)):
         return "travel.airline.avoid"
+    if key == "travel.airline.avoid" and _PRAISE.search(text):
+        return "travel.airline"
     if key == "travel.airline.avoid" and not (_NEGATION.search(text) or _REFUSE.search(text)):
         # no refusal said: a preference ("Emirates is my favourite"), or nothing certain
         return "travel.airline" if _PREFER.search(text) else NOTE
@@ -760,7 +848,8 @@ def _polarity(key: str, text: str) -> str:
     if key == "location.moving_to" and _MOVED.search(text):
         return NOTE  # "I moved to Amsterdam in 2021": a past move, the rules' to read
     if key in ("payment.method", "payment.avoid"):
-        return "payment.avoid" if _NEGATION.search(text) else "payment.method"
+        refused = _NEGATION.search(text) or _REFUSE.search(text)
+        return "payment.avoid" if refused else "payment.method"
     if key in ("food.like", "food.dislike"):
         return "food.dislike" if _DISLIKE.search(text) or _NEGATION.search(text) else "food.like"
     return key
@@ -788,7 +877,16 @@ _REPLY = re.compile(
 _MOVED = re.compile(r"\b(?:moved|relocated)\b", _I)
 _REFUSE = re.compile(
     r"\b(?:refuse\w*|avoid\w*|won't|wont|will\s+not|keep\s+me\s+(?:off|away)|steer\s+clear"
-    r"|boycott\w*|done\s+with|over\s+with|terrible|awful|worst|banned)\b",
+    r"|boycott\w*|done\s+with|over\s+with|terrible|awful|worst|banned"
+    # "Ryanair is dead to me", "a hard pass", "I'd rather take the bus than ..."
+    r"|dead\s+to\s+me|(?:a\s+)?hard\s+pass|rather\s+(?:\w+\s+){1,4}than|never\s+again"
+    r"|(?:leave|keep)\s+(?:\w+\s+){1,4}out\s+of)\b",
+    _I,
+)
+#: Praise said with a negation: "Lufthansa has never let me down", "can't fault them".
+_PRAISE = re.compile(
+    r"\b(?:never|not\s+once)\s+(?:\w+\s+)?(?:let\s+me\s+down|disappointed\s+me)\b"
+    r"|\bcan'?t\s+fault\b|\bno\s+complaints\b",
     _I,
 )
 _PREFER = re.compile(
@@ -847,8 +945,8 @@ class PrototypeClassifier:
         """The memories ``text`` states under its nearest key, or ``[]`` when unsure (the
         caller keeps its note)."""
         text = _plain(text)
-        if not _embeddable(text):
-            return []
+        if not _embeddable(text) or _HEARSAY.search(text) or _PEOPLE.search(text):
+            return []  # someone's words, or people in general: nothing of the user's
         pred = self.predict(text)
         if pred.key == NOTE or pred.score < self.threshold or pred.margin < self.margin:
             return []
@@ -862,6 +960,21 @@ class PrototypeClassifier:
             for _s, _e, c in _row_hits(row_key, said, norm, 0, 0, n):
                 out.append(c)
         return out
+
+
+#: Someone else's words: "my doctor said lots of people with asthma ...", "the
+#: pharmacist mentioned that statins ...", "my trainer reckons ...".
+_HEARSAY = re.compile(
+    r"\b(?!(?:i|we)\b)[a-z]+\s+(?:said|says|told\s+(?:me|us)|mentioned|explained|reckons?"
+    r"|claims?|claimed|warned|insists?|swears?)\b",
+    _I,
+)
+#: People in general: "lots of people my age", "people with diabetes", "everyone".
+_PEOPLE = re.compile(
+    r"\b(?:lots|a\s+lot|loads|plenty|most|many)\s+(?:of\s+)?people\b|\bpeople\s+(?:with|my\s+age"
+    r"|our\s+age|over\s+\d+)\b|\b(?:everyone|everybody|nobody)\b",
+    _I,
+)
 
 
 def _embeddable(text: str) -> bool:

@@ -177,6 +177,8 @@ pregnant: pregnant | 怀孕 | 怀孕了
 epilepsy: epilepsy | epileptic | 癫痫
 heart disease: heart disease | a heart condition | 心脏病 | 冠心病
 celiac disease: celiac disease | celiac | coeliac disease | coeliac
+rheumatoid arthritis: rheumatoid arthritis
+atrial fibrillation: atrial fibrillation | afib | a-fib
 autism: autism | autistic
 prediabetes: prediabetes | pre-diabetes | pre-diabetic | prediabetic
 bipolar disorder: bipolar disorder | bipolar
