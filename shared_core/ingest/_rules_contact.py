@@ -30,7 +30,7 @@ from ._rulebase import (
 )
 from .lexicon import parse_number, slugify
 
-__all__ = ["h_call", "h_channel", "h_name", "h_quiet", "h_recommend"]
+__all__ = ["h_call", "h_channel", "h_name", "h_quiet", "h_recommend", "quiet_pair"]
 
 _I = re.IGNORECASE
 
@@ -177,7 +177,9 @@ _DAYPART_EN = re.compile(
 )
 #: "nothing after 9pm, and nothing before 8am": both ends in one sentence, in any clauses.
 _QUIET_PAIR_EN = re.compile(
-    r"\b(?:after|past)\s+(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>[ap]\.?m\.?)?\b.{0,60}?"
+    r"(?:\b(?:after|past)\s+(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>[ap]\.?m\.?)?\b"
+    # "from 8pm ... until 7": a start said with "from" needs its am/pm
+    r"|\bfrom\s+(?P<h3>\d{1,2})(?::(?P<m3>\d{2}))?\s*(?P<a3>[ap]\.?m\.?)).{0,60}?"
     r"\b(?:before|until|till)\s+(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>[ap]\.?m\.?)?",
     _I,
 )
@@ -188,12 +190,20 @@ _QUIET_PAIR_CUE = re.compile(
 )
 
 
-#: An hour said as a word before a day part or am/pm: "ten at night", "seven a.m.".
+#: An hour said as a word before a day part or am/pm ("ten at night", "seven a.m.") or
+#: after a bound ("after nine", "until seven").
 _WORD_HOUR = re.compile(
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-    r"(?=\s*(?:o'clock\b|[ap]\.?m\b|at\s+night\b|in\s+the\s+(?:morning|evening)\b|tonight\b))",
+    r"(?=\s*(?:o'clock\b|[ap]\.?m\b|at\s+night\b|in\s+the\s+(?:morning|evening)\b|tonight\b))"
+    r"|(?<=\bafter\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    r"|(?<=\bbefore\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    r"|(?<=\buntil\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    r"|(?<=\btill\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    r"|(?<=\bhalf\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
     _I,
 )
+#: "half six" (British): half past the hour.
+_HALF_HOUR = re.compile(r"\bhalf\s+(\d{1,2})\b(?!\s*(?:hours?|an?\b|past\b))", _I)
 _HOUR_NUMBER = {
     w: str(n)
     for n, w in enumerate(
@@ -203,7 +213,8 @@ _HOUR_NUMBER = {
 
 
 def _daypart(text: str) -> str:
-    text = _WORD_HOUR.sub(lambda m: _HOUR_NUMBER[m.group(1).lower()], text)
+    text = _WORD_HOUR.sub(lambda m: _HOUR_NUMBER[next(g for g in m.groups() if g).lower()], text)
+    text = _HALF_HOUR.sub(lambda m: m.group(1) + ":30", text)
     return _DAYPART_EN.sub(lambda m: m.group(1) + ("pm" if m.group("pm") else "am"), text)
 
 
@@ -212,14 +223,21 @@ def _quiet_pair(sentence: str) -> str | None:
     """ "nothing after 9pm please, and nothing before 8 in the morning" -> "21:00-08:00"."""
     if not _QUIET_PAIR_CUE.search(sentence):
         return None
+    return quiet_pair(sentence)
+
+
+def quiet_pair(sentence: str) -> str | None:
+    """The two open ends of a sentence about quiet hours ("after nine ... before seven in the
+    morning" -> "21:00-07:00"), whoever judged it to be about them (the rules' cue words, or
+    the note classifier's key)."""
     m = _QUIET_PAIR_EN.search(_daypart(sentence))
     if m is None:
         return None
-    h1, h2 = int(m.group("h1")), int(m.group("h2"))
+    h1, h2 = int(m.group("h1") or m.group("h3")), int(m.group("h2"))
     if h1 > 24 or h2 > 24:
         return None
-    a1 = m.group("a1") or ("pm" if h1 < 12 else None)
-    t1 = _ampm(h1, int(m.group("m1") or 0), a1)
+    a1 = m.group("a1") or m.group("a3") or ("pm" if h1 < 12 else None)
+    t1 = _ampm(h1, int(m.group("m1") or m.group("m3") or 0), a1)
     t2 = _ampm(h2, int(m.group("m2") or 0), m.group("a2") or ("am" if h2 < 12 else None))
     return f"{t1[0]:02d}:{t1[1]:02d}-{t2[0]:02d}:{t2[1]:02d}"
 

@@ -42,7 +42,8 @@ import numpy as np
 from .. import taxonomy
 from ..entities import Candidate
 from . import lexicon as L
-from ._rulebase import ok_topic, phrase, split_items
+from ._rulebase import ok_topic, phrase, split_items, third_party
+from ._rules_contact import quiet_pair
 from ._rules_packs import (
     CHANNELS,
     CONFUSES,
@@ -644,7 +645,8 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         return []  # "Movies can take me into different worlds" refuses nothing
     if key.startswith("health.") and _FEELING.search(text):
         return []  # "I feel a sense of anxiety": a feeling of the moment, no condition
-    if key not in _NEGATIVE_KEYS and _NEGATION.search(_without_values(key, text)):
+    negated = _NEGATION.search(_without_values(key, text)) and not _PRAISE.search(text)
+    if key not in _NEGATIVE_KEYS and negated:
         if key in ("interest", "food.like"):
             # "Formula 1 is my religion, I never miss a race": the clauses that say no
             # "no" still name what is liked; the negated ones are left out
@@ -657,6 +659,9 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         if key == "language" and len(names) != 1:
             return []
         return [(n, taxonomy.language_code(n)) for n in names]
+    if key == "contact.quiet_hours":  # "after nine ... nothing before seven in the morning"
+        pair = quiet_pair(text)
+        return [(pair, pair)] if pair else []
     if key == "contact.call":
         return [("never", "never")] if _CALL.search(text) and _NEGATION.search(text) else []
     if key == "response.emoji":
@@ -758,13 +763,6 @@ _DEVICE = re.compile(r"\b(?:my|the|on\s+my)\s+phone\b", _I)
 _CLAUSE = re.compile(r"[^,;.!?()]+")
 _BUT = re.compile(r"\b(?:but|though|although|whereas|while|so)\b", _I)
 _CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of|over|than)\b", _I)
-#: Someone else in the clause: what it names is not the user's.
-_OTHERS = re.compile(
-    r"\b(?:my\s+(?:sister|brother|wife|husband|partner|friend|mum|mom|mother|dad|father|son"
-    r"|daughter|kids?|boss|colleague|roommate|flatmate|parents?)s?|he|she|they|his|her|their"
-    r"|everyone|people)\b",
-    _I,
-)
 
 
 def _affirmed(key: str, text: str) -> list[tuple[str, str]]:
@@ -778,7 +776,7 @@ def _affirmed(key: str, text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for clause in _CLAUSE.finditer(text):
         for part in _BUT.split(clause.group(0)):
-            if _OTHERS.search(part):
+            if third_party(part):  # the rules' test (one home): what it names is not the user's
                 continue
             for m in rx.finditer(part):
                 before, after = rx.sub(" ", part[: m.start()]), rx.sub(" ", part[m.end() :])
@@ -798,7 +796,9 @@ def _turned_down(key: str, text: str) -> set[str]:
         return set()
     rx, table = compiled
     return {
-        table.get(_squash(m.group(0)), "") for m in rx.finditer(text) if CONFUSES.match(text, m.end())
+        table.get(_squash(m.group(0)), "")
+        for m in rx.finditer(text)
+        if CONFUSES.match(text, m.end())
     }
 
 
@@ -969,10 +969,12 @@ _HEARSAY = re.compile(
     r"|claims?|claimed|warned|insists?|swears?)\b",
     _I,
 )
-#: People in general: "lots of people my age", "people with diabetes", "everyone".
+#: People in general: "lots of people my age", "people with diabetes", "everyone gets ..."
+#: (as the subject: "that's what I use with everyone" is the user's).
 _PEOPLE = re.compile(
     r"\b(?:lots|a\s+lot|loads|plenty|most|many)\s+(?:of\s+)?people\b|\bpeople\s+(?:with|my\s+age"
-    r"|our\s+age|over\s+\d+)\b|\b(?:everyone|everybody|nobody)\b",
+    r"|our\s+age|over\s+\d+)\b|(?:^|[,;:(]|\b(?:and|but|so|that|because)\b)\W*(?:everyone"
+    r"|everybody)\b",
     _I,
 )
 

@@ -1,0 +1,41 @@
+"""Rule fixes found with dev20 (hashing embedder: the rules alone), on other wordings."""
+
+from __future__ import annotations
+
+from shared_core import UserMemory
+from shared_core.embed import HashingEmbedder
+from shared_core.taxonomy import canonical
+
+
+def _stored(text: str) -> set[tuple[str, str]]:
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
+        mem.observe("u", text, session_id="s", turn_id="t0")
+        return {
+            canonical(r["key"], r["value"], r["normalized"])
+            for r in mem.export("u")["records"]
+            if r["status"] == "active" and r["kind"] != "episode"
+        }
+
+
+def test_not_an_allergy_names_no_allergen() -> None:
+    stored = _stored("rye bloats me, not an allergy, just intolerant")
+    assert not any(k.startswith("allergy") for k, _ in stored)
+
+
+def test_a_plain_text_message_is_no_layout() -> None:
+    stored = _stored("a plain text message is the best way to reach me")
+    assert not any(k == "response.format" for k, _ in stored)
+    assert ("response.format", "plain_text") in _stored("plain text please, no markdown")
+
+
+def test_a_scale_that_does_not_register_is_the_one_turned_down() -> None:
+    stored = _stored("I think in Celsius, Fahrenheit numbers just don't register")
+    assert ("units.temperature", "celsius") in stored
+    assert ("units.temperature", "fahrenheit") not in stored
+
+
+def test_rheumatoid_arthritis_and_afib_are_conditions() -> None:
+    assert ("health.condition", "rheumatoid arthritis") in _stored("I have rheumatoid arthritis")
+    assert ("health.condition", "atrial fibrillation") in _stored(
+        "I was diagnosed with afib last year"
+    )
