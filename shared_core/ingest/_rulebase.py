@@ -126,6 +126,8 @@ LAUGH_RE = re.compile(
     r"|(?:\.{2,}|…)\s*not\W*$"
     # "... I just love 5am alarms. not." / "NOT!": the trailing word alone as its own sentence
     r"|[.!]\s+not[.!]+\s*$"
+    # "... such a fun party trick, said nobody ever"
+    r"|\bsaid\s+no\s*(?:one|body)(?:\s+ever)?\W*$"
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     # an everyday activity given as one's job: "我的职业是睡觉", "本人职业：干饭"
     r"|(?:职业|工作|专业|本职|主业|副业|爱好|特长|运动)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|躺着|发呆|呼吸|吃|睡|玩|打游戏"
@@ -272,6 +274,9 @@ QUOTED_RE = re.compile(
     r"|^\W*[\"'“‘「][^\"'”’」]{2,120}[\"'”’」]\W{0,3}(?:said|says|asked|wrote|is\s+(?:the|a)\s+(?:first\s+)?(?:line|quote)"
     r"|说|写道|问)"
     r"|\b(?:said|says|wrote|reads?)\s*:|\bas\s+the\s+(?:song|saying|line|quote)\s+goes\b"
+    # "copying what the bot told me: ...", "the dietitian explained that keto isn't for everyone"
+    r"|\btold\s+(?:me|us)\s*:|\b(?:the|my|our)\s+[a-z]+\s+(?:explained|mentioned|noted"
+    r"|pointed\s+out)\s+that\b"
     r"|\b(?:doctor|dr|mom|mum|dad|friend|wife|husband|boss|teacher|brother|sister|he|she|they)"
     r"\s+(?:said|says|told\s+me|thinks?)\s+(?:that\s+)?i\b"
     # someone's advice or demand: "my trainer told me to go low carb", "the nurse wants me
@@ -354,6 +359,8 @@ RETRACT_RE = re.compile(
     r"|\bi\s+was\s+(?:just\s+)?(?:testing|messing\s+with|trolling)\s+(?:you|the\s+bot|this)\b"
     r"|\b(?:that|it)\s+was\s+(?:just\s+|only\s+)?a\s+joke\b"
     r"|\btyped\s+(?:that|it)\s+(?:wrong|incorrectly)\b"
+    # "sorry, mixed that up, that's my brother's allergy, not mine"
+    r"|\bmixed\s+(?:that|it|them|those|things)\s+up\b|,\s*not\s+mine\W*$"
     r"|\bignore\s+(?:that|what\s+i\s+(?:just\s+)?said)\b|\bi\s+take\s+(?:that|it)\s+back\b"
     r"|(?:别|不要|不用)(?:记|存|保存)(?:住|下来?)?(?:这个|这条|这些|了)?(?=$|[，,。.!！?？\s了])|算了|当我没说"
     r"|收回(?:刚才|这句)|撤回刚才|(?:那个|这个|刚才的?|前面的?)不算|忘了吧|忘掉吧"
@@ -413,6 +420,9 @@ CORRECTION_RE = re.compile(
 #: "what if I moved", "suppose", "如果我", "假如".
 HYPOTHETICAL_RE = re.compile(
     r"\bwhat\s+if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bhypothetically\b"
+    # "in a parallel universe where I own a horse", "in another life I'd be a chef"
+    r"|\bin\s+(?:(?:a|an|some|my)\s+)?(?:parallel|alternate|alternative|another|next|dream)\s+"
+    r"(?:universe|world|life|reality|timeline)\b"
     r"|\bif\s+i\s+(?:were|was|had|moved|lived|got|became|ever)\b|\bi\s+wish\b"
     # a subjunctive "were" of the user's things: "if my budget were 5k what would you pick"
     r"|\bif\s+(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+were\b"
@@ -460,12 +470,21 @@ MODAL_RE = re.compile(
 )
 #: The present moment ("right now", "this morning", "as we speak", "今天", "这会儿"): a
 #: state said with it is passing, not a durable fact about the user.
+#: A course of treatment, taken for now: "I'm on antibiotics for a week", "... for this chest
+#: infection" (what is taken is no standing medication).
+COURSE = (
+    r"\bi'?m\s+on\s+[a-z]+\s+for\s+(?:a|one|two|three|four|five|seven|ten|\d+)\s+(?:more\s+)?"
+    r"(?:days?|weeks?)\b|\bfor\s+(?:this|my)\s+(?:\w+\s+)?(?:infection|cold|flu|cough|bug|sprain)\b"
+)
+COURSE_RE = re.compile(COURSE, re.IGNORECASE)
 TRANSIENT_RE = re.compile(
     r"\b(?:right\s+now|at\s+the\s+moment|as\s+we\s+speak|this\s+(?:morning|afternoon|evening)"
     r"|today|tonight)\b|今天|今晚|这会儿|此刻|眼下"
     # a stay of days: "I'm at my parents' place for the weekend", "staying with a friend this week"
     r"|\bi'?m\s+(?:at|staying\s+(?:at|with)|visiting)\s+[^,.;!?]{2,40}?\s+(?:for|over|this)\s+(?:the\s+|a\s+)?"
     r"(?:weekend|week|holidays?|night|few\s+days|couple\s+of\s+days)\b"
+    # a course of treatment: "I'm on antibiotics for a week", "... for this chest infection"
+    r"|" + COURSE + r""
     # a bodily or passing state needs no time word: "I'm craving sushi", "I'm freezing",
     # "我好困", "饿死了"
     r"|\bi'?m\s+(?:so\s+|really\s+|kinda\s+|super\s+|literally\s+|just\s+)?(?:craving|starving"

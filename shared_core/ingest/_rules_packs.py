@@ -4881,21 +4881,18 @@ _MONTHS = {
 }
 _MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _BDAY_CUE = r"(?:\bborn\s+(?:on\s+)?|\bbirthday(?:'s|\s+is)?\s+(?:is\s+)?(?:(?:coming\s+up|falls)\s+)?(?:on\s+)?|\bb-?day(?:'s)?\s+(?:is\s+)?(?:on\s+)?)"
+#: A day and a named month, with an optional year: "the 3rd of November", "July 22, 1985".
+_DAY_MONTH = (
+    r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
+    + _MON
+    + r")\.?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b"
+)
+_MONTH_DAY = (
+    r"(?P<mon>" + _MON + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b"
+)
 _BIRTHDAY_RX = (
-    re.compile(
-        _BDAY_CUE
-        + r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
-        + _MON
-        + r")\.?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b",
-        _I,
-    ),
-    re.compile(
-        _BDAY_CUE
-        + r"(?P<mon>"
-        + _MON
-        + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b",
-        _I,
-    ),
+    re.compile(_BDAY_CUE + _DAY_MONTH, _I),
+    re.compile(_BDAY_CUE + _MONTH_DAY, _I),
     re.compile(_BDAY_CUE + r"(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b", _I),
     re.compile(
         r"\bborn\s+in\s+(?P<y>(?:19|20)\d\d)\s*,?\s+on\s+(?P<mon>"
@@ -4972,6 +4969,34 @@ _BIRTHDAY_HOLIDAY = re.compile(
     _I,
 )
 _MONTH_NAMED = re.compile(r"\b(?P<mon>" + _MON + r")\b", _I)
+#: The same dates said without a birthday cue, for a reader that knows the topic already.
+_DATES_SAID = (
+    re.compile(r"\b" + _DAY_MONTH, _I),
+    re.compile(r"\b" + _MONTH_DAY, _I),
+    re.compile(
+        r"\b(?P<hol>"
+        + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
+        + r")\b",
+        _I,
+    ),
+)
+
+
+def date_said(text: str) -> str | None:
+    """The one day-and-month date ``text`` names ("I came into the world on 22 July 1985"
+    -> "1985-07-22", "Halloween" -> "10-31"), or None when it names none or several; for
+    the note classifier once it judged the sentence to be about a birthday."""
+    found: set[str] = set()
+    for rx in _DATES_SAID:
+        for m in rx.finditer(text):
+            g = m.groupdict()
+            if g.get("hol"):
+                found.add(_HOLIDAYS[re.sub(r"\s+", " ", g["hol"].lower())])
+                continue
+            month, day = _MONTHS[g["mon"].lower()], int(g["d"])
+            if 1 <= day <= 31:
+                found.add((f"{g['y']}-" if g.get("y") else "") + f"{month:02d}-{day:02d}")
+    return found.pop() if len(found) == 1 else None
 
 
 def _numeric_birthday(cl: Clause) -> Iterator[Hit]:

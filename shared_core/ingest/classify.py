@@ -54,6 +54,7 @@ from ._rules_packs import (
     TIMEZONES,
     TONE_CODES,
     _row_hits,
+    date_said,
 )
 
 __all__ = [
@@ -347,7 +348,12 @@ _AGE = re.compile(
     r"|stone|feet|foot|ft|cm|inches|in\b|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times"
     r"|x\b|am\b|pm\b|th\b|st\b|nd\b|rd\b|k\b|miles?|km|steps|of\b|out\s+of|people|kids|children"
     r"|euros?|dollars?|bucks|quid|grand|hundred|thousand|million|degrees))"
-    r"|\b(?P<n2>\d{1,3}|" + _NUMBER_WORD + r")\s*(?:years?[\s-]+old|yrs?[\s-]+old|y/?o)\b",
+    r"|\b(?P<n2>\d{1,3}|" + _NUMBER_WORD + r")\s*(?:years?[\s-]+old|yrs?[\s-]+old|y/?o)\b"
+    # "on this planet for 47 years", "29 to be exact"
+    r"|\b(?:on\s+this\s+(?:planet|earth)|alive|around)\s+for\s+(?P<n3>\d{1,3}|"
+    + _NUMBER_WORD
+    + r")"
+    r"\s+years\b|\b(?P<n4>\d{1,3})\s*,?\s+to\s+be\s+(?:exact|precise)\b",
     _I,
 )
 _TZ_NAMES = "|".join(
@@ -364,7 +370,9 @@ _TZ = re.compile(
 
 def _age(text: str) -> list[tuple[str, str]]:
     ages = {
-        L.parse_number((m.group("n") or m.group("n2")).replace("-", " "))
+        L.parse_number(
+            (m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")).replace("-", " ")
+        )
         for m in _AGE.finditer(text)
     }
     age = ages.pop() if len(ages) == 1 else None
@@ -381,10 +389,13 @@ def _timezone(text: str) -> list[tuple[str, str]]:
             TIMEZONES[m.group(0).lower()]
             for m in _ZONE_WORD.finditer(text)
             if m.group(0).lower() in TIMEZONES
+            # a place names a zone only in words about the time ("I live near Singapore": no)
+            and (m.group(0).isupper() or _TIME_WORD.search(text))
         }
     return [(z, z.lower()) for z in zones] if len(zones) == 1 else []
 
 
+_TIME_WORD = re.compile(r"\b(?:time|clock|hours?|noon|midnight|o'clock|zone)\b", _I)
 #: A place or zone abbreviation as written: capitalized ("Sydney") or upper case ("CET").
 _ZONE_WORD = re.compile(r"(?-i:\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b|\b[A-Z]{3,4}\b)")
 
@@ -717,6 +728,9 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         return [(said[0], said[0])] if len(said) == 1 else []
     if key == "age":
         return _age(text)
+    if key == "birthday":  # "I came into the world on 22 July 1985", "Halloween is my birthday"
+        day = date_said(text)
+        return [(day, day)] if day else []
     if key == "timezone":
         return _timezone(text)
     if key == "job.employer":
@@ -743,7 +757,7 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
             return []
         return [(topic, topic.lower())]
     found = _found(key, text)
-    if key == "contact.channel" and len(found) > 1 and _DEVICE.search(text):
+    if key == "contact.channel" and len(found) > 1 and _on_the_device(text):
         # "my phone is basically a WhatsApp machine": the device the app runs on
         found = [f for f in found if f[1] != "phone"]
     if key == "relationship.status" and len(found) > 1:
@@ -760,6 +774,21 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
 
 #: "my phone", "on the phone" as the device an app runs on.
 _DEVICE = re.compile(r"\b(?:my|the|on\s+my)\s+phone\b", _I)
+
+
+def _on_the_device(text: str) -> bool:
+    """Whether "my phone" and another channel share a clause ("my phone is basically a
+    WhatsApp machine"); in clauses of their own they are two answers ("my phone is on
+    silent, so Signal it is")."""
+    for clause in _CLAUSE.findall(text):
+        for part in _BUT.split(clause):
+            if _DEVICE.search(part) and any(
+                c != "phone" for _, c in _found("contact.channel", part)
+            ):
+                return True
+    return False
+
+
 _CLAUSE = re.compile(r"[^,;.!?()]+")
 _BUT = re.compile(r"\b(?:but|though|although|whereas|while|so)\b", _I)
 _CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of|over|than)\b", _I)

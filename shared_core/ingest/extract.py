@@ -76,6 +76,7 @@ from . import lexicon as L
 from ._rulebase import (
     ASSISTANT_VOICE_RE,
     CORRECTION_RE,
+    COURSE_RE,
     CUT_ZH,
     HYPOTHETICAL_RE,
     IMPLICIT_CUE_RE,
@@ -757,6 +758,8 @@ def _passing(key: str, sentence: str) -> bool:
     event, or a condition that was not just diagnosed ("a migraine this afternoon")."""
     if key.startswith(("note.", "event.")):
         return True
+    if key.startswith("medication") and COURSE_RE.search(sentence):
+        return True  # "I'm on antibiotics for a week": a course, not a standing medication
     return key.startswith("health.condition") and _DIAGNOSED_RE.search(sentence) is None
 
 

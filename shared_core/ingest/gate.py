@@ -331,7 +331,7 @@ def _implausible(cand: Candidate) -> str | None:
         return "a pronoun, not a name"  # "我叫你一声", "叫我他爹"
     if key == "name.preferred" and _ADVICE_NOT_NAME_ZH.match(value):
         return "advice (叫我少喝点酒), not a name"
-    if key.startswith("allergy") and _NOT_ALLERGENS.match(value):
+    if key.startswith(("allergy", "intolerance")) and _NOT_ALLERGENS.match(value):
         return "hyperbole: not an allergen"
     if key.startswith("location.") and _LOCATIVE_ZH.match(value):
         return "a spot, not a city"
