@@ -354,6 +354,8 @@ _ITS_NAME = re.compile(
 _MY_NAME = re.compile(r"\bmy\s+name\b", _I)
 _NAME_EN = re.compile(
     r"\b(?:my\s+(?:full\s+|real\s+|legal\s+|actual\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's"
+    # "the name on my passport is Oluwaseun Adeyemi"
+    r"|the\s+name\s+on\s+my\s+(?:passport|id|licen[cs]e|birth\s+certificate|bank\s+card|card)\s+is"
     # "real name is Josefina", "legal name's Olumide" (the subject dropped)
     r"|(?:^|(?<=[,.;]\s))\W*(?:my\s+)?(?:real|legal|full|actual|official)\s+name(?:\s+is|'s)|^\W*name(?:\s+is|'s)(?=\s+(?-i:[A-Z])))\s+"
     r"(?P<n>(?:" + _INITIALS + r"|[^\W\d_][\w'-]*)(?:\s+[^\W\d_][\w'-]*){0,2})",

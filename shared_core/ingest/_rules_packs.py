@@ -1027,7 +1027,10 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\bi\s+go\s+by\s+(?P<v>"
         + NAME_EN
-        + r")|\b(?:please\s+)?call\s+me\s+(?P<v2>(?-i:[A-Z])[\w'-]+)\s+(?:instead|please|for\s+short)\b",
+        + r")|\b(?:please\s+)?call\s+me\s+(?P<v2>(?-i:[A-Z])[\w'-]+)\s+(?:instead|please|for\s+short)\b"
+        # "friends have called me Bear since school"
+        r"|\b(?:friends|everyone|everybody|people|folks|my\s+(?:friends|family|mates))\s+(?:have\s+)?"
+        r"(?:always\s+)?called\s+me\s+(?P<v3>(?-i:[A-Z])[\w'-]+)",
     ),
     (
         "intolerance",

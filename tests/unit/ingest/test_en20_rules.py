@@ -39,3 +39,9 @@ def test_rheumatoid_arthritis_and_afib_are_conditions() -> None:
     assert ("health.condition", "atrial fibrillation") in _stored(
         "I was diagnosed with afib last year"
     )
+
+
+def test_a_nickname_friends_use_and_the_name_on_a_document() -> None:
+    assert ("name.preferred", "dizzy") in _stored("my mates have always called me Dizzy")
+    assert ("name", "ingrid solberg") in _stored("the name on my ID is Ingrid Solberg")
+    assert _stored("she called me Sarah by mistake") == set()
