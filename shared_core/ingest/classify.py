@@ -223,6 +223,13 @@ _NEGATION = re.compile(
     _I,
 )
 _CALL = re.compile(r"\b(?:call|calls|calling|called|phone|phones|ring|ringing)\b", _I)
+#: Calls said to be an ordeal: "voice calls make me anxious so keep it to writing", "phone
+#: conversations are a nightmare, so nobody should be calling me".
+_CALL_AVERSE = re.compile(
+    r"\b(?:nobody|no\s+one|anxious|anxiety|nightmare|dread\w*|stress(?:es|ful)?"
+    r"|keep\s+it\s+to\s+(?:writing|text))\b",
+    _I,
+)
 _EMOJI = re.compile(r"\bemojis?\b|\bemoticons?\b|\bsmileys?\b", _I)
 _NUMBER = re.compile(
     r"(?:[$€£¥]\s*)?\b(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k\b|grand\b)?(?:\s*(?:dollars?|bucks|euros?"
@@ -652,7 +659,8 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
     cue = next((rx for prefix, rx in _KEY_CUES.items() if key.startswith(prefix)), None)
     if cue is not None and not cue.search(text):
         return []
-    if key in _REFUSING_KEYS and not (_NEGATION.search(text) or _REFUSE.search(text)):
+    averse = key == "contact.call" and _CALL_AVERSE.search(text)
+    if key in _REFUSING_KEYS and not (_NEGATION.search(text) or _REFUSE.search(text) or averse):
         return []  # "Movies can take me into different worlds" refuses nothing
     if key.startswith("health.") and _FEELING.search(text):
         return []  # "I feel a sense of anxiety": a feeling of the moment, no condition
@@ -674,7 +682,8 @@ def values(key: str, text: str) -> list[tuple[str, str]]:
         pair = quiet_pair(text)
         return [(pair, pair)] if pair else []
     if key == "contact.call":
-        return [("never", "never")] if _CALL.search(text) and _NEGATION.search(text) else []
+        refused = _NEGATION.search(text) or _CALL_AVERSE.search(text)
+        return [("never", "never")] if _CALL.search(text) and refused else []
     if key == "response.emoji":
         if not _EMOJI.search(text):
             return []

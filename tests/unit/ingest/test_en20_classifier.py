@@ -72,6 +72,12 @@ def _stored(embedder: Any, text: str) -> set[tuple[str, str]]:
         ("since my husband passed I've lived by myself", "relationship.status", "widowed"),
         # an activity as a clause of its own
         ("weekends I'm out on the river, kayaking", "interest.kayaking", "kayaking"),
+        # calls said to be an ordeal
+        (
+            "talking on the phone fills me with dread, so written messages only",
+            "contact.call",
+            "never",
+        ),
     ],
 )
 def test_a_roundabout_statement_gets_its_key_and_value(
@@ -100,6 +106,7 @@ def test_praise_and_loss_are_not_read_the_other_way(
     [
         "my GP said loads of people with eczema also get asthma",  # someone's words
         "the pharmacist reckons most people my age end up on statins",
+        "my boss calls me constantly and it stresses me out",  # someone else's calls
     ],
 )
 def test_someone_elses_words_about_people_in_general_store_nothing(
