@@ -526,9 +526,11 @@ _EVENT_EN = re.compile(
 )
 #: A plan said with 要去 / 要做 ("我明天要去上海出差") is a one-off, transient plan that
 #: stores nothing (benchmarks/phrasing/SCHEMA.md); what happened, or an appointment one
-#: has ("我明天有个面试"), is an event.
+#: has ("我明天有个面试", and as English "I have a flight tomorrow" has it, without the
+#: measure word: "我周五有面试", "我后天有航班"), is an event.
 _EVENT_ZH = re.compile(
-    r"我[^，,。.!?！？；;]{0,12}?(?:做了|去了|参加了|买了|开始了|完成了|生了|丢了|摔了|做过|有个|有一个|办了)"
+    r"我[^，,。.!?！？；;]{0,12}?(?:做了|去了|参加了|买了|开始了|完成了|生了|丢了|摔了|做过|有个|有一个|有场|有一场"
+    r"|办了|有(?=(?:" + "|".join(L.ZH_APPOINTMENTS) + r")(?![" + CJK + r"])))"
     r"(?P<ev>[" + CJK + r"A-Za-z0-9]{1,10})"
 )
 

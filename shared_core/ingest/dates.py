@@ -196,6 +196,11 @@ _ZH_WD_RE = re.compile(
     r"(?P<dir>上上|下下|上|下|这|本|这个|今)(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"
 )
 _ZH_AGO_RE = re.compile(_ZH_NUM + r"\s*" + _ZH_UNIT + r"(?P<dir>以前|之前|以后|之后|前|后)")
+#: A weekday said bare ("我周五有个面试", "星期三有考试"): the next one from today on, as a
+#: plan or an appointment names it (a directed one, "下周五" / "上周三", is ``_ZH_WD_RE``'s).
+_ZH_BARE_WD_RE = re.compile(
+    r"(?<![上下这本今个每到至])(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])(?![一二三四五六日天1-7到至])"
+)
 _ZH_YMD_RE = re.compile(
     r"(?:(?P<y>\d{4})\s*年\s*)?" + _ZH_MONTH + r"\s*月\s*" + _ZH_DAY + r"\s*[日号]"
 )
@@ -272,6 +277,10 @@ def _r_zh_wd(m: re.Match[str], today: date) -> date | None:
     return monday + timedelta(weeks=weeks, days=_ZH_WEEKDAYS[m.group("wd")])
 
 
+def _r_zh_bare_wd(m: re.Match[str], today: date) -> date | None:
+    return today + timedelta(days=(_ZH_WEEKDAYS[m.group("wd")] - today.weekday()) % 7)
+
+
 def _r_zh_ago(m: re.Match[str], today: date) -> date | None:
     n = _num(m.group("n"))
     if n is None:
@@ -299,6 +308,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Resolver], ...] = (
     (_EN_IN_RE, _r_en_in),
     (_EN_WD_RE, _r_en_wd),
     (_ZH_WD_RE, _r_zh_wd),
+    (_ZH_BARE_WD_RE, _r_zh_bare_wd),
     (_ZH_AGO_RE, _r_zh_ago),
     (_OFFSET_RE, _r_offset),
 )

@@ -1000,6 +1000,30 @@ device: device | devices | 设备
 )
 
 #: Words that are never the object of a taste / interest / recommendation key.
+#: Appointments one "has" on a day, said without a measure word ("我周五有面试", "我明天有航班"):
+#: the event handler reads them as it reads "有个面试" (English: "I have a flight tomorrow").
+ZH_APPOINTMENTS: tuple[str, ...] = (
+    "面试",
+    "笔试",
+    "考试",
+    "答辩",
+    "手术",
+    "体检",
+    "复查",
+    "复诊",
+    "航班",
+    "飞机",
+    "婚礼",
+    "比赛",
+    "演出",
+    "会议",
+    "例会",
+    "讲座",
+    "路演",
+    "出差",
+    "约会",
+)
+
 TOPIC_STOP: frozenset[str] = _words(
     """it that this these those them you your yourself him her his me us what how when why if
     there here something anything everything nothing more one ones some any idea the_idea so
