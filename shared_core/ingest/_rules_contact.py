@@ -98,7 +98,7 @@ _QUIET_RANGE_ZH = re.compile(
     r"(?P<pre1>晚上|夜里|夜间|半夜|深夜|下午|傍晚|中午|早上|上午|凌晨|白天|晚|早)?\s*(?:从)?\s*"
     + _ZH_H.format(n=1)
     # "白天从九点一直睡到下午四点": what is done over the span may stand before 到
-    + r"\s*(?:以后|之后)?\s*(?:一直|一觉)?(?:睡|补觉|休息|午睡)?"
+    + r"\s*(?:以后|之后|后)?\s*(?:一直|一觉)?(?:睡|补觉|休息|午睡)?"
     + r"\s*(?:到|至|-|~|～)\s*(?:第二天|次日|明天|明早)?"
     + r"(?P<pre2>早上|上午|凌晨|早晨|中午|下午|晚上|早|晚)?\s*"
     + _ZH_H.format(n=2)
@@ -148,7 +148,9 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         pm2 = (m.group("pre2") or "") in ("下午", "晚上", "晚")
         # "九点到三点" crosses midnight from the evening, but "九点到下午三点" and "白天九点到
         # 三点" are a morning start: the end said as afternoon comes after it the same day
-        pm1 = pre1 in ("晚上", "晚", "夜里", "夜间", "下午", "傍晚") or (
+        # "夜里一点到早上六点": the small hours of the night are the morning's
+        small_hours = pre1 in ("夜里", "夜间") and 1 <= z1 <= 5
+        pm1 = (pre1 in ("晚上", "晚", "夜里", "夜间", "下午", "傍晚") and not small_hours) or (
             (not pre1 or pre1 in ("半夜", "深夜"))
             and z1 > z2
             and z1 < 12

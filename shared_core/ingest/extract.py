@@ -719,7 +719,9 @@ _SELF_RATING_EN = re.compile(
 #: A spending limit said in its own clause after a Chinese request: "帮我挑个手机，预算两千五",
 #: "帮我看下沙发，五千到八千之间" (a bare price, "…，五百块左右", and a limit inside the request,
 #: "给我推荐几个三千以内的手机", stay with the one-off request).
-_LIMIT_WORDS_ZH = re.compile(r"预算|以内|之内|不超过|别超过|不要超过|最多|封顶|上限|之间")
+_LIMIT_WORDS_ZH = re.compile(
+    r"预算|以内|之内|不超过|别超过|不要超过|不能超过|不能高于|最多|封顶|上限|之间|至少|起码|最少"
+)
 
 
 def _limit_after_task(key: str, clause: Clause) -> bool:
@@ -813,6 +815,11 @@ def _firmer(new: Candidate, old: Candidate) -> bool:
     return new_off < old_off or (new_off == old_off and new.explicit and not old.explicit)
 
 
+#: List keys whose first item takes the bare key (``_rules_packs._PLAIN_FIRST``).
+_ADDS_UP = frozenset(["allergy.food", "allergy.medication", "allergy.other", "health.condition"])
+_CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+
+
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Candidate] = []
@@ -825,6 +832,21 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
             # the same value said twice, once inside a one-off request and once as a
             # standing fact ("text me when it ships, SMS is best for me"): the fact stays
             out[seen[k]] = c
+    # two allergens or conditions named in Chinese in two clauses of one turn ("海鲜我过敏，芒
+    # 果也过敏"): both stay, the later one as the additive ``<key>.<slug>`` sibling (a
+    # correction, which replaces the first, keeps the bare key; English says "also" for it,
+    # and reads "milk upsets me, I'm lactose intolerant" as one item said twice)
+    firsts: dict[str, str] = {}
+    for i, c in enumerate(out):
+        if (
+            c.intent is not Intent.ASSERT
+            or c.key not in _ADDS_UP
+            or c.correction
+            or not _CJK_RE.search(c.value)
+        ):
+            continue
+        if firsts.setdefault(c.key, c.normalized) != c.normalized:
+            out[i] = dataclasses.replace(c, key=f"{c.key}.{L.slugify(c.normalized)}")
     # one item read twice by two rows ("Executive Club" inside "British Airways Executive
     # Club"): the shorter reading of the same family is dropped
     items = [(_family_of(c.key), c.normalized.lower()) for c in out if c.intent is Intent.ASSERT]
@@ -975,10 +997,22 @@ _INTOLERANCE = re.compile(r"^([a-z][a-z -]{1,30}?)\s+intolerance$", _I)
 _PROGRAMME = re.compile(r"^(\S.{1,40}?)\s+(?:programme|program|scheme)$", _I)
 
 
+#: The status a partner's name says (the spouse or partner keys the family rows store).
+_PARTNER_STATUS = {
+    "family.wife": "married",
+    "family.husband": "married",
+    "family.spouse": "married",
+    "family.boyfriend": "partnered",
+    "family.girlfriend": "partnered",
+}
+
+
 def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
     """Values normalized across handlers: a qualified role splits into role and status; a
     country read as the city lived in ("living in spain") is the country; a condition named
-    "<substance> intolerance" is that intolerance."""
+    "<substance> intolerance" is that intolerance; a spouse or partner named says the
+    relationship status when the turn states none ("just got engaged to my boyfriend")."""
+    stated = any(c.key == "relationship.status" for c in cands)
     for c in cands:
         if c.key == "contact.channel" and c.normalized == "mail" and _EMAIL_AS_MAIL.search(c.span):
             # Indian English "revert on mail", "my mail id", "drop a mail": e-mail, not post
@@ -996,6 +1030,16 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
         if c.key == "job.title" and c.intent is Intent.ASSERT and _STUDENT.search(c.normalized):
             # "final year med student here": a student by status, whatever the subject
             yield dataclasses.replace(c, key="job.status", value=c.value, normalized="student")
+        status = _PARTNER_STATUS.get(c.key)
+        if status is not None and c.intent is Intent.ASSERT and not stated:
+            # "我老公叫赵磊", "my boyfriend is called Sam": the partner named says the status
+            yield dataclasses.replace(
+                c,
+                key="relationship.status",
+                kind=taxonomy.kind_of("relationship.status", c.kind),
+                value=status,
+                normalized=status,
+            )
         m = _QUALIFIED_JOB.match(c.normalized) if c.key == "job.title" else None
         if m is None or c.intent is not Intent.ASSERT:
             yield c

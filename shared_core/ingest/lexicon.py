@@ -163,6 +163,7 @@ feathers: feathers | feather | down feathers | 羽毛
 horses: horses | horse | horse hair
 grass: grass | 草
 sunscreen: sunscreen | sun cream
+catkins: catkins | willow catkins | poplar fluff | 柳絮 | 杨絮
 """
 )
 
@@ -1264,6 +1265,36 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
     # Northeastern: "贼稀罕吃酸菜饺子" is "特别喜欢吃"
     (re.compile(r"贼(?=[喜爱稀好能])"), "特别"),
     (re.compile(r"稀罕(?=吃|喝|看|玩|听)"), "喜欢"),
+    # a correction of a number or a name in one breath: "我不是35，是36岁", "预算不是一万，是
+    # 一万二", "我不叫李明，是李敏" read as what it corrects to ("我是36岁", "我叫李敏"); the
+    # value taken back is not read as the user's
+    (
+        re.compile(
+            r"不是[^，,。！!？?；;]{1,10}[，,]\s*(?:而)?是(?=[\d一二两三四五六七八九十百千万]"
+            r"[\d一二两三四五六七八九十百千万块元岁kK]*(?:$|[，,。！!；;岁块元kK吧啦哈]))"
+        ),
+        "是",
+    ),
+    (
+        re.compile(
+            r"不叫[^，,。！!？?；;]{1,8}[，,]\s*(?:而)?(?:是|叫)(?![我你他她])(?=[\u4e00-\u9fff])"
+        ),
+        "叫",
+    ),
+    # an age said with 是 ("我是36岁") is the age
+    (re.compile(r"(?<=我)是(?=[\d一二三四五六七八九十]{1,3}岁)"), ""),
+    # the birthday said after its date: "10月8号是我生日", "下周三...": "我生日是10月8号"
+    (
+        re.compile(
+            r"(?:(?:下下|下|这|本)(?:周|个?月))?((?:\d{4}年)?[\d一二三四五六七八九十]{1,2}月"
+            r"[\d一二三四五六七八九十]{1,3}[号日])(?:就|正好|刚好)?是我(?:的)?生日"
+        ),
+        r"我生日是\1",
+    ),
+    # "我就住东京", "我就在深圳": 就 stresses the place and changes nothing
+    (re.compile(r"(?<=我)就(?=住|在[\u4e00-\u9fff]{2})"), ""),
+    # a job done at an employer with 干 is the job held: "我在华为干硬件工程师"
+    (re.compile(r"(在[\u4e00-\u9fffA-Za-z]{2,6}?)干(?=[\u4e00-\u9fff]{2})"), r"\1做"),
 )
 #: A space typed between two Chinese words ends a clause ("芒果过敏 吃了会肿"), and so does
 #: an emoji right after Chinese text ("今年刚满十八岁🎉", "坐标成都🐼"): a comma is put there.
