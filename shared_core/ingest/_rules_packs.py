@@ -1505,8 +1505,8 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "allergy",
         None,
-        r"^\W*(?:我)?(?:是)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有|是)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
-        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>(?!会|就|都|也|后)[\u4e00-\u9fff]{2,6}?)(?:我|人)?(?:身上|脸上|皮肤|全身|浑身)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
+        r"^\W*(?:我)?(?:是)?(?P<v>(?:(?!对|我|不|也|还|有点|严重|会|就|都|很|容易|一吃|一用|特别|有|是|可惜|只是|不过|但)[\u4e00-\u9fffA-Za-z]){1,8}?)(?:我)?(?:也)?(?:有点|严重|特别)?过敏(?:体质)?(?=$|[，。,.!！]|了)"
+        r"|(?:吃了?|用了?|打了?|碰了?)(?P<v2>(?!会|就|都|也|后|(?:药|东西|这个|那个)(?:就|会|后|我))[\u4e00-\u9fff]{1,6}?)(?:我|人)?(?:身上|脸上|皮肤|全身|浑身)?(?:就|会|后)?(?:会)?(?:起|长|出)?(?:疹子|红疹|荨麻疹|风团|红点|呼吸困难|休克|浑身痒|浑身起|喉咙肿|嘴巴肿|嘴肿|过敏)"
         # the user stung or bitten: "我被蜜蜂蜇了会过敏", "被马蜂蛰了我会休克" (the insect is
         # the allergen; a subjectless "被蜜蜂蛰了会过敏" is left to the clause that names it)
         r"|我被(?P<v4>[\u4e00-\u9fff]{1,3}?)(?:蜇|蛰|叮|咬)(?:了|到)?(?:一下)?(?:就|会|后)?(?:会)?(?:过敏|起疹子|肿|休克|呼吸困难)"
@@ -3674,6 +3674,231 @@ _HINTS_16ZH: Mapping[str, str] = {
     "age": "我",
     "taste.like": "爱好者|迷|发烧友",
 }
+#: Airlines said by their Chinese names, short or full.
+_AIRLINE_ZH = (
+    r"[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚"
+    r"|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|星宇|虎航"
+)
+#: Round 9 (dev18zh): everyday chat with the object fronted, a habit adverb before the verb,
+#: a measure of quantity instead of a verb, and requests worded as complaints.
+VALUE_ROWS_18ZH: tuple[tuple[str, str, str], ...] = (
+    # the emergency exception with a hedge: "家里有急事的话还是可以打的", "急事也可以打"
+    (
+        "contact.call.emergency",
+        "allowed",
+        r"(?:急事|紧急(?:情况)?|要紧事)(?:的话|时|的时候)?[，,]?(?:还是|也|就)?(?:可以|能)打",
+    ),
+    # how much to write, by a measure: "字少点", "最多三句话", "控制在两句以内"
+    (
+        "response.length",
+        "short",
+        r"字(?:数)?(?:少|短)(?:一)?(?:点|些)|最多(?:[一二两三四五\d])句(?:话)?|(?:[一二两三\d])句话(?:就|说完)",
+    ),
+    # the conclusion first: "结论放最前面", "先说结论"
+    (
+        "response.format",
+        "summary_first",
+        r"结论(?:放|写|摆)(?:在)?(?:最)?前(?:面|头)|先(?:说|讲|写)结论",
+    ),
+    # only the code: "直接贴代码", "光给代码就行"
+    (
+        "response.format",
+        "code_only",
+        r"(?:直接|光|只)(?:贴|给|发|上)(?:我)?代码(?![^，。]{0,4}(?:和|加|再))",
+    ),
+    # talk as a friend would: "说话随便点", "像朋友聊天那样"
+    (
+        "response.tone",
+        "casual",
+        r"(?:说话|聊天|语气|回复)(?:就)?随便(?:一)?点|像(?:朋友|哥们|闺蜜)(?:一样|那样)?聊天",
+    ),
+    # a room away from the lift: "房间别靠电梯", "离电梯远点"
+    (
+        "hotel.room",
+        "away_from_elevator",
+        r"(?:别|不要|不能)(?:靠|挨)(?:着|近)?电梯|离电梯远|远离电梯",
+    ),
+    # flashing animation avoided: "不能看闪烁的动画", "闪来闪去的特效我受不了"
+    (
+        "accessibility",
+        "reduced_motion",
+        r"(?:不能|受不了|看不了|不敢)(?:看)?(?:闪烁|闪动|闪来闪去)(?:的)?(?:动画|画面|特效|效果)",
+    ),
+    # a divorce said through the former spouse: "我跟前夫早离了"
+    (
+        "relationship.status",
+        "divorced",
+        r"我(?:跟|和|与)(?:前夫|前妻)(?:早就?|已经|早都)?离(?:了|婚)",
+    ),
+    # engaged, with a time before it: "我上个月刚订婚", "去年就订婚了"
+    (
+        "relationship.status",
+        "engaged",
+        r"^\W*我(?:上个月|上周|去年|前阵子|最近|今年)?(?:刚刚?|已经|就)?订(?:了)?婚",
+    ),
+    # a student by the year of the course: "我研二", "我大三"
+    ("job.status", "student", r"^\W*我(?:现在|目前)?(?:研|大|博)[一二三四五](?:了|啦|$|[，,。])"),
+    # a card never taken: "信用卡我一张都没办"
+    (
+        "payment.avoid",
+        "credit_card",
+        r"^\W*信用卡我(?:一张)?(?:都|也|从来)?(?:没办|没有办|不办|没开)",
+    ),
+)
+ITEM_ROWS_18ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # a food fronted, liked: "麻辣烫和螺蛳粉我都爱吃", "烧烤我超爱吃"
+    (
+        "taste.like",
+        None,
+        r"^\W*(?P<v>(?!这|那|什么|啥)[\u4e00-\u9fff]{2,6}(?:(?:和|、|跟)[\u4e00-\u9fff]{2,6}){0,3}?)我"
+        r"(?:都|也|一直|特别|超|最|很|挺|贼)*(?:爱吃|喜欢吃|爱喝|喜欢喝)(?=$|[，。,.!！]|了|的)",
+    ),
+    # a food fronted, disliked by what it does to the user: "榴莲我闻着就想吐"
+    (
+        "taste.dislike",
+        None,
+        r"^\W*(?P<v>(?!这|那|什么|啥)[\u4e00-\u9fff]{1,5}?)(?:我)?(?:一)?(?:闻|看|吃|尝)(?:着|到|了)?(?:就)?"
+        r"(?:想吐|恶心|反胃|犯恶心|难受)",
+    ),
+    # what the user orders as a rule: "我一般都点川菜", "我每次都点酸菜鱼"
+    (
+        "taste.like",
+        None,
+        r"我(?:一般|平时|通常|每次|基本|经常)(?:都|也)?(?:会)?点(?P<v>(?!外卖|餐|单|菜|个|些)[\u4e00-\u9fff]{2,5}?)"
+        r"(?=$|[，。,.!！]|吃|的)",
+    ),
+    # a topic fronted with no interest: "综艺节目我是真没兴趣", "股票我不感兴趣"
+    (
+        "recommend",
+        None,
+        r"^\W*(?P<v>(?!这|那|什么|啥)[\u4e00-\u9fff]{2,6}?)我(?:是)?(?:真的?|实在|完全|一点)?(?:都)?"
+        r"(?:没(?:有)?兴趣|不感兴趣)",
+    ),
+    # an allergen after a word of regret: "可惜猫毛过敏"
+    (
+        "allergy",
+        None,
+        r"(?:可惜|只是|就是|但是?|不过)(?:我)?(?:对)?(?P<v>[\u4e00-\u9fff]{1,4}?)过敏(?![的原源史])",
+    ),
+    # a drug named after its class and 我吃的是: "降糖药我吃的是格列美脲"
+    (
+        "medication",
+        None,
+        r"(?:"
+        + _DRUG_CLASS_ZH
+        + r")我(?:现在|目前|一直)?(?:吃|用)的是(?P<v>[\u4e00-\u9fffA-Za-z]{2,8})",
+    ),
+    # a pill a day: "每天早上一粒氯沙坦", "每晚一片褪黑素"
+    (
+        "medication",
+        None,
+        r"(?:每天|每日|每晚|天天)(?:早上|晚上|睡前|早晚)?(?:各)?(?:打|吃|服|注射)?(?:[一二两\d])(?:粒|片|颗|针)"
+        r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=$|[，。,.!！])",
+    ),
+    # a sleep aid relied on: "我平时靠褪黑素睡觉"
+    (
+        "medication",
+        None,
+        r"我(?:平时|每天|一直|现在)?(?:都)?靠(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:才能)?(?:睡觉|入睡|睡着)",
+    ),
+    # languages rated: "法语和英语都挺流利的", "日语能聊几句"
+    (
+        "language.spoken",
+        LANGS,
+        r"(?P<v>(?!我)[\u4e00-\u9fff]{1,4}(?:语|文)(?:(?:和|、|跟)[\u4e00-\u9fff]{1,4}(?:语|文))*)(?:我)?(?:都|也|还)?"
+        r"(?:说得|讲得)?(?:挺|很|比较|还算|非常|特别)?流利",
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"(?P<v>(?!我)[\u4e00-\u9fff]{1,4}(?:语|文))(?:也|还)?(?:能|会)(?:聊|说|讲)(?:上)?(?:几句|一点|一些|一点点)",
+    ),
+    # the mother tongue, and a language learned later: "中文是后来学的"
+    (
+        "language.spoken",
+        LANGS,
+        r"(?P<v>(?!我)[\u4e00-\u9fff]{1,4}(?:语|文))是(?:后来|之后|长大后|大学时)学的",
+    ),
+    # the time zone of a city: "时区按洛杉矶的算", "时间以伦敦为准"
+    (
+        "timezone",
+        TIMEZONES,
+        r"(?:时区|时间)(?:按|按照|用|以)(?P<v>[\u4e00-\u9fffA-Za-z]{2,12}?)(?:的)?(?:时间|时区)?(?:算|来|为准)",
+    ),
+    # an airline chosen whenever it can be: "能选南航就选南航"
+    (
+        "travel.airline",
+        None,
+        r"能(?:选|坐|订)(?P<v>" + _AIRLINE_ZH + r")就(?:选|坐|订)",
+    ),
+    # a pet kept, counted: "养了两只小仓鼠", "养了一缸金鱼"
+    (
+        "pet.species",
+        PETS,
+        r"养了?(?:[一二两三四五六七八九十几\d]+)(?:只|条|缸|对|笼)(?:小)?(?P<v>"
+        + _alt(PETS, ascii_only=False)
+        + r")",
+    ),
+    # the employer before the role: "我是腾讯的产品经理"
+    (
+        "job.employer",
+        None,
+        r"^\W*我是(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?=(?:[\u4e00-\u9fff]{0,4})(?:"
+        + JOB_ZH
+        + r"))",
+    ),
+    # a country lived in for a while: "来德国快三年了"
+    (
+        "location.country",
+        None,
+        r"(?:来|到|在)(?P<v>德国|法国|英国|美国|日本|韩国|加拿大|澳大利亚|澳洲|新西兰|意大利|西班牙|荷兰|瑞士|瑞典|新加坡|马来西亚|泰国)"
+        r"(?:已经|快|都|有)?(?:[一二两三四五六七八九十几\d]+|半)(?:年|个月)(?:了|多)",
+    ),
+    # a channel for the usual contact, without a subject: "平时微信联系", "有事走邮件"
+    (
+        "contact.channel",
+        CHANNELS,
+        r"^\W*(?:平时|一般|有事|以后|日常)(?:都|就)?(?:用|走)?(?P<v>微信|短信|邮件|邮箱|电话|telegram|whatsapp)"
+        r"(?:联系|找我|沟通)(?:我)?(?:就行|就好|吧)?(?=$|[，。,.!！])",
+    ),
+    # the age with an adverb of how young or old: "因为我才19", "我都五十了"
+    (
+        "age",
+        None,
+        r"我(?:今年)?(?:才|刚|都|已经)(?:满)?(?P<v>1[0-9]|[2-9]\d)(?:岁)?(?=$|[，,。!！]|了|呢|啊|啦)",
+    ),
+    # the usual way to pay, said with 走: "网购我一般都走支付宝"
+    (
+        "payment.method",
+        _PAYING,
+        r"(?:一般|平时|都|习惯|基本)走(?P<v>" + _alt(_PAYING, ascii_only=False) + r")",
+    ),
+)
+_HINTS_18ZH: Mapping[str, str] = {
+    "contact.call.emergency": "急",
+    "response.length": "字|句",
+    "response.format": "结论|代码",
+    "response.tone": "随便|聊天",
+    "hotel.room": "电梯",
+    "accessibility": "闪",
+    "relationship.status": "离|订婚|订了婚",
+    "job.status": "研|大|博",
+    "payment.avoid": "信用卡",
+    "taste.like": "爱吃|喜欢吃|爱喝|喜欢喝|点",
+    "taste.dislike": "想吐|恶心|反胃|难受",
+    "recommend": "兴趣",
+    "allergy": "过敏",
+    "medication": "吃的是|用的是|粒|片|颗|针|靠",
+    "language.spoken": "流利|能聊|会聊|能说|会说|能讲|会讲|学的",
+    "timezone": "时区|时间",
+    "travel.airline": "选|坐|飞",
+    "pet.species": "养",
+    "job.employer": "的",
+    "location.country": "年|个月",
+    "contact.channel": "联系|找我|沟通",
+    "payment.method": "走",
+    "age": "才|刚|都|已经",
+}
 _HOTELS_EN_17 = (
     r"Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel"
     r"|Ibis|Radisson|Wyndham|Best\s+Western|Ritz[\s-]Carlton|Intercontinental|Shangri-La"
@@ -3887,6 +4112,7 @@ VALUE_ROWS = (
     + VALUE_ROWS_EN12
     + VALUE_ROWS_16ZH
     + VALUE_ROWS_EN17
+    + VALUE_ROWS_18ZH
 )
 ITEM_ROWS = (
     ITEM_ROWS
@@ -3899,6 +4125,7 @@ ITEM_ROWS = (
     + ITEM_ROWS_EN12
     + ITEM_ROWS_16ZH
     + ITEM_ROWS_EN17
+    + ITEM_ROWS_18ZH
 )
 
 
@@ -4096,6 +4323,7 @@ _HINTS = {
                 *_HINTS_EN12.get(key, "").split("|"),
                 *_HINTS_16ZH.get(key, "").split("|"),
                 *_HINTS_EN17.get(key, "").split("|"),
+                *_HINTS_18ZH.get(key, "").split("|"),
             )
         )
         if w
@@ -4111,6 +4339,7 @@ _HINTS = {
         *_HINTS_EN12,
         *_HINTS_16ZH,
         *_HINTS_EN17,
+        *_HINTS_18ZH,
     }
 }
 
@@ -4487,9 +4716,11 @@ _ANYMORE_EN = re.compile(r"\b(?:anymore|no\s+longer)\b", _I)
 _SAYS_NO = re.compile(r"\b(?:don't|do\s+not|dont|never|stop|quit)\b", _I)
 
 
-#: A Chinese value turned down after it is named: "双床不要", "现金就不用了", "靠窗不考虑".
+#: A Chinese value turned down after it is named: "双床不要", "现金就不用了", "靠窗不考虑",
+#: or found hard to live with: "双床睡不惯", "华氏的我没概念" (as English "... confuses me").
 _REFUSED_AFTER_ZH = re.compile(
-    r"(?:房|的|位|座)?(?:就|也|都|我)?(?:不要|不用|不需要|不考虑|免了|别)"
+    r"(?:房|的|位|座)?(?:就|也|都|我)?(?:不要|不用|不需要|不考虑|免了|别"
+    r"|(?:真|实在|完全|根本)?(?:睡不惯|住不惯|用不惯|看不惯|不习惯|没概念|看不懂|搞不懂|换算不过来))"
 )
 
 
@@ -4746,7 +4977,8 @@ _MOVE_ZH = (
         # "从上海搬回老家宁波": back home counts as a move too
         + r")搬(?:家)?(?:到|去|来|回(?:到|了)?)了?(?:老家|家乡)?(?P<cur>"
         + CITY_ZH
-        + r")(?=了|$|[，,。.！!；;])"
+        # how long ago may follow the city: "从武汉搬来长沙快两年了"
+        + r")(?=了|$|[，,。.！!；;]|(?:快|已经|都|有|差不多)?[一二两三四五六七八九十几半\d]+(?:个)?(?:年|月|多年))"
     ),
     # "在沈阳住了五年，上个月搬到北京": how long the user lived there, then the move
     re.compile(
