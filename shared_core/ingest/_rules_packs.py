@@ -3736,6 +3736,11 @@ VALUE_ROWS_18ZH: tuple[tuple[str, str, str], ...] = (
         "engaged",
         r"^\W*我(?:上个月|上周|去年|前阵子|最近|今年)?(?:刚刚?|已经|就)?订(?:了)?婚",
     ),
+    # pronouns said after the word for them: "代词的话she/they都可以", "代词用he/him"
+    *(
+        ("pronouns", code, r"代词(?:的话|是|用|请用)?\s*" + re.escape(code) + r"(?![a-z])")
+        for code in ("she/they", "he/they", "she/her", "he/him", "they/them")
+    ),
     # a student by the year of the course: "我研二", "我大三"
     ("job.status", "student", r"^\W*我(?:现在|目前)?(?:研|大|博)[一二三四五](?:了|啦|$|[，,。])"),
     # a card never taken: "信用卡我一张都没办"
@@ -3839,14 +3844,6 @@ ITEM_ROWS_18ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(PETS, ascii_only=False)
         + r")",
     ),
-    # the employer before the role: "我是腾讯的产品经理"
-    (
-        "job.employer",
-        None,
-        r"^\W*我是(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?=(?:[\u4e00-\u9fff]{0,4})(?:"
-        + JOB_ZH
-        + r"))",
-    ),
     # a country lived in for a while: "来德国快三年了"
     (
         "location.country",
@@ -3860,6 +3857,14 @@ ITEM_ROWS_18ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         CHANNELS,
         r"^\W*(?:平时|一般|有事|以后|日常)(?:都|就)?(?:用|走)?(?P<v>微信|短信|邮件|邮箱|电话|telegram|whatsapp)"
         r"(?:联系|找我|沟通)(?:我)?(?:就行|就好|吧)?(?=$|[，。,.!！])",
+    ),
+    # an airline fronted and not to be booked: "春秋那种别给我订", "亚航就不要订了"
+    (
+        "travel.airline.avoid",
+        None,
+        r"^\W*(?P<v>"
+        + _AIRLINE_ZH
+        + r")(?:那种|这种|那样的|这样的|的)?(?:就|也)?(?:别|不要|不用)(?:给我)?(?:订|选|买)",
     ),
     # the age with an adverb of how young or old: "因为我才19", "我都五十了"
     (
@@ -3883,6 +3888,8 @@ _HINTS_18ZH: Mapping[str, str] = {
     "accessibility": "闪",
     "relationship.status": "离|订婚|订了婚",
     "job.status": "研|大|博",
+    "pronouns": "代词",
+    "travel.airline.avoid": "别|不要|不用",
     "payment.avoid": "信用卡",
     "taste.like": "爱吃|喜欢吃|爱喝|喜欢喝|点",
     "taste.dislike": "想吐|恶心|反胃|难受",
@@ -3893,7 +3900,6 @@ _HINTS_18ZH: Mapping[str, str] = {
     "timezone": "时区|时间",
     "travel.airline": "选|坐|飞",
     "pet.species": "养",
-    "job.employer": "的",
     "location.country": "年|个月",
     "contact.channel": "联系|找我|沟通",
     "payment.method": "走",
@@ -5012,7 +5018,7 @@ _MOVE_WHEN_ZH = (
 _MOVING_TO = re.compile(
     r"(?:\b(?:i(?:'m|\s+am)|we(?:'re|\s+are)|and\s+i\s+are|and\s+me\s+are)\s+|^\W*)(?:(?:finally|officially|definitely)\s+)?(?:moving|relocating|retiring|emigrating)\s+(?:down\s+|out\s+|over\s+)?to\s+(?P<cur>"
     + _PLACE_EN
-    + r")(?=\s+(?:in|next|this|on|at|by|soon|later|for\s+(?:work|my\s+job|a\s+job|uni|university|school|good))\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:全家)?)"
+    + r")(?=\s+(?:in|next|this|on|at|by|soon|later|for\s+(?:work|my\s+job|a\s+job|uni|university|school|good))\b|\s*[,.!;]|\s*$)|(?:^\W*|(?<=[，,])\s*|我(?:们)?(?:家|全家)?)"
     # a settled decision is a definite plan: "我们已经定了明年搬到新加坡"
     + r"(?:已经)?(?:定了|决定了?|确定了?)?"
     + _MOVE_WHEN_ZH

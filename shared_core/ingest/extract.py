@@ -563,7 +563,7 @@ _SUBJECTLESS_ZH = (
         "我",
         re.compile(
             r"^\W*(?:已经|目前|现在|一直|平时)?(?![^，,。]{0,8}的(?:人|朋友|家庭|话))(?=现居|现住|常住|定居|吃素|吃全素|吃斋|离婚|离异|已婚|未婚"
-            r"|丧偶|退休|对[\u4e00-\u9fff]{1,8}过敏|[\u4e00-\u9fff]{1,3}不耐受)"
+            r"|丧偶|退休|对[\u4e00-\u9fff]{1,8}过敏|[\u4e00-\u9fff]{1,3}不耐受|(?:只)?吃清真)"
         ),
     ),
     ("我是", re.compile(r"^\W*(?=[大研博高初][一二三四五六](?:的)?学生)")),
@@ -997,6 +997,47 @@ _INTOLERANCE = re.compile(r"^([a-z][a-z -]{1,30}?)\s+intolerance$", _I)
 _PROGRAMME = re.compile(r"^(\S.{1,40}?)\s+(?:programme|program|scheme)$", _I)
 
 
+#: A Chinese role said with its employer before 的 ("腾讯的产品经理"); a kind of place
+#: ("医院的护士", "公司的会计") is no employer's name.
+_EMPLOYER_ROLE_ZH = re.compile(r"^([\u4e00-\u9fffA-Za-z]{2,8}?)的([\u4e00-\u9fff]{2,8})$")
+_NOT_EMPLOYER_ZH = frozenset(
+    [
+        "公司",
+        "医院",
+        "学校",
+        "银行",
+        "工厂",
+        "单位",
+        "政府",
+        "超市",
+        "餐厅",
+        "饭店",
+        "酒店",
+        "机关",
+        "大学",
+        "中学",
+        "小学",
+        "幼儿园",
+        "诊所",
+        "药店",
+        "部门",
+        "事业单位",
+        "国企",
+        "外企",
+        "私企",
+        "央企",
+        "律所",
+        "事务所",
+        "门店",
+        "商场",
+        "社区",
+        "街道",
+        "物业",
+        "一家公司",
+        "家里",
+        "自己",
+    ]
+)
 #: The status a partner's name says (the spouse or partner keys the family rows store).
 _PARTNER_STATUS = {
     "family.wife": "married",
@@ -1030,6 +1071,14 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
         if c.key == "job.title" and c.intent is Intent.ASSERT and _STUDENT.search(c.normalized):
             # "final year med student here": a student by status, whatever the subject
             yield dataclasses.replace(c, key="job.status", value=c.value, normalized="student")
+        m = _EMPLOYER_ROLE_ZH.match(c.normalized) if c.key == "job.title" else None
+        if m is not None and c.intent is Intent.ASSERT and m.group(1) not in _NOT_EMPLOYER_ZH:
+            # "我是腾讯的产品经理": the employer, then the role held there
+            role = m.group(2)
+            yield dataclasses.replace(
+                c, key="job.employer", value=m.group(1), normalized=m.group(1)
+            )
+            c = dataclasses.replace(c, value=role, normalized=role)
         status = _PARTNER_STATUS.get(c.key)
         if status is not None and c.intent is Intent.ASSERT and not stated:
             # "我老公叫赵磊", "my boyfriend is called Sam": the partner named says the status

@@ -81,8 +81,17 @@ def test_correction_reads_the_corrected_value(text: str, key: str, value: str) -
         # 就 before the place, 干 for the job
         ("我就住成都，推荐点近的", "location.city", "成都|chengdu"),
         ("我在字节干前端工程师", "job.employer", "字节"),
-        # the employer before the role
+        # the employer before the role, and the role itself
         ("我是美团的运营", "job.employer", "美团"),
+        ("我是京东的设计师", "job.title", "设计师"),
+        # a subjectless halal clause after the user's own
+        ("我是回民，一直吃清真", "diet", "halal"),
+        # the household moving
+        ("我们家打算明年搬去青岛", "location.moving_to", "青岛|qingdao"),
+        # an airline fronted, not to be booked
+        ("亚航那种就别订了", "travel.airline.avoid", "亚航"),
+        # pronouns after the word for them
+        ("代词用he/they就行", "pronouns", "he/they"),
         # the spouse named says the status
         ("我老婆叫陈红，在医院上班", "relationship.status", "married"),
         # a move with how long ago after the city
@@ -137,6 +146,11 @@ def test_correction_reads_the_corrected_value(text: str, key: str, value: str) -
 def test_fronted_and_adverb_wordings(text: str, key: str, value: str) -> None:
     records = found(text)
     assert has(records, key, value), records
+
+
+def test_a_kind_of_place_is_no_employer() -> None:
+    records = found("我是银行的柜员")
+    assert not has(records, "job.employer", "银行"), records
 
 
 def test_word_of_regret_is_no_part_of_the_allergen() -> None:
