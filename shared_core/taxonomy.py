@@ -450,7 +450,10 @@ _FOOD_WORDS = (
     r"|donuts?|waffles|pancakes|cereal|marmite|liquorice|licorice|anchovies|sardines|tuna|salmon"
     r"|lobster|crab|beetroot|brussels\s+sprouts|broccoli|spinach|kale|aubergine|eggplant"
     r"|courgette|zucchini|chillies|chilli|chili|jalapenos?|cucumber|lettuce|raisins|coconut"
-    r"|watermelon|melon|pineapple|peaches|cherries|blueberries|lemons?)\b"
+    r"|watermelon|melon|pineapple|peaches|cherries|blueberries|lemons?"
+    # cheeses by name, which people like or hate on their own ("i love feta")
+    r"|feta|halloumi|brie|camembert|cheddar|mozzarella|parmesan|gorgonzola|stilton|gouda|ricotta"
+    r"|mascarpone|paneer|goat'?s\s+cheese|blue\s+cheese)\b"
     r"|吃|食|菜|饭|面|锅|辣|甜|茶|咖啡|酒|肉|(?<!钓)鱼|虾|蟹|果|粥|汤|饺|包子|香菜|豆腐|烧烤|零食"
     r"|榴莲|芒果|苹果|香蕉|西瓜|草莓|葡萄|橙子|荔枝|榴梿|蒜|葱|姜|辣椒|鸡蛋|牛奶|奶酪|蛋糕|巧克力"
     # vegetables, dishes, snacks and drinks by their telling characters ("苦瓜", "茄子", "米饭")

@@ -504,6 +504,10 @@ TRANSIENT_RE = re.compile(
 TASK_RE = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:book|reserve|get|find|order|buy"
     r"|grab|pick)\s+(?:me|us)\s+(?:a|an|one|the|some|two|three)\b"
+    # an amount converted: "convert 30 degrees celsius to fahrenheit", "convert this recipe
+    # into grams" (the scale named is this answer's; "convert everything to PHP" stands)
+    r"|^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?convert\s+(?:\d|(?:this|that|these"
+    r"|those)\b)[^.!?]{0,40}?\s+(?:to|into)\s+\w"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排|起草|拟|编|做|画)"
     r"(?:一)?(?:个|张|份|间|下|封|篇|段|首|几个|几款|几家|几本|几部|几条|几句|一些|些)"
     # one thing made to order: "讲个冷笑话，短一点", "写首诗，要押韵" ("说个事，…" opens a fact)

@@ -45,9 +45,11 @@ _I = re.IGNORECASE
 _ALLERGY_EN = re.compile(
     r"\b(?P<neg>not\s+|no\s+longer\s+|not\s+really\s+)?(?:also\s+|very\s+|really\s+|severely\s+|badly\s+"
     r"|deathly\s+|mildly\s+)*allergic\s+to\s+(?P<item>" + NOT_END + r"{1,80}?)"
-    r"(?=\s+(?:so|but|because|which|please|and\s+(?:i|my|please))\b|\s*[,.;!?]|$)"
-    r"|\b(?:i\s+have|i've\s+got|i\s+got)\s+(?:an?\s+|severe\s+|bad\s+)*"
-    r"(?!(?:severe|bad|serious|mild|deadly)\s)(?P<item2>[\w\- ]{2,30}?)\s+allerg(?:y|ies)\b"
+    # how long it has lasted ends the item: "allergic to X for as long as I can remember"
+    r"(?=\s+(?:so|but|because|which|please|and\s+(?:i|my|please)|since|ever\s+since"
+    r"|for\s+(?:years|ages|decades|as\s+long|most\s+of|all\s+my|my\s+whole|the\s+last))\b|\s*[,.;!?]|$)"
+    r"|\b(?:i\s+have|i've\s+got|i\s+got)\s+(?:an?\s+|(?:severe|bad|serious|mild|deadly|nasty)\s+)*"
+    r"(?!(?:severe|bad|serious|mild|deadly|nasty)\s)(?P<item2>[\w\- ]{2,30}?)\s+allerg(?:y|ies)\b"
     r"(?!\s+to\b)"
     # "it's a proper allergy to kiwi" (not an intolerance): the user's own, said of the reaction
     r"|\b(?:have|'ve\s+got|got|it's|it\s+is|that's|that\s+is)\s+(?:an?\s+)?(?:severe\s+|bad\s+|serious\s+|mild\s+"
@@ -99,7 +101,7 @@ def _zh_allergen(item: str) -> str:
 
 _ITEM_TRIM = re.compile(
     r"\b(?:too|as\s+well|either|also|sadly|unfortunately|honestly|apparently|tbh|lol|btw|fwiw"
-    r"|big\s+time|though|tho)\b|也|都",
+    r"|big\s+time|though|tho|myself|personally)\b|也|都",
     _I,
 )
 _NEW_CLAUSE = re.compile(NOT_ITEM_START, _I)
@@ -378,7 +380,11 @@ _JOB_ZH = re.compile(
     + r"A-Za-z]{1,8}?)(?=[，,。.!?！？；;]|$|了)"
     r"|我的(?:工作|职业)是(?P<job2>[" + CJK + r"A-Za-z]{1,10})"
 )
-_JOB_CUT = re.compile(r"\s+(?:at|in|for|with|from|who|that|and|but|by)\b.*$", _I)
+_JOB_CUT = re.compile(
+    # a place adverb before the employer goes with it: "engineer over at Spotify"
+    r"\s+(?:(?:over|down|up|out|right|based)\s+)?(?:at|in|for|with|from|who|that|and|but|by)\b.*$",
+    _I,
+)
 
 
 def h_job(cl: Clause) -> Iterator[Hit]:

@@ -463,9 +463,11 @@ def _shared_head(parts: list[str]) -> list[str]:
     return [*out, last]
 
 
-#: Where a household taste holds, after the item: "Thai food in this house", "curry at home".
+#: Where a household taste holds, after the item: "Thai food in this house", "curry at home",
+#: "we all hate sprouts here".
 _AT_HOME = re.compile(
-    r"\s+(?:in\s+(?:this|our|my)\s+(?:house|home|household|family)|at\s+home|as\s+a\s+family)\b.*$",
+    r"\s+(?:in\s+(?:this|our|my)\s+(?:house|home|household|family)|at\s+home|as\s+a\s+family)\b.*$"
+    r"|\s+(?:over\s+|round\s+|around\s+)?here\W*$",
     _I,
 )
 

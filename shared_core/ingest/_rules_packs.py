@@ -66,10 +66,15 @@ def _alt(codes: Mapping[str, str], *, ascii_only: bool | None = None) -> str:
     )
 
 
+#: A place adverb between a role and its employer ("engineer over at Spotify"): no part of
+#: the role.
+_PLACE_ADVERB = r"(?:\s+(?:over|down|up|out|right|based))?"
 _MEANS_NOTHING = (
     r"(?!\s+(?:means\s+nothing|doesn't\s+mean\s+anything|does\s+not\s+mean\s+anything|confuses"
     r"|is\s+confusing|makes\s+no\s+sense)\b)"
 )
+#: The same said before the scale: "I've no feel for fahrenheit", "no idea about celsius".
+_NO_FEEL_FOR = r"(?<!feel\sfor\s)(?<!idea\sabout\s)(?<!clue\sabout\s)(?<!idea\swith\s)"
 CHANNELS = _codes(
     """
 sms: text | texts | text message | text messages | sms | 短信
@@ -391,7 +396,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "bullets",
-        r"(?<!no\s)(?<!without\s)(?<!not\s)\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|^\W*bullets\s+(?:again|please|pls)\b|分点|列点",
+        r"(?<!no\s)(?<!without\s)(?<!not\s)(?<!hate\s)(?<!hating\s)(?<!dislike\s)(?<!stand\s)(?<!loathe\s)(?<!of\s)(?<!n't\slike\s)\bbullet(?:ed)?\s+(?:points?|lists?)\b|\bbullet\s+(?:that|it|this|them)\b|\bin\s+bullets\b|^\W*bullets\s+(?:again|please|pls)\b|分点|列点",
     ),
     (
         "response.tone",
@@ -457,12 +462,22 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "units.system",
         "imperial",
-        r"\bimperial(?:\s+units)?\b|\b(?:in|use)\s+(?:miles|pounds|lbs|feet|inches)\b|英制",
+        r"\bimperial(?:\s+units)?\b|\b(?:in|use)\s+(?:miles|pounds|lbs|feet|inches)\b|英制"
+        # two imperial units named together: "so miles and pounds, not kilos"
+        r"|\b(?:miles|feet|inches|ounces)\s+(?:and|&)\s+(?:pounds|lbs|ounces|feet|inches|miles|gallons)\b",
     ),
     # a scale named as meaningless to the user is not the one wanted: "use celsius,
     # fahrenheit means nothing to me"
-    ("units.temperature", "celsius", r"\b(?:in\s+)?celsius\b" + _MEANS_NOTHING + r"|摄氏"),
-    ("units.temperature", "fahrenheit", r"\b(?:in\s+)?fahrenheit\b" + _MEANS_NOTHING + r"|华氏"),
+    (
+        "units.temperature",
+        "celsius",
+        _NO_FEEL_FOR + r"\b(?:in\s+)?celsius\b" + _MEANS_NOTHING + r"|摄氏",
+    ),
+    (
+        "units.temperature",
+        "fahrenheit",
+        _NO_FEEL_FOR + r"\b(?:in\s+)?fahrenheit\b" + _MEANS_NOTHING + r"|华氏",
+    ),
     (
         "units.time_format",
         "24h",
@@ -791,7 +806,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "job.title",
         None,
-        r"\bi\s+work\s+as\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)\s+(?:at|for|in|with)\b",
+        r"\bi\s+work\s+as\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)"
+        + _PLACE_ADVERB
+        + r"\s+(?:at|for|in|with)\b",
     ),
     (
         "job.employer",
@@ -861,7 +878,11 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(PETS, ascii_only=True)
         + r")\s+(?:named|called)\s+(?P<v>[A-Z][\w'-]+)|\bmy\s+(?:"
         + _alt(PETS, ascii_only=True)
-        + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named)\s+(?P<v2>[A-Z][\w'-]+)",
+        + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named)\s+(?P<v2>[A-Z][\w'-]+)"
+        # several of them named at once: "our two cats are called Miso and Tofu"
+        + r"|\b(?:my|our)\s+(?:(?:\d|two|three|four|five)\s+)?(?:"
+        + _alt(PETS, ascii_only=True)
+        + r")s?\s+(?:are|'re)\s+(?:called|named)\s+(?P<v3>(?-i:[A-Z])[\w'-]+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])[\w'-]+){0,5})",
     ),
     (
         "pet.names",
@@ -1008,7 +1029,10 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "job.title",
         None,
-        r"\bi(?:'m|\s+am)\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)\s+(?:at|for|with)\s+" + NAME_EN,
+        r"\bi(?:'m|\s+am)\s+an?\s+(?P<v>[a-z][a-z -]{2,40}?)"
+        + _PLACE_ADVERB
+        + r"\s+(?:at|for|with)\s+"
+        + NAME_EN,
     ),
     (
         "contact.channel",
@@ -1252,7 +1276,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "short",
-        r"\b(?:answer|reply|respond|write)\s+(?:more\s+)?(?:briefly|concisely|succinctly)\b|\bbe\s+(?:brief|succinct)\b"
+        r"\b(?:answer|reply|respond|write)\s+(?:more\s+)?(?:briefly|concisely|succinctly)\b|\bbe\s+(?:a\s+(?:bit|little|lot)\s+)?(?:more\s+)?(?:brief|succinct|concise)\b"
         r"|\b(?:keep|make)\s+(?:it|them|things|answers|replies|responses|your\s+answers)\s+(?:short|brief|concise|snappy|tight)\b"
         r"|\b(?:don't|do\s+not|no)\s+(?:write\s+)?(?:essays|novels|walls?\s+of\s+text|rambling)\b|\bjust\s+the\s+(?:answer|gist|short\s+version)\b|\btldr\b"
         r"|别啰嗦|不要啰嗦|少啰嗦|太啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
@@ -1263,7 +1287,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.length",
         "long",
-        r"(?<!you\s)\b(?:give\s+me|i\s+(?:like|prefer|want))\s+(?:the\s+)?(?:long|detailed|thorough|in-depth|comprehensive)\b|写详细|详细一?点|长一?点的回答|喜欢长的",
+        r"(?<!you\s)\b(?:give\s+me|i\s+(?:like|prefer|want))\s+(?:the\s+)?(?:long|detailed|thorough|in-depth|comprehensive|full\s+details?|all\s+the\s+details?)\b|写详细|详细一?点|长一?点的回答|喜欢长的",
     ),
     (
         "response.format",
@@ -1273,7 +1297,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.format",
         "bullets",
-        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|(?<!no\s)(?<!without\s)(?<!not\s)\bbullet[\s-]?points?\b|用列表|列表的形式|分条",
+        r"^\W*(?:again\W+)?bullet(?:s|\s+points?)\b|(?<!no\s)(?<!without\s)(?<!not\s)(?<!hate\s)(?<!hating\s)(?<!dislike\s)(?<!stand\s)(?<!loathe\s)(?<!of\s)(?<!n't\slike\s)\bbullet[\s-]?points?\b|用列表|列表的形式|分条",
     ),
     (
         "response.format",
@@ -1640,13 +1664,13 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "family.child.names",
         None,
-        r"\bmy\s+(?:kids|children|daughters|sons|boys|girls|twins)(?:'\s+names|\s+names)?\s*(?:(?:are|'re)\s+(?:called\s+|named\s+)?|called\s+|named\s+|:\s*)(?P<v>(?-i:[A-Z])\w+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])\w+){1,5})",
+        r"\b(?:my|our)\s+(?:(?:\d|two|three|four|five|six)\s+)?(?:kids|children|daughters|sons|boys|girls|twins)(?:'\s+names|\s+names)?\s*(?:(?:are|'re)\s+(?:called\s+|named\s+)?|called\s+|named\s+|:\s*)(?P<v>(?-i:[A-Z])\w+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])\w+){1,5})",
     ),
     # ---- pets
     (
         "pet.species",
         PETS,
-        r"\b(?:my|our)\s+(?:little\s+|old\s+|sweet\s+|new\s+)?(?P<v>"
+        r"\b(?:my|our)\s+(?:(?:\d|two|three|four|five)\s+)?(?:little\s+|old\s+|sweet\s+|new\s+)?(?P<v>"
         + PETS_EN
         + r")\b(?!\s+(?:food|allergy|hair))|\b(?P<v2>"
         + PETS_EN
@@ -1663,7 +1687,14 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + PETS_ZH
         + r")",
     ),
-    ("pet.names", None, r"\b(?:my|our)\s+(?:" + PETS_EN + r")\s+(?P<v>(?-i:[A-Z])[a-z]+)\b"),
+    # "my dog Max", "our old labrador Max": a pet adjective may stand before the pet word
+    (
+        "pet.names",
+        None,
+        r"\b(?:my|our)\s+(?:(?:little|old|sweet|new|rescue|senior|baby)\s+)?(?:"
+        + PETS_EN
+        + r")\s+(?P<v>(?-i:[A-Z])[a-z]+)\b",
+    ),
     # ---- travel
     (
         "travel.airline.avoid",
@@ -2109,7 +2140,10 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
         "response.length",
         "medium",
         r"\bmedium[\s-]?(?:length|sized?|long)\b|\bnot\s+too\s+(?:long|short)\s*(?:,|and|or|but|nor)?\s*(?:but\s+)?(?:also\s+)?not\s+too\s+(?:short|long)\b"
-        r"|\b(?:moderate|middling|reasonable)\s+(?:length|detail)\b|\bsomewhere\s+in\s+(?:the\s+)?(?:between|middle)\b",
+        r"|\b(?:moderate|middling|reasonable)\s+(?:length|detail)\b|\bsomewhere\s+in\s+(?:the\s+)?(?:between|middle)\b"
+        # "something in between is fine for length", "not an essay but more than a line"
+        r"|\b(?:something|anything)\s+in\s+between\b(?=[^.!?]{0,30}\blength\b)"
+        r"|\bnot\s+an\s+essay\b[^.!?]{0,20}\b(?:but|and)\s+(?:more\s+than|not\s+just)\s+(?:a|one)\s+(?:line|sentence)\b",
     ),
     (
         "response.length",
@@ -2120,7 +2154,10 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
         "response.format",
         "prose",
         r"\b(?:in|as|use|using|write\s+in|prefer|like)\s+(?:normal\s+|full\s+|plain\s+|regular\s+|proper\s+|flowing\s+|whole\s+)?(?:paragraphs|prose|full\s+sentences)\b"
-        r"|\bno\s+(?:bullet(?:\s+points)?|bullets|lists)\b|\b(?:don't|do\s+not|dont)\s+use\s+(?:bullet(?:\s+points)?|bullets|lists)\b",
+        r"|\bno\s+(?:bullet(?:\s+points)?|bullets|lists)\b|\b(?:don't|do\s+not|dont)\s+use\s+(?:bullet(?:\s+points)?|bullets|lists)\b"
+        # a format refused as a taste: "I hate bullet points", "not a fan of bullets"
+        r"|\b(?:i\s+)?(?:hate|dislike|loathe|can't\s+stand|cannot\s+stand|don't\s+like|not\s+a\s+fan\s+of)"
+        r"\s+(?:bullet(?:ed)?(?:\s+points|\s+lists)?|bullets)\b",
     ),
     (
         "response.style",
@@ -3203,7 +3240,7 @@ _HINTS_5ZH: Mapping[str, str] = {
 #: Time-zone abbreviations read on their own ("IST timezone", "London, so GMT/BST").
 _TZ_ABBR10 = r"(?:ist|" + _TZ_ABBR[3:]
 #: Programme names that end in a telling word ("Hilton Honors", "Delta SkyMiles").
-_PROGRAMME = r"(?:(?:(?!(?:i'm|i|a|an|the|my|am|is|was|also|and|member|of|in)\b)[a-z][\w'-]*\s+){0,3}(?:honou?rs|rewards|bonvoy|skymiles|mileageplus|a?advantage|avios|flying\s+blue|executive\s+club|krisflyer|asia\s+miles|miles\s*\+\s*more|marco\s+polo\s+club|miles|points))"
+_PROGRAMME = r"(?:(?:(?!(?:i'm|i|a|an|the|my|am|is|was|also|and|member|of|in|ve|got|have|has|with)\b)(?<!')[a-z][\w'-]*\s+){0,3}(?:honou?rs|rewards|bonvoy|skymiles|mileageplus|a?advantage|avios|flying\s+blue|executive\s+club|krisflyer|asia\s+miles|miles\s*\+\s*more|marco\s+polo\s+club|miles|points))"
 VALUE_ROWS_10: tuple[tuple[str, str, str], ...] = (
     # asked for once more and again ("can you make a table of that", "a table would be
     # nicer", "too much detail", "trim it"): behaviour, three of them make the preference
@@ -3353,7 +3390,8 @@ ITEM_ROWS_10: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"\b(?P<v>" + _PROGRAMME + r")\s+(?:member|membership|card|elite|status)\b",
+        r"\b(?P<v>" + _PROGRAMME + r")\s+(?:(?:silver|gold|platinum|diamond|titanium|bronze|elite"
+        r"|premier|ruby|sapphire|emerald)\s+)?(?:member|membership|card|elite|status|tier)\b",
     ),
     (
         "travel.airline.avoid",
@@ -3442,7 +3480,9 @@ ITEM_ROWS_EN12: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + r"(?:boys|girls|sons|daughters|kids|children)\b"
         r"|^\W*(?P<v2>\d|one|two|three|four|five|six)\s+"
         + _KIDS_ADJ
-        + r"(?:boys|girls|sons|daughters)\W*$",
+        + r"(?:boys|girls|sons|daughters)\W*$"
+        # one child in a bare list: "45, divorced, one kid"
+        r"|^\W*(?P<v3>one|1)\s+(?:kid|child|boy|girl|son|daughter)\W*$",
     ),
 )
 _HINTS_EN12: Mapping[str, str] = {
@@ -3454,7 +3494,7 @@ _HINTS_EN12: Mapping[str, str] = {
     "allergy": "makes|made|gives|gave",
     "pet.species": "couple|few|several|pair",
     "diet.avoid": "take",
-    "family.children": "boys|girls|sons|daughters|kids|children",
+    "family.children": "boys|girls|sons|daughters|kid|child|son|daughter",
 }
 # ---- round 7 (zh): families of everyday-chat wordings dev16zh exposed (issue 12) ----------
 # the object fronted before 我 (二甲双胍我一天吃两次, 麸质我不耐受, 甜食我不太爱吃), a
@@ -4244,7 +4284,7 @@ _HINTS_4: Mapping[str, str] = {
     "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
     "relationship.status": "seeing|relationship|taken|dating|someone|engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
-    "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version",
+    "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version|in between|an essay",
     "response.format": "tldr|start|top|up front|form|format|paragraph|prose|sentences|no bullet|bullets|lists|table",
     "response.style": "give me|show me|visual|simpl|plain|layman|technical|techy|tech|computers|dumb|water|example",
     "units.time_format": "twenty|military|am/pm|am /",
@@ -4480,6 +4520,9 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
         if key.startswith("health.condition"):
             # "arthritis in my hands": the condition, not where it is felt
             part = _WHERE_FELT.sub("", part)
+        if key.startswith("medication") and " " in part:
+            # "a salbutamol inhaler", "metformin tablets": the drug, not its form
+            part = _DRUG_FORM.sub("", part)
         if key.startswith("taste") and " " in part:
             # "love a good jollof rice": the praise is no part of the dish
             part = re.sub(r"^(?:an?\s+)?(?:good|nice|proper|decent)\s+", "", part, flags=_I)
@@ -4498,6 +4541,12 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
     return out
 
 
+#: The form a drug comes in, after its name ("salbutamol inhaler", "insulin pens").
+_DRUG_FORM = re.compile(
+    r"(?<=\w)\s+(?:inhalers?|tablets?|pills?|capsules?|injections?|jabs?|pens?|sprays?|patch(?:es)?"
+    r"|creams?|drops|gel|shots?|tabs)$",
+    _I,
+)
 #: Intolerances said by the food that carries the substance.
 _SAME_INTOLERANCE = {"dairy": "lactose", "dairy products": "lactose"}
 
@@ -5421,7 +5470,7 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         r"\b(?:the|my|our)\s+(?:kids|children|boys|girls|twins|sons|daughters)\s*[,(—–:-]+\s*(?P<v>"
         + _NAMES_EN
         + r")\s*(?=[,)—–-]|\s+(?:are|is|have|were|both|turn|just)\b)"
-        r"|(?:^\W*|[,;]\s*|\bi\s+have\s+|\bi've\s+got\s+|\bwe\s+have\s+|\bwith\s+)(?:and\s+)?(?:\d|one|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)\s*[,:(—–-]\s*(?:named\s+|called\s+)?(?P<v2>"
+        r"|(?:^\W*|[,;]\s*|\bi\s+have\s+|\bi've\s+got\s+|\bwe\s+have\s+|\bwith\s+)(?:and\s+)?(?:(?:\d|one|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)|(?:one|1|an?)\s+(?:kid|child|boy|girl|son|daughter))\s*[,:(—–-]\s*(?:named\s+|called\s+)?(?P<v2>"
         + _NAMES_EN
         + r")\b"
         r"|\bmy\s+(?:youngest|eldest|oldest|middle\s+(?:one|child|kid)|little\s+one|firstborn)\s*[,(—–-]\s*(?P<v3>(?-i:[A-Z])[a-z'-]+)\b",
@@ -5430,7 +5479,7 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
     (
         "family.children",
         None,
-        r"(?:^\W*|[,;]\s*)(?:and\s+)?(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)\b(?=\s*[,:(—–-]\s*(?:named\s+|called\s+)?(?-i:[A-Z]))",
+        r"(?:^\W*|[,;]\s*|\bi've\s+got\s+|\bi\s+have\s+)(?:and\s+)?(?:(?P<v>\d|one|two|three|four|five|six)\s+(?:kids|children|boys|girls|sons|daughters)|(?P<v2>one|1)\s+(?:kid|child|boy|girl|son|daughter))\b(?=\s*[,:(—–-]\s*(?:named\s+|called\s+)?(?-i:[A-Z]))",
         True,
     ),
     # "we've got two cats, Miso and Tofu", "I own a horse, she's called Duchess"
@@ -5442,6 +5491,18 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         + r")\s*[,(—–-]\s*(?:(?:she|he|it|they)(?:'s|\s+is|\s+are|'re)\s+(?:called|named)\s+|(?:named|called)\s+|(?:her|his|its|their)\s+names?\s+(?:is|are)\s+)?(?P<v>"
         + _NAMES_EN
         + r")\b",
+        False,
+    ),
+    # "I'm based in Sydney, use that time zone": the zone pointed back to is the place's
+    # "IST for me", "CET here": a zone abbreviation answered as the user's own
+    (
+        "timezone",
+        TIMEZONES,
+        r"\b(?:in|based\s+in|live\s+in|living\s+in)\s+(?P<v>"
+        + _alt(TIMEZONES, ascii_only=True)
+        + r")\b[^.!?]{0,40}?\b(?:use|go\s+by|stick\s+to|work\s+in|on)\s+(?:that|this|the\s+same"
+        r"|the\s+local|local|its|their)\s+time(?:\s*zone)?\b"
+        r"|(?:^\W*|[,;]\s*)(?P<v2>" + _TZ_ABBR10 + r")\s+(?:for\s+(?:me|us)|here|over\s+here)\b",
         False,
     ),
     # "accountant by profession, working with Deloitte": (Indian English) the firm one works
@@ -5558,14 +5619,14 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "不爱吃",
     "不喜欢",
     "讨厌",
-    *("kids", "children", "boys", "girls", "twins", "sons", "daughters", "youngest", "eldest"),
+    *("kid", "child", "boy", "girl", "twins", "son", "daughter", "youngest", "eldest"),
     *("oldest", "firstborn", "little one", "cat", "dog", "rabbit", "bunny", "horse", "bird"),
     *("budgie", "hamster", "parrot", "fish", "pupp", "kitten", "turtle", "tortoise", "lizard"),
     *("snake", "guinea pig", "hobb", "interests", "passions", "pastimes", "epipen", "epi-pen"),
     *("name", "thinners", "statins", "antidepressants", "blockers", "ssris", "painkillers"),
     *("meds", "medication", "where i", "where we", "as a", "as an", "being", "as someone"),
     *("vegetarian", "can't eat", "cannot eat", "by profession", "by trade", "by occupation"),
-    *("药", "他汀", "时差", "小时"),
+    *("药", "他汀", "时差", "小时", "time", "for me", "for us", "here"),
 )
 
 
@@ -5598,6 +5659,8 @@ def _sentence_rows_en(text: str) -> Iterator[Hit]:
             if group is None or _skip(key, text, m.start()):
                 continue
             start, end = m.span() if whole else m.span(group)
+            if key == "timezone":
+                start = end = m.end()  # the place the zone is read from stays a city too
             for n, (said, norm) in enumerate(_items(key, codes, m.group(group))):
                 yield from _row_hits(key, said, norm, start, end, n)
 

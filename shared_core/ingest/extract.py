@@ -183,7 +183,8 @@ class RuleExtractor:
 
     def _extract(self, raw: str, at: datetime) -> list[Candidate]:
         text = L.fix_typos(normalize_text(raw).translate(L.T2S))
-        text = _bio_as_list(L.chat_zh(L.clock_times(L.strip_fillers(L.initialisms(text)))))
+        text = L.make_that(L.strip_fillers(L.initialisms(text)))
+        text = _bio_as_list(L.chat_zh(L.clock_times(text)))
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None

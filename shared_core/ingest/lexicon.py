@@ -833,6 +833,10 @@ JOB_HEADS: frozenset[str] = _words(
     investor broker realtor producer director actor actress singer dancer coach trainer
     dev developer swe sre guard nanny cop detective paralegal medic model marine doula priest
     pastor rabbi imam judge
+    physio carer cleaner hairdresser barber solicitor postman postwoman courier receptionist
+    optician welder lifeguard surveyor dietitian dietician radiographer locksmith roofer joiner
+    gardener butcher builder labourer laborer electrician beautician plasterer bricklayer
+    sonographer hygienist porter stylist
     """
 )
 
@@ -1467,8 +1471,44 @@ def strip_fillers(text: str) -> str:
     """``text`` without stance adverbs and chat hedges (``_FILLER_RE``), closing asides
     (``_ASIDE_RE``) and context openers (``_OPENER_RE``):
     "I'd honestly rather you never called" -> "I'd rather you never called"."""
-    out = _OPENER_RE.sub("", _ASIDE_RE.sub("", _FILLER_RE.sub("", text)))
+    out = _FILLER_RE.sub(_drop_filler, text)
+    out = _OPENER_RE.sub("", _ASIDE_RE.sub("", _KEPT_COMMA_RE.sub(", ", out)))
     return out if out.strip() else text
+
+
+#: Words after which a filler and its comma open the rest of the same clause ("I am
+#: honestly, truly vegan", "so honestly, whatever"), not close one.
+_OPEN_WORD_RE = re.compile(
+    r"\b(?:i|i'm|im|am|is|are|was|were|and|but|so|or|because|cos|the|a|an|my|to|very|really)$",
+    re.IGNORECASE,
+)
+_KEPT_COMMA_RE = re.compile(r"\s*\x00\s*")
+
+
+def _drop_filler(m: re.Match[str]) -> str:
+    """A filler dropped; one that closed a clause before its comma ("not a fan of mushrooms
+    tbh, pick something else") leaves the comma, so the next clause stays apart."""
+    before = m.string[: m.start()].rstrip()
+    if "," in m.group(0) and before[-1:].isalnum() and not _OPEN_WORD_RE.search(before):
+        return "\x00"
+    return ""
+
+
+#: A correction that names the new value and the old one ("actually make that window, not
+#: aisle", "no, change it to telegram instead of signal"): the new value is said as an answer.
+#: A capitalised one (a city, a name) is left as said: "Leeds please" would read as home.
+_MAKE_THAT_RE = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:(?:actually|no|nah|sorry|oops|wait|oh|ok|okay|hmm)\W+)*"
+    r"(?:make|change|switch)\s+(?:that|it|this)\s+(?:to\s+)?(?P<new>(?-i:[a-z0-9£$€])[^,.;!?]{0,30}?)"
+    r"(?P<old>\s*,?\s+(?:not|instead\s+of|rather\s+than)\s+[^,.;!?]{1,30})",
+    re.IGNORECASE,
+)
+
+
+def make_that(text: str) -> str:
+    """A correction read as the answer it gives: "actually make that window, not aisle" ->
+    "window please, not aisle" (the short-answer rules know "window please")."""
+    return _MAKE_THAT_RE.sub(lambda m: f"{m.group('new')} please{m.group('old')}", text)
 
 
 def fix_typos(text: str) -> str:
