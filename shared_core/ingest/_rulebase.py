@@ -688,7 +688,7 @@ _SENT_END_RE = re.compile(
 _CLAUSE_SEP_RE = re.compile(
     r"(?!(?:(?<=\d)|(?<=\d(?:st|nd|rd|th)))[,，]\s*(?:19|20)\d\d\b)"
     r"(?:(?<!\d)[,，:：]++|[,，:：]+(?!\d))|(?<!\s)(?<!\d)\s++-{1,2}\s++|(?<=\d)\s++-{1,2}\s++(?!\d)|——"
-    r"|(?i:(?<!\s)\s++(?:and|but)\s++(?=(?:i|i'm|i've|i'd|i'll|my)\b))"
+    r"|(?i:(?<!\s)\s++(?:and|but)\s++(?=(?:i|i'm|i've|i'd|i'll|my|we've|we're|we\s+have)\b))"
     # "I have asthma and take montelukast", "vegan and allergic to soy": a second predicate
     # whose subject is the first one's (not "I live and work in ...": no verb before "and")
     r"|(?i:(?<!\s)(?<!\blive)(?<!\bwork)(?<!\bspeak)(?<!\bread)(?<!\bwrite)(?<!\bbuy)"

@@ -675,7 +675,9 @@ def h_channel(cl: Clause) -> Iterator[Hit]:
 
 _RECO_EN = re.compile(
     r"\b(?:never|don't|do\s+not|dont|stop|no\s+more)\s+(?:ever\s+)?(?:again\s+)?(?:bother\s+)?(?:recommend|suggest|offer"
-    r"|pitch|push|sell|promote|advertise|send)(?:ing)?\s+(?:me\s+)?(?:any\s+)?(?P<t>[^,.;!?]{2,60})",
+    r"|pitch|push|sell|promote|advertise|send"
+    # "don't ever point me to fast food places", "never steer me towards timeshares"
+    r"|(?:point|steer|direct)\s+me\s+(?:to|towards?|at))(?:ing)?\s+(?:me\s+)?(?:any\s+)?(?P<t>[^,.;!?]{2,60})",
     _I,
 )
 _RECO_ZH = re.compile(

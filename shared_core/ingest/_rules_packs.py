@@ -753,7 +753,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "payment.method",
         PAYMENTS,
-        r"\bi\s+(?:usually\s+|mostly\s+|always\s+|only\s+|normally\s+)?(?:pay|paying)\s+(?:with|by|via|using|through|in)\s+(?P<v>(?:"
+        r"\bi\s+(?:usually\s+|mostly\s+|always\s+|only\s+|normally\s+)?(?:pay|paying)\s+(?:with|by|via|using|through|in)\s+(?:my\s+|a\s+)?(?P<v>(?:"
         + _alt(PAYMENTS, ascii_only=True)
         + r")(?:\s*(?:,|or|and|/)\s*(?:"
         + _alt(PAYMENTS, ascii_only=True)
@@ -772,7 +772,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PAYMENTS,
         r"^\W*(?P<v>"
         + _alt(PAYMENTS, ascii_only=True)
-        + r")\s+is\s+(?:what|how)\s+i\s+(?:use|pay)|\bi\s+(?:prefer|use|like)\s+(?:paying\s+(?:with|by)\s+)?(?P<v2>"
+        + r")\s+is\s+(?:what|how)\s+i\s+(?:use|pay)|\bi\s+(?:prefer|use|like)\s+(?:paying\s+(?:with|by)\s+)?(?:(?:my|a)\s+(?=(?:credit|debit|visa|amex|mastercard|paypal|revolut|apple|google)\b))?(?P<v2>"
         + _alt(PAYMENTS, ascii_only=True)
         + r")\b",
     ),
@@ -1313,7 +1313,7 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     (
         "response.style",
         "simple",
-        r"\blike\s+i'm\s+(?:five|5|a\s+(?:kid|child|beginner|five[\s-]year[\s-]old))\b|\beli5\b|\bno\s+jargon\b|\bin\s+plain\s+(?:english|terms|language)\b|\bdumb\s+it\s+down\b|大白话|别用术语|不要术语|简单的话|简单点说|说简单点|说得简单点",
+        r"\blike\s+i'm\s+(?:five|5|a\s+(?:kid|child|beginner|five[\s-]year[\s-]old))\b|\beli5\b|\bno\s+jargon\b|\b(?:go\s+easy\s+on|cut|skip|ditch|drop|less\s+of)\s+(?:the\s+)?(?:tech(?:nical)?\s+)?jargon\b|\bwithout\s+(?:the\s+|any\s+)?jargon\b|\bin\s+plain\s+(?:english|terms|language)\b|\bdumb\s+it\s+down\b|大白话|别用术语|不要术语|简单的话|简单点说|说简单点|说得简单点",
     ),
     (
         "response.emoji",
@@ -1376,6 +1376,16 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "name",
         None,
         r"^\W*(?:hey|hi|hello|yo)?\W*(?:it's|its|this\s+is)\s+(?P<v>(?-i:[A-Z])[\w'-]+)\s+(?:here|speaking)\b",
+    ),
+    # "hey, Dev here, ...": a greeting and the name signed in with "here" (not a place:
+    # "London here", not a role: "Mum here")
+    (
+        "name",
+        None,
+        r"^\W*(?:hey|hi|hello|hiya|yo|morning|evening)\W+(?!(?:"
+        + _alt({k: k for k in L.CITIES if k.isascii()})
+        + r"|mum|mom|dad|me|im|its|everyone|everybody|nobody|someone|admin|support)\b)"
+        r"(?P<v>(?-i:[A-Z][a-z]{1,15}))\s+here\b(?=\s*(?:[,.;!:-]|$))",
     ),
     (
         "name",
@@ -1467,7 +1477,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + ITEM_EN
         + r")"
         + _END
-        + r"|^\W*(?:(?:ok(?:ay)?|so|oh|and|well|also|btw|fyi|yeah|anyway)\W+)*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+|biggest\s+|two\s+|three\s+|one\s+)?(?:favou?rites?|faves?|favs?|weakness(?:es)?|guilty\s+pleasures?)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?=\s*(?:[,.;!]|$))"
+        + r"|^\W*(?:(?:ok(?:ay)?|so|oh|and|well|also|btw|fyi|yeah|anyway)\W+)*(?P<v3>[a-z][a-z ]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all[\s-]time\s+|total\s+|number\s+one\s+|biggest\s+|two\s+|three\s+|one\s+)?(?:favou?rites?|faves?|favs?|weakness(?:es)?|guilty\s+pleasures?)(?:\s+(?:food|dish|snack|drink|meal|cuisine|thing))?(?:\s+(?:in\s+the\s+(?:world|universe)|on\s+earth|ever|of\s+all\s+time|by\s+far))?(?=\s*(?:[,.;!]|$))"
         + r"|^\W*(?:a\s+)?(?:big|huge|massive)\s+fan\s+of\s+(?P<v4>"
         + ITEM_EN
         + r")"
@@ -1885,11 +1895,24 @@ _PRONOUN_ROWS = tuple(
         + word
         + r"\b(?!\s*/)|\bi\s+(?:use|go\s+by)\s+[\"']?"
         + word
-        + r"[\"']?(?:\s+pronouns)?(?=\s*(?:[,.;!]|$|please|pls|not\b))",
+        # the object form after it without a slash: "I use they them"
+        + r"(?:\s+"
+        + obj
+        + r")?[\"']?(?:\s+pronouns)?(?=\s*(?:[,.;!]|$|please|pls|not\b))",
     )
-    for code, word in (("they/them", "they"), ("he/him", "he"), ("she/her", "she"))
+    for code, word, obj in (
+        ("they/them", "they", "them"),
+        ("he/him", "he", "him"),
+        ("she/her", "she", "her"),
+    )
 )
 
+#: Hobbies said by their own verb ("I garden a lot"), as the activity's name.
+_HOBBY_VERBS: Mapping[str, str] = {
+    "garden": "gardening", "knit": "knitting", "crochet": "crochet", "sew": "sewing",
+    "surf": "surfing", "climb": "climbing", "hike": "hiking", "ski": "skiing",
+    "sail": "sailing", "kayak": "kayaking", "boulder": "bouldering",
+}  # fmt: skip
 ACTIVITY_EN = r"(?:yoga|pilates|crossfit|karate|judo|taekwondo|jiu[\s-]?jitsu|tai\s+chi|kickboxing|boxing|ballet|salsa|zumba|spinning|meditation|parkour|archery|fencing|rowing|triathlons?|marathons?|park\s?run|martial\s+arts|weightlifting|weights|bouldering|calisthenics|pottery|ceramics|knitting|crochet|sewing|embroidery|woodwork(?:ing)?|calligraphy|photography|painting|sketching|baking|cooking|gardening|journaling|birding|quilting|drawing|woodturning|carpentry|brewing|home\s+brewing)"
 GOING_EN = r"(?:running|swimming|climbing|bouldering|hiking|cycling|surfing|skiing|snowboarding|fishing|sailing|kayaking|canoeing|camping|dancing|skating|ice\s+skating|jogging|birdwatching|bird\s*watching|diving|scuba\s+diving|horse\s+riding|riding|walking|rambling|golfing|bowling|paddleboarding|windsurfing|mountain\s+biking)"
 #: "I'm an avid reader" -> reading: the activity a keen <doer> does.
@@ -2540,7 +2563,7 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + ITEM_EN
         + r")"
         + _END
-        + r"|\bmy\s+(?:absolute\s+|all[\s-]time\s+|total\s+|personal\s+)?(?:favou?rite|fave|fav|go-to)\s+(?:food|dish|snack|drink|meal|cuisine|dessert|treat|breakfast|lunch|dinner|hobby|sport|pastime|activity|thing\s+to\s+(?:do|eat)|game|genre)s?\s+(?:is|are|has\s+(?:got\s+)?to\s+be|would\s+(?:have\s+to\s+)?be)\s+(?P<v2>"
+        + r"|\bmy\s+(?:absolute\s+|all[\s-]time\s+|total\s+|personal\s+)?(?:favou?rite|fave|fav|go-to)\s+(?:(?:comfort|junk|party|hangover|late[\s-]night|midnight|breakfast|pub)\s+)?(?:food|dish|snack|drink|meal|cuisine|dessert|treat|breakfast|lunch|dinner|hobby|sport|pastime|activity|thing\s+to\s+(?:do|eat)|game|genre)s?\s+(?:is|are|has\s+(?:got\s+)?to\s+be|would\s+(?:have\s+to\s+)?be)\s+(?P<v2>"
         + ITEM_EN
         + r")"
         + _END
@@ -3381,6 +3404,24 @@ ITEM_ROWS_10: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + ACTIVITY_EN
         + r")\b",
     ),
+    # "I've been doing yoga for years", "been doing pilates most mornings": a habit kept up
+    (
+        "taste.like",
+        None,
+        r"(?:\bi(?:'ve|\s+have)\s+|^\W*)been\s+(?:doing|going|practi[cs]ing)\s+(?P<v>"
+        + GOING_EN
+        + "|"
+        + ACTIVITY_EN
+        + r")\b(?=\s+(?:for|since|most|every|on|at|a\s+lot|loads|regularly|weekly|daily)\b|\s*[,.;!]|$)",
+    ),
+    # "I garden a lot", "I knit most evenings": the activity by its own verb, as a habit
+    (
+        "interest",
+        _HOBBY_VERBS,
+        r"\bi\s+(?:also\s+)?(?P<v>garden|knit|crochet|sew|surf|climb|hike|ski|sail|kayak|boulder)"
+        r"(?=\s+(?:a\s+lot|loads|most|every|whenever|on\s+(?:the\s+)?weekends?|in\s+my\s+(?:spare|free)"
+        r"|for\s+fun|as\s+a\s+hobby)\b|\s*[,.;!]|$)",
+    ),
     (
         "timezone",
         TIMEZONES,
@@ -3443,11 +3484,24 @@ VALUE_ROWS_EN12: tuple[tuple[str, str, str], ...] = (
     # "pure veg" / "pure vegetarian": Indian English for a strict (egg-free) vegetarian
     ("diet", "vegetarian", r"\bpure\s+(?:veg|vegetarian)\b"),
 )
+#: A measure said to be high, as the condition's name.
+_HIGH_MEASURES: Mapping[str, str] = {
+    "blood pressure": "high blood pressure",
+    "cholesterol": "high cholesterol",
+    "blood sugar": "high blood sugar",
+}
 ITEM_ROWS_EN12: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline",
         None,
-        r"\bi(?:'m|\s+am)\s+(?:very\s+|pretty\s+|fiercely\s+|quite\s+)?loyal\s+to\s+(?P<v>"
+        r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:very|pretty|fiercely|quite|always|both|all)\s+)*loyal"
+        r"\s+to\s+(?P<v>" + L.AIRLINES_EN + r")\b",
+    ),
+    # "anything but Ryanair", "any airline but Spirit": the one excepted is refused
+    (
+        "travel.airline.avoid",
+        None,
+        r"^\W*(?:anything|any\s+(?:airline|carrier)|anyone)\s+(?:but|except)\s+(?P<v>"
         + L.AIRLINES_EN
         + r")\b",
     ),
@@ -3465,6 +3519,15 @@ ITEM_ROWS_EN12: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PETS,
         r"\bi\s+(?:own|have|keep|'ve\s+got)\s+(?:a\s+couple\s+of|a\s+few|several|a\s+pair\s+of)\s+"
         r"(?:\w+\s+)?(?P<v>" + PETS_EN + r")\b",
+    ),
+    # "my blood pressure is high", "my cholesterol runs a bit high": the condition by its
+    # measure
+    (
+        "health.condition",
+        _HIGH_MEASURES,
+        r"\bmy\s+(?P<v>blood\s+pressure|cholesterol|blood\s+sugar)\s+(?:is|'s|runs|has\s+(?:always\s+)?been"
+        r"|tends\s+to\s+be|is\s+always)\s+(?:(?:a\s+bit|a\s+little|quite|pretty|really|very|always|too"
+        r"|on\s+the)\s+)*high\b",
     ),
     # Indian English "take" for eating: "I don't take eggs"
     (
@@ -3491,6 +3554,8 @@ _HINTS_EN12: Mapping[str, str] = {
     "job.status": "student",
     "diet": "pure",
     "travel.airline": "loyal",
+    "travel.airline.avoid": "but|except",
+    "health.condition": "high",
     "allergy": "makes|made|gives|gave",
     "pet.species": "couple|few|several|pair",
     "diet.avoid": "take",
@@ -5255,7 +5320,7 @@ _BIRTHDAY_HOLIDAY = re.compile(
     _BDAY_CUE
     + r"(?:on\s+)?(?P<hol>"
     + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
-    + r")\b",
+    + r")\b(?:\s*,?\s*(?:in\s+)?(?P<y>(?:19|20)\d\d)\b)?",
     _I,
 )
 _MONTH_NAMED = re.compile(r"\b(?P<mon>" + _MON + r")\b", _I)
@@ -5310,6 +5375,8 @@ def _numeric_birthday(cl: Clause) -> Iterator[Hit]:
             )
     for m in _BIRTHDAY_HOLIDAY.finditer(cl.text):
         norm = _HOLIDAYS[re.sub(r"\s+", " ", m.group("hol").lower())]
+        if m.group("y"):  # "born on Christmas Eve 1979": the year said with the day
+            norm = f"{m.group('y')}-{norm}"
         yield m.start(), m.end(), cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm)
 
 

@@ -347,7 +347,14 @@ class RuleExtractor:
                 said = dataclasses.replace(clause, text=ctext[:at_] + subject + ctext[at_:])
                 shift = len(subject)
                 taken = [(s + shift * (s >= at_), e + shift * (e > at_)) for s, e in used]
-                for _start, _end, c in _claim(said, _CLAUSE_HANDLERS, taken):
+                # a move is read on whole sentences: "..., moving to Oslo in May" gets it here
+                # (not after a condition: "if I get the job, moving to Oslo")
+                moves = tuple(
+                    e
+                    for e in _SENTENCE_HANDLERS
+                    if e[0] is h_move and _CONDITION.match(sent.text) is None
+                )
+                for _start, _end, c in _claim(said, moves + _CLAUSE_HANDLERS, taken):
                     if carried and c.key.startswith("name"):
                         continue  # "I'm Priya, London": a list item is no second name
                     used.append((max(at_, _start - shift), max(at_, _end - shift)))
@@ -409,7 +416,7 @@ _SUBJECTLESS_EN = (
         re.compile(
             _LEAD_EN + r"(?:allergic|intolerant|fluent|married|divorced|engaged|single|retired"
             r"|unemployed|based|into|obsessed|widowed|separated|self[\s-]employed|passionate"
-            r"|hooked|addicted|crazy\s+about|mad\s+about|learning)\b",
+            r"|hooked|addicted|crazy\s+about|mad\s+about|learning|moving\s+to|relocating\s+to)\b",
             _I,
         ),
     ),
@@ -426,6 +433,8 @@ _SUBJECTLESS_EN = (
 
 
 _LEAD_RX = re.compile(_LEAD_EN, _I)
+#: A sentence that opens with a condition: what its main clause plans hangs on it.
+_CONDITION = re.compile(r"^\W*(?:if|unless|once|when|whenever|in\s+case)\b", _I)
 #: A clause whose subject is the user's household ("we", "our"): what it says of home,
 #: family, pets and diet is the user's too (not "our team", not what "we" did once).
 _WE_RX = re.compile(
@@ -1412,6 +1421,9 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "promot",
             "advertis",
             "send",
+            "point me",
+            "steer me",
+            "direct me",
             "推",
             "介绍",
         ),

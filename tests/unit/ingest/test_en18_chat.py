@@ -175,3 +175,107 @@ def test_scale_with_no_feel_for_is_not_chosen() -> None:
 
 def test_two_imperial_units_named_together() -> None:
     assert ("units.system", "imperial") in records("feet and inches for heights please")
+
+
+# ---- second batch: favourites, household subjects, refusals, habits, measures, moves ----
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("my go-to hangover food has to be a kebab", "kebab"),
+        ("pho is my favourite food ever", "pho"),
+        ("dumplings are my favourite thing in the world", "dumplings"),
+    ],
+)
+def test_favourite_food_wordings(text: str, item: str) -> None:
+    assert items(records(text), "food.like") == {item}
+
+
+def test_household_loyal_to_an_airline() -> None:
+    assert ("travel.airline", "klm") in records("we are both loyal to KLM, always have been")
+
+
+def test_anything_but_an_airline_is_refused() -> None:
+    assert items(records("any airline except Spirit please"), "travel.airline.avoid") == {"spirit"}
+
+
+def test_pointed_to_is_recommended() -> None:
+    found = records("never steer me towards timeshares")
+    assert items(found, "recommend.never") == {"timeshares"}
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("I've been doing karate since I was 10", "karate"),
+        ("been going climbing every week for ages", "climbing"),
+        ("I knit most evenings", "knitting"),
+    ],
+)
+def test_hobby_kept_up_or_said_by_its_verb(text: str, item: str) -> None:
+    assert item in items(records(text), "interest")
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("my cholesterol runs a bit high", "high cholesterol"),
+        ("my blood pressure has always been high", "high blood pressure"),
+    ],
+)
+def test_condition_by_its_measure(text: str, item: str) -> None:
+    assert items(records(text), "health.condition") == {item}
+
+
+def test_normal_measure_is_no_condition() -> None:
+    assert records("my blood pressure is normal") == []
+
+
+def test_payment_with_my_card() -> None:
+    assert ("payment.method.debit_card", "debit_card") in records("I pay with my debit card")
+
+
+def test_subjectless_move_after_a_clause() -> None:
+    found = records("the flat is sorted, moving to Glasgow in April")
+    assert ("location.moving_to", "glasgow") in found
+
+
+def test_move_after_a_condition_is_not_planned() -> None:
+    assert records("if I get the job, moving to Oslo") == []
+
+
+def test_household_clause_after_and() -> None:
+    found = records("we live in Leeds and we've got a rabbit called Clover")
+    assert ("pet.names.clover", "clover") in found and ("location.city", "leeds") in found
+
+
+# ---- third batch: holiday birthdays with a year, jargon, pronoun pairs, sign-ins ----
+
+
+def test_holiday_birthday_keeps_its_year() -> None:
+    assert ("birthday", "1988-10-31") in records("I was born on Halloween 1988")
+
+
+@pytest.mark.parametrize(
+    "text", ["please cut the technical jargon", "explain it without the jargon, I'm new to this"]
+)
+def test_jargon_refused_is_simple(text: str) -> None:
+    assert ("response.style", "simple") in records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("honestly I use he him", "he/him"), ("I go by she her, thanks", "she/her")],
+)
+def test_pronoun_pair_without_a_slash(text: str, value: str) -> None:
+    assert ("pronouns", value) in records(text)
+
+
+def test_greeting_and_name_signed_in() -> None:
+    assert ("name", "tomasz") in records("hi, Tomasz here, following up on the hotel thing")
+
+
+@pytest.mark.parametrize("text", ["hi, Paris here, it's raining", "hey, I'm here"])
+def test_place_or_pronoun_is_no_name(text: str) -> None:
+    assert not any(k == "name" for k, _ in records(text))
