@@ -188,8 +188,18 @@ def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
     if not sentence_texts or TRAILING_LAUGH_RE.search(sentence_texts[-1]) is None:
         return None
     for i in range(len(sentence_texts) - 1, -1, -1):
-        for text, off in reversed(clauses(sentence_texts[i])):
+        cls = clauses(sentence_texts[i])
+        for text, off in reversed(cls):
             if _LAUGH_WORDS.sub("", text):
+                colon = max(
+                    sentence_texts[i].rfind(":", 0, off), sentence_texts[i].rfind("：", 0, off)
+                )
+                after = [t for t, o in cls if o > colon]
+                if colon >= 0 and not any(first_person(t) for t in after):
+                    # what follows a colon spells out the clause before it, and the laugh
+                    # covers both: "I'm bilingual: english and emoji 😂" (not "note: I'm
+                    # vegan, and I love it lol")
+                    off = max((o for _t, o in cls if o <= colon), default=off)
                 return i, off
     return None
 

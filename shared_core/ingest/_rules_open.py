@@ -212,7 +212,9 @@ def h_address(cl: Clause) -> Iterator[Hit]:
 # ---- other standing instructions ---------------------------------------------------------------
 _RULE_EN = re.compile(
     r"^\W*(?:(?:please|and|also|but|so|remember\s+(?:to\s+)?)\s+)*(?P<m>always|never(?!\s*mind)"
-    r"|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|don't\s+ever|do\s+not\s+ever)\b,?\s+"
+    r"|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|don't\s+ever|do\s+not\s+ever)\b"
+    # what one has known or wondered all along is no instruction: "(genuinely) never known"
+    r"(?!\s+(?:known|knew|heard|understood|realised|realized|noticed|wondered|figured|got\s+it)\b),?\s+"
     r"(?P<instr>[^.;!?]{2,100})",
     _I,
 )

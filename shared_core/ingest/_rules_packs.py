@@ -234,7 +234,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "contact.call",
         "allowed",
-        r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话|打我(?:的)?(?:电话|手机))|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call",
+        r"(?:可以|尽管|随时)(?:直接)?(?:打电话给我|给我打电话|打我(?:的)?(?:电话|手机))|\bfeel\s+free\s+to\s+(?:give\s+me\s+a\s+)?call"
+        # "ring me whenever", "call me any time": calls are welcome
+        r"|^\W*(?:(?:just|you\s+can|feel\s+free\s+to)\s+)?(?:call|ring|phone)\s+me\s+(?:whenever|anytime|any\s+time)\b",
     ),
     # the phone fronted as topic: "电话我基本不接", "电话一律不接的", "陌生电话我都不接" is not
     (
@@ -1621,7 +1623,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "location.city",
         None,
-        r"\bi(?:'m|\s+am)\s+an?\s+[a-z][a-z ]{1,30}?\s+(?:in|based\s+in|from)\s+(?P<v>"
+        r"(?:\bi(?:'m|\s+am)|\bi\s+work\s+as|^\W*work\s+as)\s+an?\s+[a-z][a-z ]{1,30}?\s+(?:in|based\s+in|from)\s+(?P<v>"
         + NAME_EN
         + r")(?=\s*(?:[,.;!]|$))",
     ),
@@ -5506,6 +5508,14 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?:i'm\s+|i\s+am\s+)?not\s+(?:really\s+|at\s+all\s+)?(?:into|interested\s+in)\s+(?P<v>[a-z][a-z ]{1,25}?)\s*[,;—–-]+\s*(?:so\s+)?(?:don't|do\s+not|never|stop|no\s+need\s+to)\s+(?:recommend|suggest)",
     ),
+    # "skip the self help books, they're not for me": what is left out as not one's thing
+    (
+        "recommend",
+        None,
+        r"^\W*(?:please\s+)?(?:skip|leave\s+out|drop)\s+(?:the\s+|any\s+|all\s+(?:the\s+)?)?(?P<v>[a-z][a-z -]{1,30}?)"
+        r"\s*[,;—–-]+\s*(?:they're|they\s+are|it's|it\s+is|that's|those\s+are)\s+(?:just\s+|really\s+)?not"
+        r"\s+(?:for\s+me|my\s+thing)\b",
+    ),
     (
         "family.child.names",
         None,
@@ -5667,6 +5677,7 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "never",
     "no way",
     "not for me",
+    "not my thing",
     "nope",
     "hate",
     "recommend",

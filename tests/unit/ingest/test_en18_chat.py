@@ -279,3 +279,30 @@ def test_greeting_and_name_signed_in() -> None:
 @pytest.mark.parametrize("text", ["hi, Paris here, it's raining", "hey, I'm here"])
 def test_place_or_pronoun_is_no_name(text: str) -> None:
     assert not any(k == "name" for k, _ in records(text))
+
+
+# ---- fourth batch: experience vs rule, colon laughs, calls welcome, skipped topics ----
+
+
+@pytest.mark.parametrize("text", ["never understood the appeal tbh", "is tofu keto? never known"])
+def test_never_with_an_experience_is_no_rule(text: str) -> None:
+    assert records(text) == []
+
+
+def test_laugh_after_a_colon_covers_the_head() -> None:
+    assert records("I'm trilingual: english, sarcasm and memes 😂") == []
+
+
+@pytest.mark.parametrize("text", ["call me any time, it's fine", "you can ring me whenever"])
+def test_calls_welcome(text: str) -> None:
+    assert ("contact.call", "allowed") in records(text)
+
+
+def test_subjectless_work_as_in_a_city() -> None:
+    found = records("I'm 41, work as a welder in Manchester")
+    assert ("location.city", "manchester") in found
+
+
+def test_skipped_topic_not_for_me() -> None:
+    found = records("leave out the golf stuff, it's just not my thing")
+    assert items(found, "recommend.never") == {"golf stuff"}
