@@ -1472,7 +1472,10 @@ def strip_fillers(text: str) -> str:
     (``_ASIDE_RE``) and context openers (``_OPENER_RE``):
     "I'd honestly rather you never called" -> "I'd rather you never called"."""
     out = _FILLER_RE.sub(_drop_filler, text)
-    out = _OPENER_RE.sub("", _ASIDE_RE.sub("", _KEPT_COMMA_RE.sub(", ", out)))
+    if "\x00" in out:  # the kept commas, without the spaces around them (no regex: linear)
+        parts = out.split("\x00")
+        out = ", ".join([parts[0].rstrip(), *(p.strip() for p in parts[1:-1]), parts[-1].lstrip()])
+    out = _OPENER_RE.sub("", _ASIDE_RE.sub("", out))
     return out if out.strip() else text
 
 
@@ -1482,7 +1485,6 @@ _OPEN_WORD_RE = re.compile(
     r"\b(?:i|i'm|im|am|is|are|was|were|and|but|so|or|because|cos|the|a|an|my|to|very|really)$",
     re.IGNORECASE,
 )
-_KEPT_COMMA_RE = re.compile(r"\s*\x00\s*")
 
 
 def _drop_filler(m: re.Match[str]) -> str:
