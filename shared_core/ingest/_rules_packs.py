@@ -3418,7 +3418,7 @@ ITEM_ROWS_10: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ),
     # "I garden a lot", "I knit most evenings": the activity by its own verb, as a habit
     (
-        "interest",
+        "taste.like",
         _HOBBY_VERBS,
         r"\bi\s+(?:also\s+)?(?P<v>garden|knit|crochet|sew|surf|climb|hike|ski|sail|kayak|boulder)"
         r"(?=\s+(?:a\s+lot|loads|most|every|whenever|on\s+(?:the\s+)?weekends?|in\s+my\s+(?:spare|free)"
@@ -4360,7 +4360,7 @@ _HINTS_4: Mapping[str, str] = {
     "language.spoken": "learning|studying|taking|native|grew up",
     "intolerance": "stomach|tummy|bloating|cramps|gas|runs|diarrh|indigestion|heartburn|reflux|sensitive",
     "taste.dislike": "person|drinker|eater|worst|awful|horrible|terrible|foul|rank|stand|bear|hate|dislike|loathe|despise|detest|big on|keen on|fond of|crazy about|fan of",
-    "taste.like": "drinker|person|eater|can't get enough|learning|taking up|getting into|teaching myself|love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter|evenings|days off|sundays|saturdays",
+    "taste.like": "garden|knit|crochet|sew|surf|climb|hike|ski|sail|kayak|boulder|drinker|person|eater|can't get enough|learning|taking up|getting into|teaching myself|love|adore|like|enjoy|favourite|favorite|fave|fav|go-to|my life|my passion|my thing|my jam|obsess|religion|happy place|personality|my world|nerd|geek|buff|fanatic|junkie|addict|enthusiast|freak|lover|head|aficionado|fiend|snob|been|become|spare|free time|down time|downtime|weekend|for fun|hobby|outside|not working|play|practi|could|i do |go to|i go |keen|avid|passionate|enthusiastic|big|huge|serious|amateur|casual|lifelong|obsessive|dedicated|life|into|here|fan|supporter|evenings|days off|sundays|saturdays",
     "allergy": "agree|allerg|set off|sets off|trigger|flare|can't|cannot|can not|mustn't|shouldn't|hay",
     "medication": "been on|been taking",
     "payment.method": "pay|send money|split",

@@ -211,6 +211,7 @@ def test_pointed_to_is_recommended() -> None:
         ("I've been doing karate since I was 10", "karate"),
         ("been going climbing every week for ages", "climbing"),
         ("I knit most evenings", "knitting"),
+        ("I garden whenever it's dry", "gardening"),
     ],
 )
 def test_hobby_kept_up_or_said_by_its_verb(text: str, item: str) -> None:
