@@ -346,6 +346,13 @@ _MORE_LANGUAGES: tuple[tuple[str, str], ...] = (
     ("ml", "malayalam"), ("ne", "nepali"), ("si", "sinhala"), ("am", "amharic"),
     ("yo", "yoruba"), ("ha", "hausa"), ("ig", "igbo"), ("zu", "zulu"), ("af", "afrikaans"),
     ("gd", "gaelic"), ("gd", "scottish gaelic"),
+    # other names of the same languages: a variety, an older name, the language's own name
+    ("fa", "farsi"), ("pt", "brazilian portuguese"), ("pt", "european portuguese"),
+    ("pt", "português"), ("pt", "portugues"), ("es", "español"), ("es", "espanol"),
+    ("es", "castilian"), ("es", "mexican spanish"), ("es", "latin american spanish"),
+    ("fr", "français"), ("fr", "francais"), ("fr", "canadian french"), ("de", "deutsch"),
+    ("de", "swiss german"), ("it", "italiano"), ("nl", "flemish"), ("tl", "filipino"),
+    ("zh", "mandarin chinese"), ("zh", "simplified chinese"), ("zh", "traditional chinese"),
 )  # fmt: skip
 LANGUAGE_CODES: Mapping[str, str] = MappingProxyType(
     {

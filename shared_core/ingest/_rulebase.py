@@ -1132,7 +1132,8 @@ NOT_END = r"[^,.;!?，。；！？]"
 def split_items(text: str) -> list[str]:
     """Split a list ("peanuts and shellfish", "花生、海鲜") into trimmed items."""
     parts = re.split(
-        r"\s*(?:,|，|、|/|&|\band\b|\bor\b|和|跟|以及|还有|或者?|及|(?:也|还)不(?:吃|喝))\s*", text
+        r"\s*(?:,|，|、|/|&|\s\+\s|\band\b|\bor\b|和|跟|以及|还有|或者?|及|(?:也|还)不(?:吃|喝))\s*",
+        text,
     )
     return [p for p in (phrase(x, 4) for x in parts) if p]
 

@@ -81,6 +81,10 @@ _QUIET_CUE = re.compile(
     _I,
 )
 _T = r"(?P<h{n}>\d{{1,2}}|midnight|noon)(?::(?P<m{n}>\d{{2}}))?\s*(?P<a{n}>[ap]\.?m\.?)?"
+#: Office hours said as a bare "9-5": "I'm at work 9-5", "office hours 8 to 4".
+_WORKDAY = re.compile(
+    r"\b(?:at\s+work|work(?:ing)?\s+hours|office\s+hours|on\s+shift|in\s+the\s+office)\b", _I
+)
 _NAMED_HOURS = {"midnight": (12, "am"), "noon": (12, "pm")}
 _QUIET_RANGE_EN = re.compile(
     r"(?:\bfrom\s+|\bbetween\s+|\bare\s+|\bis\s+|:\s*)?(?<![\d.,$€£¥])"
@@ -128,10 +132,12 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         a1, a2 = g["a1"], g["a2"]
         named1, named2 = _NAMED_HOURS.get(g["h1"].lower()), _NAMED_HOURS.get(g["h2"].lower())
         a1, a2 = (named1[1] if named1 else a1), (named2[1] if named2 else a2)
-        if not (a1 or a2 or (g["m1"] and g["m2"])):
-            continue  # "500 to 800" is not a time range
         h1 = named1[0] if named1 else int(g["h1"])
         h2 = named2[0] if named2 else int(g["h2"])
+        if not (a1 or a2 or (g["m1"] and g["m2"])):
+            if not (_WORKDAY.search(cl.sentence.text) and 6 <= h1 <= 11 and 1 <= h2 <= 8):
+                continue  # "500 to 800" is not a time range
+            a1, a2 = "am", "pm"  # "I'm at work 9-5": the working day
         if h1 > 24 or h2 > 24:
             continue
         if a1 is None and a2 is not None:
@@ -171,12 +177,31 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)
 
 
-#: "11 at night" / "8 in the morning": the day part said in words.
+#: "11 at night" / "8 in the morning" / "4 in the afternoon": the day part said in words.
 _DAYPART_EN = re.compile(
-    r"\b(\d{1,2}(?::\d{2})?)\s*(?:o'clock\s+)?(?:(?P<pm>at\s+night|in\s+the\s+evening|tonight)"
-    r"|(?P<am>in\s+the\s+morning))\b",
+    r"\b(\d{1,2}(?::\d{2})?)\s*(?:o'clock\s+)?(?:(?P<pm>at\s+night|in\s+the\s+(?:evening|afternoon)|tonight)"
+    r"|(?P<am>(?:in\s+the|the\s+next|next)\s+morning))\b",
     _I,
 )
+#: Clock times written short: "21h" / "7h30" (European), "11p" / "7a" (US shorthand),
+#: "half eleven" / "half past ten" (British): said again as "21:00", "11pm", "11:30".
+_SHORT_CLOCK = re.compile(
+    r"\b(?P<h>[01]?\d|2[0-4])h(?P<m>[0-5]\d)?\b"
+    r"|(?<![\d.,$€£¥])\b(?P<h2>1[0-2]|[1-9])(?P<ap>[ap])\b(?=\s*(?:-|–|to|until|till|and|,|\.|$))"
+    r"|\bhalf\s+(?:past\s+)?(?P<h3>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
+    _I,
+)
+
+
+def _short_clock(m: re.Match[str]) -> str:
+    if m.group("h") is not None:
+        return f"{int(m.group('h'))}:{m.group('m') or '00'}"
+    if m.group("h2") is not None:
+        return f"{m.group('h2')}{m.group('ap').lower()}m"
+    h3 = m.group("h3").lower()
+    return f"{_HOUR_NUMBER.get(h3, h3)}:30"
+
+
 #: "nothing after 9pm, and nothing before 8am": both ends in one sentence, in any clauses.
 _QUIET_PAIR_EN = re.compile(
     r"(?:\b(?:after|past)\s+(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>[ap]\.?m\.?)?\b"
@@ -215,6 +240,7 @@ _HOUR_NUMBER = {
 
 
 def _daypart(text: str) -> str:
+    text = _SHORT_CLOCK.sub(_short_clock, text)
     text = _WORD_HOUR.sub(lambda m: _HOUR_NUMBER[next(g for g in m.groups() if g).lower()], text)
     text = _HALF_HOUR.sub(lambda m: m.group(1) + ":30", text)
     return _DAYPART_EN.sub(lambda m: m.group(1) + ("pm" if m.group("pm") else "am"), text)
@@ -296,7 +322,7 @@ def h_quiet(cl: Clause) -> Iterator[Hit]:
         if cl.start == 0:
             yield 0, len(cl.text), cand(Kind.CONSTRAINT, "contact.quiet_hours", pair, hard=True)
         return
-    if _DAYPART_EN.search(cl.text) or _WORD_HOUR.search(cl.text):
+    if _DAYPART_EN.search(cl.text) or _WORD_HOUR.search(cl.text) or _SHORT_CLOCK.search(cl.text):
         cl = dataclasses.replace(cl, text=_daypart(cl.text))
     ranged = list(_h_quiet_range(cl))
     yield from ranged

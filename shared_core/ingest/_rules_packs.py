@@ -29,6 +29,7 @@ from . import lexicon as L
 from ._rulebase import ANYMORE as _ANYMORE
 from ._rulebase import CALLED_AS, Clause, Hit, cand, neg_before, ok_topic, phrase, split_items
 from ._rulebase import negate as _negate
+from .dates import resolve_dates
 from .lexicon import parse_number, slugify
 
 __all__ = [
@@ -38,9 +39,11 @@ __all__ = [
     "allergy_key",
     "complains",
     "h_birthday",
+    "h_children_count",
     "h_move",
     "h_rows",
     "h_sentence_rows",
+    "h_turning_age",
     "not_a_name",
 ]
 
@@ -60,7 +63,10 @@ def _codes(spec: str) -> Mapping[str, str]:
 
 
 def _alt(codes: Mapping[str, str], *, ascii_only: bool | None = None) -> str:
-    words = [w for w in codes if ascii_only is None or w.isascii() == ascii_only]
+    # "ascii" is the Latin script, accented words included ("español"), against CJK
+    words = [
+        w for w in codes if ascii_only is None or all(ord(c) < 0x2000 for c in w) == ascii_only
+    ]
     return "|".join(
         re.escape(w).replace(r"\ ", r"[\s-]?") for w in sorted(words, key=len, reverse=True)
     )
@@ -685,7 +691,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "intolerance",
         None,
-        r"\bi\s+(?:can't|cannot|don't)\s+(?:handle|tolerate|digest)\s+(?P<v>lactose|gluten|fructose|histamine|dairy|caffeine|fodmaps?)\b|\b(?P<v2>lactose|gluten|fructose|histamine|caffeine)[\s-]intoleran(?:t|ce)\b",
+        r"\bi\s+(?:can't|cannot|don't)\s+(?:handle|tolerate|digest)\s+(?P<v>lactose|gluten|fructose|histamine|dairy|caffeine|fodmaps?)\b|\b(?P<v2>(?:lactose|gluten|fructose|histamine|caffeine)(?:\s*(?:,|and|&|\+|or)\s*(?:lactose|gluten|fructose|histamine|caffeine|sorbitol))*)[\s-]intoleran(?:t|ce)\b",
     ),
     (
         "intolerance",
@@ -5072,6 +5078,15 @@ _MOVE_EN: tuple[re.Pattern[str], ...] = (
 )
 _MOVE_EN = (
     *_MOVE_EN,
+    # "I just relocated from Manchester, now in Bristol", "moved from Lyon and now living in Nice"
+    re.compile(
+        r"(?:\b(?:i|we)(?:'ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:here\s+|over\s+)?from\s+(?P<prev>"
+        + _PLACE_EN
+        + r")\s*,?\s+(?:and\s+|so\s+)?(?:(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+)?now\s+(?:in|based\s+in|living\s+in|live\s+in|settled\s+in)\s+(?P<cur>"
+        + _PLACE_EN
+        + r")",
+        _I,
+    ),
     # "I used to live in Boston but now I'm in Chicago"
     re.compile(
         r"(?:\b(?:i|we)\s+|^\W*)used\s+to\s+live\s+in\s+(?P<prev>"
@@ -5247,10 +5262,32 @@ _DAY_MONTH = (
 _MONTH_DAY = (
     r"(?P<mon>" + _MON + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>(?:19|20)\d\d))?\b"
 )
+#: The year after a day and month: "1992", or "'88" with the century left out.
+_BDAY_YEAR = r"(?:(?P<y>(?:19|20)\d\d)|['’‘](?P<yy>\d\d)(?![\d']))"
 _BIRTHDAY_RX = (
-    re.compile(_BDAY_CUE + _DAY_MONTH, _I),
-    re.compile(_BDAY_CUE + _MONTH_DAY, _I),
-    re.compile(_BDAY_CUE + r"(?P<y>(?:19|20)\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b", _I),
+    re.compile(
+        _BDAY_CUE
+        + r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
+        + _MON
+        + r")\.?(?:\s*,?\s*"
+        + _BDAY_YEAR
+        + r")?\b",
+        _I,
+    ),
+    re.compile(
+        _BDAY_CUE
+        + r"(?P<mon>"
+        + _MON
+        + r")\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*"
+        + _BDAY_YEAR
+        + r")?\b",
+        _I,
+    ),
+    # "1988-11-02", "DOB: 1990.06.12", "born 1979/04/30": one separator throughout
+    re.compile(
+        _BDAY_CUE + r"(?P<y>(?:19|20)\d\d)(?P<sep>[-./])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})\b",
+        _I,
+    ),
     re.compile(
         r"\bborn\s+in\s+(?P<y>(?:19|20)\d\d)\s*,?\s+on\s+(?P<mon>"
         + _MON
@@ -5382,9 +5419,55 @@ def _numeric_birthday(cl: Clause) -> Iterator[Hit]:
         yield m.start(), m.end(), cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm)
 
 
+#: A year the clause split left in the next clause: "born on the 14th of Feb, 1992".
+_YEAR_AFTER = re.compile(r"\s*+,?\s*+" + _BDAY_YEAR + r"\b")
+
+
+def _birth_year(g: Mapping[str, str | None], cl: Clause, end: int) -> str:
+    """The birth year said with a day and month ("1992", "'88" -> "1988"), or ``""``."""
+    if not g.get("y") and not g.get("yy"):
+        m = _YEAR_AFTER.match(cl.sentence.text, cl.start + end)
+        g = m.groupdict() if m else g
+    if g.get("y"):
+        return _year(g["y"] or "")
+    if g.get("yy"):
+        yy = int(g["yy"] or 0)
+        return f"{2000 + yy if yy <= cl.at.year % 100 else 1900 + yy}"
+    return ""
+
+
+#: "my bday is this coming Tuesday", "it was my birthday yesterday": a birthday told by a day
+#: relative to the turn, resolved against the turn's time (days and weeks only: a month
+#: away names no day).
+_BIRTHDAY_RELATIVE = re.compile(
+    r"\b(?:my\s+(?:birthday|b-?day)(?:'s|\s+is|\s+was)?|it(?:'s|\s+is|\s+was)\s+my\s+(?:birthday|b-?day))"
+    r"(?!\s+(?:party|present|gift|dinner|cake|card|plans?|trip|wish|list|drinks)\b)"
+    r"\s+(?:(?:is|was|falls)\s+)?(?:on\s+)?(?P<when>"
+    r"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tomorrow"
+    r"|(?:this\s+)?(?:coming|next|last|this|past)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|in\s+(?:\d{1,2}|a|one|two|three|four|five|six|ten)\s+(?:days?|weeks?)"
+    r"|(?:\d{1,2}|a|one|two|three|four|five|six|ten)\s+(?:days?|weeks?)\s+ago)\b",
+    _I,
+)
+
+
+def _relative_birthday(cl: Clause) -> Iterator[Hit]:
+    for m in _BIRTHDAY_RELATIVE.finditer(cl.text):
+        when = re.sub(r"^this\s+(?=coming\b)", "", m.group("when"), flags=_I)
+        found = resolve_dates(when, cl.at)
+        if len(found) == 1 and found[0].end - found[0].start == len(when):
+            day = found[0].day
+            yield (
+                m.start(),
+                m.end(),
+                cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=day.strftime("%m-%d")),
+            )
+
+
 def h_birthday(cl: Clause) -> Iterator[Hit]:
     """birthday = MM-DD, or YYYY-MM-DD when the year is said."""
     yield from _numeric_birthday(cl)
+    yield from _relative_birthday(cl)
     for rx in _BIRTHDAY_RX:
         for m in rx.finditer(cl.text):
             g = m.groupdict()
@@ -5397,12 +5480,89 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
             if not month or not day or not (1 <= month <= 12 and 1 <= day <= 31):
                 continue
             norm = f"{month:02d}-{day:02d}"
-            if g.get("y"):
-                norm = f"{_year(g['y'])}-{norm}"
+            year = _birth_year(g, cl, m.end())
+            if year:
+                norm = f"{year}-{norm}"
             yield (
                 m.start(),
                 m.end(),
                 cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm),
+            )
+
+
+_AGE_WORDS = (
+    r"\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|eighteen|nineteen"
+)
+#: "I turn 40 next month", "turning 65 this Saturday", "I'll be 30 in June": an age reached
+#: soon, so the age now is one less (within the coming year; "in ten years" is no birthday).
+_TURNING_AGE = re.compile(
+    r"(?:\bi\s+turn|\bi(?:'m|\s+am)\s+turning|^\W*(?:just\s+)?turning|\bi(?:'ll|\s+will)\s+be)\s+"
+    r"(?P<n>"
+    + _AGE_WORDS
+    + r")(?!\s*(?:minutes?|mins?|hours?|%|percent|days?|weeks?|pounds|kg|lbs?)\b)"
+    r"(?:\s+(?:years?\s+old|yo))?\s+(?:"
+    r"(?:next|this|on|this\s+coming|coming)\s+(?:week(?:end)?|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"|tomorrow|soon|in\s+(?:a|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)"
+    r"|in\s+(?:" + _MON + r")\b|on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)",
+    _I,
+)
+
+
+def h_turning_age(cl: Clause) -> Iterator[Hit]:
+    """age = N - 1 for "I turn N next month" (the birthday is still to come)."""
+    for m in _TURNING_AGE.finditer(cl.text):
+        n = parse_number(m.group("n").replace("-", " "))
+        if n is not None and 18 <= n <= 110:
+            yield (
+                m.start(),
+                m.end(),
+                cand(Kind.FACT, "age", m.group(0).strip(), normalized=str(n - 1)),
+            )
+
+
+_KID_N = r"(?:\d|a|an|one|two|three|four|five|six)"
+_KID_NOUN = r"(?:boys?|girls?|sons?|daughters?|kids?|children|child)"
+#: Children counted by kind, summed: "two girls and a boy" (3), "one son" (1), "twins" (2),
+#: after "I have" / "we have" / "mum to" / "father of"; the user's own, by the opener.
+_CHILDREN_SUM = re.compile(
+    r"(?:\b(?:i|we)\s+(?:have|'ve\s+got|have\s+got|got)|\b(?:i'm|i\s+am)\s+(?:a\s+)?(?:mum|mom|dad|mother|father|parent)\s+(?:of|to)"
+    r"|^\W*(?:proud\s+|single\s+|working\s+|busy\s+)?(?:mum|mom|dad|mother|father|parent)\s+(?:of|to))\s+"
+    r"(?:(?P<multi>twins|triplets|a\s+set\s+of\s+twins)"
+    r"|(?P<list>"
+    + _KID_N
+    + r"\s+(?:(?:little|young|grown(?:[\s-]up)?|teenage|adult)\s+)?"
+    + _KID_NOUN
+    + r"(?:\s*(?:,|and|&|\+|plus)\s*"
+    + _KID_N
+    + r"\s+(?:(?:little|young|grown(?:[\s-]up)?|teenage|adult)\s+)?"
+    + _KID_NOUN
+    + r")*))\b",
+    _I,
+)
+_KID_PART = re.compile(r"(?P<n>" + _KID_N + r")\s+(?:\w+\s+)?(?:" + _KID_NOUN + r")\b", _I)
+
+
+def h_children_count(cl: Clause) -> Iterator[Hit]:
+    """family.children = the sum of the children counted by kind ("a son and two daughters")."""
+    for m in _CHILDREN_SUM.finditer(cl.text):
+        if m.group("multi"):
+            total = 3 if "triplets" in m.group("multi").lower() else 2
+        else:
+            said = [p.group("n").lower() for p in _KID_PART.finditer(m.group("list"))]
+            if said in (["a"], ["an"]):
+                continue  # "I have a daughter" counts no children: there may be more
+            parts = [parse_number(n) for n in said]
+            if not parts or any(p is None for p in parts):
+                continue
+            total = sum(p for p in parts if p is not None)
+        if 1 <= total <= 20:
+            yield (
+                m.start(),
+                m.end(),
+                cand(
+                    Kind.RELATIONSHIP, "family.children", m.group(0).strip(), normalized=str(total)
+                ),
             )
 
 

@@ -41,10 +41,11 @@ def _amt(name: str) -> str:
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
         r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million"
         r"|lakhs?\b|lacs?\b|crores?\b)?"
-        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|元|块钱?|美元|美金|欧元|欧(?![洲美])|英镑|日元))?"
+        r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|aud|cad|nzd|chf|sgd|inr|jpy"
+        r"|元|块钱?|美元|美金|欧元|欧(?![洲美])|英镑|日元)(?![a-z]))?"
         r"|(?<![零一二两三四五六七八九十百千万亿])[零一二两三四五六七八九十百千万亿]{1,8}+"
         r"(?:元|块钱?|美元|美金|欧元|欧(?![洲美])|英镑|日元)?"
-        r"|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:hundred|thousand|grand)\b"
+        r"|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)[\s-]+)+(?:and\s+a\s+half\s+)?(?:hundred|thousand|grand)\b"
         r"(?:\s?(?:dollars|usd|euros|bucks|pounds|quid))?"
         # "fifty pounds", "sixty-five bucks": a bare word number needs its currency
         r"|\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
@@ -124,7 +125,7 @@ _BUDGET_RX = (
         r"(?:\bsomewhere\s+|\b)(?P<q>around\s+|about\s+|roughly\s+|up\s+to\s+|under\s+)?"
         + _AMT
         + r"\s+(?:would\s+be\s+(?:ideal|perfect|great|good|fine|my\s+limit|the\s+max)"
-        r"|is\s+(?:my\s+(?:limit|max|ceiling)|ideal|the\s+max))\b",
+        r"|is\s+(?:my\s+(?:limit|max|ceiling|cap|upper\s+limit)|ideal|the\s+max))\b",
         _I,
     ),
     # "I've got about $300 to play with", "I have 2k for this"
@@ -132,6 +133,7 @@ _BUDGET_RX = (
         r"\b(?:i(?:'ve|\s+have)?\s+got|i\s+have|we(?:'ve|\s+have)?\s+got)\s+(?P<q>about\s+|around\s+|roughly\s+|maybe\s+|up\s+to\s+|only\s+|just\s+)?"
         + _AMT
         + r"\s+(?:to\s+(?:spend|play\s+with|work\s+with|blow|put\s+towards?)"
+        r"|(?:set|put)\s+aside\b|saved\s+(?:up\s+)?for\b"
         r"|for\s+(?:this|the|it|a|an|my)\b|in\s+(?:my|the)\s+budget)",
         _I,
     ),
@@ -161,6 +163,14 @@ _BUDGET_RX = (
         r"\b(?:lowered|raised|changed|dropped|upped|set|cut|reduced|increased|bumped|moved|capped)\s+"
         r"(?:up\s+|down\s+)?(?:my|our|the)\s+(?:spending\s+|monthly\s+|weekly\s+)?(?:budget|limit|cap|max)"
         r"\s+(?:up\s+|down\s+)?to\s+(?P<q>around\s+|about\s+|roughly\s+)?" + _AMT,
+        _I,
+    ),
+    # "around 50 bucks for a birthday present": the sum put on the thing wanted, first
+    re.compile(
+        r"^\W*(?:(?:ok|so|and|um|hmm)\W+)?(?P<q>around\s+|about\s+|roughly\s+|up\s+to\s+|max\s+|under\s+"
+        r"|no\s+more\s+than\s+|not\s+more\s+than\s+|less\s+than\s+)"
+        + _AMT
+        + r"\s+(?:for|on)\s+(?:a|an|the|my|our|some)\b",
         _I,
     ),
 )
@@ -194,7 +204,8 @@ _ROUND_ZH = re.compile(r"[千万kKw]")
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
-_HAS_BUDGET = re.compile(r"budget|预算|spend|afford|price|花|价", _I)
+#: ... or an amount given as a range ("in the 40-60k range") or a ceiling ("my ceiling").
+_HAS_BUDGET = re.compile(r"budget|预算|spend|afford|price|花|价|\d\s*k?\s+range\b|\bceiling\b", _I)
 
 
 @functools.lru_cache(maxsize=64)

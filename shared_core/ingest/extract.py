@@ -124,9 +124,11 @@ from ._rules_packs import (
     SENTENCE_HINTS,
     h_bare_value,
     h_birthday,
+    h_children_count,
     h_move,
     h_rows,
     h_sentence_rows,
+    h_turning_age,
     not_a_name,
 )
 from .dates import parse_until
@@ -185,6 +187,7 @@ class RuleExtractor:
         text = L.fix_typos(normalize_text(raw).translate(L.T2S))
         text = L.make_that(L.strip_fillers(L.initialisms(text)))
         text = _bio_as_list(L.chat_zh(L.clock_times(text)))
+        text = _signoff_as_name(text)
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
         retraction = RETRACT_RE.search(text) is not None
@@ -546,12 +549,15 @@ def _sibling(c: Candidate) -> Candidate:
 #: A profile bio of short dotted fragments with a bare age: "34. nurse. mum of 2. vegan."
 _BIO_FRAGMENT = re.compile(r"[^.!?|\n]{1,40}?(?:\.|\s*\||$)")
 _BIO_AGE = re.compile(r"^\s*(?:1[3-9]|[2-9]\d)\s*[.|]?$")
+_DOTTED_NUMBER = re.compile(r"\d\.\d")
 
 
 def _bio_as_list(text: str) -> str:
     """A dotted bio read as the list it is: "i'm 34, nurse, mum of 2, vegan"."""
     if len(text) > 200 or "," in text or text.count(".") + text.count("|") < 2:
         return text
+    if _DOTTED_NUMBER.search(text):
+        return text  # "Date of birth: 1979.11.30", "4.5k": the dots are inside a number
     frags = [m.group(0) for m in _BIO_FRAGMENT.finditer(text) if m.group(0).strip(" .|")]
     if (
         len(frags) < 3
@@ -562,6 +568,50 @@ def _bio_as_list(text: str) -> str:
         return text
     first = frags[0].split()[0].lower().strip(" .|")
     return ("i'm a " if first in L.JOB_HEADS else "i'm ") + ", ".join(f.strip(" .|") for f in frags)
+
+
+#: A message signed with the user's name: "...? Thanks, Priya", "Cheers,\nTom", "Best
+#: regards,\nHannah Okafor", "\n- Lukas", "ok that works for me - Marcus". The sign-off
+#: closes the message; the name is read as "my name is X" in a sentence of its own.
+_SIGNOFF = re.compile(
+    r"(?:(?<=[.!?:)\n])|^)[ \t]*(?P<off>(?:(?:many|thanks?|thank\s+you)\s+)?"
+    r"(?:thanks|thank\s+you|thx|cheers|ta"
+    r"|(?:best|kind|warm|warmest|many)\s+(?:regards|wishes)|regards|best|all\s+the\s+best|sincerely"
+    r"|yours(?:\s+(?:truly|sincerely))?|take\s+care|talk\s+soon|love)"
+    r"(?:\s+(?:again|so\s+much|a\s+lot|in\s+advance))?)[ \t]*[,!.]?[ \t]*\n?[ \t]*"
+    r"(?P<n>(?-i:[A-Z][a-z'-]+)(?:[ \t]+(?-i:[A-Z][a-z'-]+))?)[ \t]*[.!]?\s*$"
+    r"|(?:\n|(?<=\w)[ \t]+)[ \t]*[-\u2013\u2014~][ \t]*"
+    r"(?P<n2>(?-i:[A-Z][a-z'-]+)(?:[ \t]+(?-i:[A-Z][a-z'-]+))?)[ \t]*$",
+    _I,
+)
+#: Who a closing "thanks, X" thanks when it is not the user signing: assistants and crowds.
+_NOT_SIGNER = frozenset(
+    (
+        *("claude", "chatgpt", "gpt", "siri", "alexa", "google", "gemini", "copilot", "bot"),
+        *("assistant", "buddy", "mate", "man", "dude", "bro", "all", "everyone", "guys"),
+        *("team", "folks", "love", "dear", "hon", "sir", "madam", "so", "again", "lots"),
+    )
+)
+
+
+def _signoff_as_name(text: str) -> str:
+    """A trailing sign-off said again as the sentence it means: "... my name is Priya."."""
+    if len(text) > 4000 or text.count("\n") > 60:
+        return text
+    m = _SIGNOFF.search(text, max(0, len(text) - 120))
+    if m is None or m.start() == 0:
+        return text
+    name = m.group("n") or m.group("n2") or ""
+    if (
+        not name
+        or name.split()[0].lower() in _NOT_SIGNER
+        or not_a_name(name)
+        or L.lookup(L.FOODS, name) is not None
+        or (m.group("n2") and len(name.split()) > 1 and "\n" not in m.group(0))
+    ):
+        return text
+    off = (m.group("off") or "").strip()
+    return f"{text[: m.start()].rstrip()}\n{off + '.' if off else ''}\nmy name is {name}."
 
 
 #: Chinese chat drops the "我" too: "现居杭州", "吃素第五年了", "离婚好几年了", "对芒果过敏",
@@ -1385,6 +1435,8 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
         ),
     ),
     (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于", "号生", "日生")),
+    (h_turning_age, ("turn", "be ")),
+    (h_children_count, ("boy", "girl", "son", "daughter", "kid", "child", "twins", "triplets")),
     (
         h_name,
         (

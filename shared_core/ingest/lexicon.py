@@ -565,6 +565,7 @@ _SUFFIX_MULT: Mapping[str, int] = {
     "w": 10_000,
     "亿": 100_000_000,
 }
+_AND_A_HALF = re.compile(r"^([a-z]+|\d{1,3})\s+and\s+a\s+half\s+(k|thousand|grand|million|lakh)$")
 #: The longest integer part an amount may have (a quadrillion); longer is out of range.
 MAX_AMOUNT_DIGITS = 15
 _MAX_AMOUNT = 10**MAX_AMOUNT_DIGITS
@@ -631,6 +632,13 @@ def parse_number(text: str) -> int | None:
         "euros",
         "rmb",
         "yuan",
+        "aud",
+        "cad",
+        "nzd",
+        "chf",
+        "sgd",
+        "inr",
+        "jpy",
         "元",
         "块钱",
         "块",
@@ -645,6 +653,11 @@ def parse_number(text: str) -> int | None:
         return None
     if t in _EN_NUMBERS:
         return _EN_NUMBERS[t]
+    half = _AND_A_HALF.match(t)
+    if half:
+        # "two and a half grand" = 2500, "one and a half k" = 1500
+        units, scale = parse_number(half.group(1)), _SUFFIX_MULT[half.group(2)]
+        return None if units is None else _in_range(units * scale + scale // 2)
     words = _parse_en_words(t)
     if words is not None:
         return _in_range(words)
