@@ -564,7 +564,7 @@ _QUESTION_START_RE = re.compile(
     # a yes/no question after a filler: "so is oat milk ok for ...", "ok can a nurse ..."
     r"^\W*(?:(?:so|and|but|also|ok|okay|well|oh|btw|wait|hmm|um|quick\s+question)\W+)+"
     r"(?:is|are|was|were|does|can|could|should|would|will|did)\s+(?!(?:i|we)\W*$)\w"
-    r"|^\s*(?:am|do(?!\s+not\b|\s+never\b|n't\b)|did|does|is|are|was|were|have|has|what|what's"
+    r"|^\s*(?:am(?!\s*/\s*pm)|do(?!\s+not\b|\s+never\b|n't\b)|did|does|is|are|was|were|have|has|what|what's"
     r"|whats|where|which|who|when|how|why|(?:should|shall)(?=\s+(?:i|we)\b))\b",
     _I,
 )
@@ -1084,7 +1084,10 @@ CUT_EN = re.compile(
     r"|to\s+be\s+fair|with\s+a\s+passion|more\s+than\s+anything|to\s+bits|like\s+crazy|big\s+time"
     r"|on\s+me|at\s+me|a\s+couple\s+of|a\s+few\s+(?:years|months|weeks)|back\s+in|in\s+(?:19|20)\d\d"
     r"|(?:one|two|three|four|five|six|\d+|several|many|some|a)\s+(?:years?|months?|weeks?)\s+ago"
-    r"|last\s+(?:year|month|week|summer|spring|autumn|fall|winter)|as\s+a\s+(?:kid|child|teen|teenager))\b.*$",
+    r"|last\s+(?:year|month|week|summer|spring|autumn|fall|winter)|as\s+a\s+(?:kid|child|teen|teenager)"
+    # how often, said after a drug or a habit: "sertraline daily", "metformin twice a day"
+    r"|(?:daily|nightly)(?=\s*(?:[,.;!?)]|$|and\b|but\b|for\b|since\b|at\b|with\b))|(?:once|twice|three\s+times)\s+(?:a|per)\s+day|every\s+(?:day|morning|night|evening)"
+    r"|each\s+(?:day|morning|night|evening))\b.*$",
     _I,
 )
 #: Where a Chinese name said after 叫 stops: the next word of the sentence ("我叫小林然后…",

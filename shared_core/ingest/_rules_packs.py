@@ -76,7 +76,7 @@ def _alt(codes: Mapping[str, str], *, ascii_only: bool | None = None) -> str:
 #: the role.
 _PLACE_ADVERB = r"(?:\s+(?:over|down|up|out|right|based))?"
 _MEANS_NOTHING = (
-    r"(?!\s+(?:means\s+nothing|doesn't\s+mean\s+anything|does\s+not\s+mean\s+anything|confuses"
+    r"(?!\s+(?:(?:thing|stuff|system|scale|clock|format|time|one)\s+)?(?:means\s+nothing|doesn't\s+mean\s+anything|does\s+not\s+mean\s+anything|confuses"
     r"|is\s+confusing|makes\s+no\s+sense)\b)"
 )
 #: The same said before the scale: "I've no feel for fahrenheit", "no idea about celsius".
@@ -476,25 +476,33 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     ),
     # a scale named as meaningless to the user is not the one wanted: "use celsius,
     # fahrenheit means nothing to me"
+    # the degree sign names the scale too: "°C for weather pls", "℉"
     (
         "units.temperature",
         "celsius",
-        _NO_FEEL_FOR + r"\b(?:in\s+)?celsius\b" + _MEANS_NOTHING + r"|摄氏",
+        _NO_FEEL_FOR
+        + r"\b(?:in\s+)?celsius\b"
+        + _MEANS_NOTHING
+        + r"|摄氏|(?<![\d\s])\s?°\s?C\b|^\W*°\s?C\b|(?<!\d)℃",
     ),
     (
         "units.temperature",
         "fahrenheit",
-        _NO_FEEL_FOR + r"\b(?:in\s+)?fahrenheit\b" + _MEANS_NOTHING + r"|华氏",
+        _NO_FEEL_FOR
+        + r"\b(?:in\s+)?fahrenheit\b"
+        + _MEANS_NOTHING
+        + r"|华氏|(?<![\d\s])\s?°\s?F\b|^\W*°\s?F\b|(?<!\d)℉",
     ),
     (
         "units.time_format",
         "24h",
-        r"\b24[\s-]?h(?:ou)?r?\b|\b24[\s-]hour\s+(?:clock|time|format)\b|24小时制|二十四小时制",
+        r"\b24[\s-]?h(?:ou)?r?\b(?!\s+(?:thing|stuff|system|clock|format|time)\s+(?:confuses|is\s+confusing|means\s+nothing))"
+        r"|24小时制|二十四小时制",
     ),
     (
         "units.time_format",
         "12h",
-        r"\b12[\s-]hour\s+(?:clock|time|format)\b|12小时制|十二小时制",
+        r"\b12[\s-]hour\s+(?:clock|time|format)\b|\bam\s*/\s*pm\b|12小时制|十二小时制",
     ),
     # ---- accessibility
     (
@@ -2215,7 +2223,12 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
         r"\b(?:love|like|enjoy|adore)\s+(?:your\s+|the\s+|using\s+)?emojis?\b|\bmore\s+emojis?\b|\bfeel\s+free\s+to\s+use\s+emojis?\b|\bemojis?\s+(?:are|is)\s+(?:great|fun|good|cool|nice)\b",
     ),
     # units
-    ("units.time_format", "24h", r"\b(?:24|twenty[\s-]four)[\s-]hour\b|\bmilitary\s+time\b"),
+    (
+        "units.time_format",
+        "24h",
+        r"\b(?:24|twenty[\s-]four)[\s-]hour\b(?!\s+(?:thing|stuff|system|clock|format|time)\s+(?:confuses|is\s+confusing|means\s+nothing))"
+        r"|\bmilitary\s+time\b",
+    ),
     (
         "units.time_format",
         "12h",
@@ -2638,7 +2651,11 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + CURRENCY_EN
         + r")\b|\bi\s+(?:think|count|budget)\s+in\s+(?P<v3>"
         + CURRENCY_EN
-        + r")\b",
+        + r")\b"
+        # "show me CAD, not US dollars", "give me prices in yen": the currency said bare
+        + r"|\b(?:show|give|quote)\s+me\s+(?:(?:the\s+)?(?:prices|amounts|costs|everything)\s+(?:in\s+)?)?(?P<v4>"
+        + CURRENCY_EN
+        + r")\b(?!\s*\d)",
     ),
     # ---- location: "been living in X for years", "my flat's in X", "in vancouver to be exact"
     (
@@ -4266,7 +4283,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "response.emoji": "emoji|表情",
         "response.style": "technical|技术|专业|explain|simple|通俗|简单|example|例",
         "units.system": "metric|km|kilomet|kg|kilogram|celsius|公制|imperial|mile|pound|lbs|feet|inch|英制",
-        "units.temperature": "celsius|fahrenheit|摄氏|华氏",
+        "units.temperature": "celsius|fahrenheit|摄氏|华氏|°|℃|℉",
         "units.time_format": "24|12|am/pm|小时制",
         "accessibility": "colo|blind|red|色|caption|subtitle|hearing|deaf|字幕|听力|dyslex|阅读|large|big|font|print|字|眼睛|视力|screen|读屏|盲|contrast|对比|keyboard|键盘|motion|animation|动画",
         "contact.email": "@",
@@ -4841,6 +4858,11 @@ _NOT_BEFORE = re.compile(
 
 
 _ANYMORE_EN = re.compile(r"\b(?:anymore|no\s+longer)\b", _I)
+#: A unit the user cannot work with is not the one wanted: "I can't think in Celsius".
+_CANT_USE = re.compile(
+    r"\b(?:can't|cant|cannot|can\s+not|couldn't)\s+(?:think|read|work|deal|cope)\s+(?:(?:in|with)\s+)?$",
+    _I,
+)
 _SAYS_NO = re.compile(r"\b(?:don't|do\s+not|dont|never|stop|quit)\b", _I)
 
 
@@ -4871,6 +4893,10 @@ def _negated(text: str, start: int, key: str = "") -> bool:
     return (
         _ANYMORE.search(text) is not None
         or _NOT_BEFORE.search(text[max(0, start - 24) : start]) is not None
+        or (
+            key.startswith("units.")
+            and _CANT_USE.search(text[max(0, start - 30) : start]) is not None
+        )
     )
 
 

@@ -189,3 +189,40 @@ def test_move_from_then_now_in() -> None:
     found = records("we just relocated from Leeds, now in York")
     assert _has(found, "location.city", "york"), found
     assert _has(found, "location.city.previous", "leeds"), found
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I take ramipril and aspirin every morning", {"ramipril", "aspirin"}),
+        ("I'm on levothyroxine nightly", {"levothyroxine"}),
+    ],
+)
+def test_medication_without_how_often(text: str, want: set[str]) -> None:
+    found = records(text)
+    assert items(found, "medication") == want, found
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("weather in °F please", "units.temperature", "fahrenheit"),
+        ("℃ for forecasts", "units.temperature", "celsius"),
+        ("celsius for me, I can't work with fahrenheit", "units.temperature", "celsius"),
+        ("am/pm please, the 24 hour clock confuses me", "units.time_format", "12h"),
+        ("show me AUD please", "currency", "AUD"),
+    ],
+)
+def test_unit_values(text: str, key: str, value: str) -> None:
+    assert _has(records(text), key, value), records(text)
+
+
+@pytest.mark.parametrize("text", ["it hit 35°C here yesterday", "it's 70 °F in the office"])
+def test_no_scale_from_a_reading(text: str) -> None:
+    assert not any(k == "units.temperature" for k, _ in records(text))
+
+
+def test_scale_the_user_cannot_use_is_not_stored() -> None:
+    found = records("fahrenheit please, I can't think in celsius")
+    assert _has(found, "units.temperature", "fahrenheit"), found
+    assert not _has(found, "units.temperature", "celsius"), found
