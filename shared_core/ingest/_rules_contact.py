@@ -44,7 +44,7 @@ _QUIET_EN = re.compile(
     r"|bother(?:ing)?|ping(?:ing)?|send(?:ing)?\s+me\s+(?:anything|stuff|any\s+\w+))\s+(?:me\s+)?(?P<dir>after|past|before)\s+(?P<h>\d{1,2})"
     r"(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?"
     r"|(?:\bquiet\s+hours\s+(?:are\s+|is\s+|:\s*|start\s+at\s+)?|\b(?:nothing|no\s+(?:messages|texts|calls|emails"
-    r"|notifications|pings))\s+(?=after|past|before))(?P<dir2>after|from|past|before)?\s*(?P<h2>\d{1,2})"
+    r"|notifications|pings))\s+(?=after|past|before))(?P<dir2>after|from|past|before)?\s*(?P<h2>\d{1,2})(?![\d/])(?!\s*/\s*\d)"
     r"(?::(?P<mi2>\d{2}))?\s*(?P<ap2>[ap]\.?m\.?)?",
     _I,
 )

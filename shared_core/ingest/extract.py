@@ -225,6 +225,7 @@ class RuleExtractor:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
         out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
+        out = _list_siblings(out)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
             # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
@@ -369,8 +370,7 @@ class RuleExtractor:
                 said = dataclasses.replace(
                     clause, text=ctext[: we.start(1)] + as_i + ctext[we.end(1) :]
                 )
-                moves = tuple(e for e in _SENTENCE_HANDLERS if e[0] is h_move)
-                for _s, _e, c in _claim(said, moves + _CLAUSE_HANDLERS, []):
+                for _s, _e, c in _claim(said, _MOVES + _CLAUSE_HANDLERS, []):
                     if c.key.startswith(_HOUSEHOLD):
                         used.append((we.start(1), len(ctext)))
                         yield clause, c
@@ -536,6 +536,22 @@ def _list_head(clause: str, c: Candidate) -> tuple[str, str] | None:
     if pos <= 0 or not _LIST_TAIL.match(clause[pos + len(item) :]):
         return None
     return clause[:pos], family
+
+
+def _list_siblings(cands: list[Candidate]) -> list[Candidate]:
+    """Two items of one list read by two rows under the same bare key ("two cats and a dog":
+    ``pet.species`` = cat, ``pet.species`` = dog): the later one becomes a sibling, so the
+    second item does not replace the first."""
+    seen: dict[str, str] = {}
+    out: list[Candidate] = []
+    for c in cands:
+        row = taxonomy.spec(c.key) if c.intent is Intent.ASSERT else None
+        if row is None or row.key != c.key or row.value_type != "list" or c.correction:
+            out.append(c)
+            continue
+        first = seen.setdefault(c.key, c.normalized)
+        out.append(c if first == c.normalized or "," in c.normalized else _sibling(c))
+    return out
 
 
 def _sibling(c: Candidate) -> Candidate:
@@ -1483,6 +1499,8 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (h_rows, None),
     *F.CLAUSE_HANDLERS,
 )
+#: The move handler alone, for a clause read again with its subject put back.
+_MOVES: tuple[_Entry, ...] = tuple(e for e in _SENTENCE_HANDLERS if e[0] is h_move)
 
 
 _HINT_RES: dict[tuple[str, ...], re.Pattern[str]] = {}

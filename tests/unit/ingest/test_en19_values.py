@@ -226,3 +226,26 @@ def test_scale_the_user_cannot_use_is_not_stored() -> None:
     found = records("fahrenheit please, I can't think in celsius")
     assert _has(found, "units.temperature", "fahrenheit"), found
     assert not _has(found, "units.temperature", "celsius"), found
+
+
+def test_move_inside_an_intro_list() -> None:
+    found = records("hey, I'm Mo, 41, just moved to Cardiff from Swansea")
+    assert _has(found, "location.city", "cardiff"), found
+    assert _has(found, "location.city.previous", "swansea"), found
+
+
+def test_no_quiet_hours_from_around_the_clock() -> None:
+    found = records("honestly my quiet hours are 24/7")
+    assert not any(k == "contact.quiet_hours" for k, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "family", "want"),
+    [
+        ("three rabbits and a cat at home", "pet.species", {"rabbit", "cat"}),
+        ("I'm allergic to kiwi. Also allergic to sesame.", "allergy.food", {"kiwi", "sesame"}),
+    ],
+)
+def test_two_rows_of_one_list_keep_both_items(text: str, family: str, want: set[str]) -> None:
+    found = records(text)
+    assert items(found, family) == want, found
