@@ -1436,6 +1436,14 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(LANGS, ascii_only=True)
         + r"))*)\b",
     ),
+    # "English is my second language", "Tamil's my mother tongue"
+    (
+        "language.spoken",
+        LANGS,
+        r"\b(?P<v>"
+        + _alt(LANGS, ascii_only=True)
+        + r")(?:\s+is|'s)\s+(?:my|our)\s+(?:first|second|third|native|home|main|mother)\s+(?:language|tongue)\b",
+    ),
     (
         "language.spoken",
         LANGS,
@@ -4291,7 +4299,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "name.preferred": "call|go by",
         "name": "name",
         "age": "i'm|i am|turned|岁|as a|as an",
-        "language.spoken": "speak|fluent|native|mother tongue|first language|母语|会说|会讲",
+        "language.spoken": "speak|fluent|native|mother tongue|first language|language|母语|会说|会讲",
         "language": "用|english|chinese|spanish|french|german|japanese",
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
         "intolerance": "intoleran|不耐|handle|tolerate|digest|agree",

@@ -249,3 +249,11 @@ def test_no_quiet_hours_from_around_the_clock() -> None:
 def test_two_rows_of_one_list_keep_both_items(text: str, family: str, want: set[str]) -> None:
     found = records(text)
     assert items(found, family) == want, found
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("Spanish is my second language", "es"), ("Tamil's my mother tongue, fyi", "ta")],
+)
+def test_language_named_as_mine(text: str, value: str) -> None:
+    assert _has(records(text), "language.spoken", value), records(text)
