@@ -1906,6 +1906,8 @@ MEDS_EN = (
     + r"|painkillers|antibiotics|anti-inflammator(?:y|ies)|blood\s+thinners"
 )
 _TZ_ABBR = r"(?:jst|cet|cest|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc)"
+#: The same abbreviations as written in capitals (a bare "IST" or "AEST" is a zone; "est" is a word).
+_TZ_ABBR_UP = r"(?-i:IST|" + _TZ_ABBR[3:].upper()
 _NOT_CALL_NAME = r"(?!(?:later|back|tomorrow|tonight|now|maybe|anytime|sometime|whenever|asap|soon|again|instead|please|pls|if|when|after|before|at|on|in|about|first|once|today|sometimes)\b)"
 _PRONOUN_ROWS = tuple(
     (
@@ -2742,7 +2744,13 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         TIMEZONES,
         r"(?:\bso\s+|\bi(?:'m|\s+am)\s+on\s+|\bwhich\s+is\s+|\bthat's\s+)(?P<v>"
         + _TZ_ABBR
-        + r")\b(?=\s*(?:[,.;!)]|$))",
+        + r")\b(?=\s*(?:[,.;!)]|$))"
+        # "AEST here", "so everything in IST please": the zone said bare, in capitals
+        + r"|^\W*(?P<v2>"
+        + _TZ_ABBR_UP
+        + r")\s+(?:here|for\s+me)\b(?=\s*(?:[,.;!)]|$))|\b(?:everything|times|all\s+times)\s+in\s+(?P<v3>"
+        + _TZ_ABBR_UP
+        + r")\b(?!\s*\d)",
     ),
     # ---- do not recommend
     (
@@ -4100,8 +4108,9 @@ VALUE_ROWS_EN17: tuple[tuple[str, str, str], ...] = (
             code,
             r"^\W*(?:(?:always|only|usually)\s+)?"
             + said
-            + r"\s+(?:on|for)\s+(?:all\s+|any\s+)?(?:long|long[\s-]haul"
-            r"|longer|international|overseas|short|short[\s-]haul|domestic)\s+(?:flights|trips|ones|hauls?)\b",
+            + r"\s+(?:on|for)\s+(?:all\s+|any\s+)?(?:(?:long|long[\s-]haul"
+            r"|longer|international|overseas|short|short[\s-]haul|domestic)\s+(?:flights|trips|ones|hauls?)\b"
+            r"|(?:long|short)[\s-]haul\b)",
         )
         for code, said in (
             ("premium_economy", r"premium\s+economy"),

@@ -65,7 +65,9 @@ _RANGE = re.compile(
 )
 _BUDGET_RX = (
     re.compile(
-        r"\b(?:my\s+|the\s+|our\s+)?budget(?:'s)?\s*(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
+        # "budget for furniture is about £1,500": what the budget is for may come between
+        r"\b(?:my\s+|the\s+|our\s+)?budget(?:\s+for\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[a-z]+(?:\s+[a-z]+)?(?=\s+is\b|'s\b|\s*:))?"
+        r"(?:'s)?\s*(?:is\s+|of\s+|:\s*|=\s*|would\s+be\s+|will\s+be\s+|'s\s+)?"
         r"(?P<q>around\s+|about\s+|roughly\s+|approximately\s+|like\s+|up\s+to\s+|max\s+|maximum\s+|under\s+"
         r"|at\s+most\s+|at\s+least\s+)?" + _AMT,
         _I,

@@ -1086,7 +1086,8 @@ NAME_STOP: frozenset[str] = _words(
     vegan vegetarian pregnant allergic diabetic single married retired divorced hungry sick well
     alive from in at on with the a an afraid aware confused curious excited fed
     important hard difficult spelled spelt pronounced long short common rare weird unusual
-    tricky easy special misspelled"""
+    tricky easy special misspelled
+    ist jst cet cest est edt pst pdt gmt bst aest aedt sgt hkt cst cdt mst mdt utc"""
 ) | _words(
     # nationalities: "I'm Irish" / "I'm Nigerian, based in Lagos" name nobody
     """afghan albanian algerian argentine argentinian armenian austrian azerbaijani
@@ -1172,6 +1173,10 @@ asthma: asthama | athsma
 text: txt
 texts: txts
 message: msg
+premium economy: premium eco | prem eco | premium econ | prem economy
+business class: biz class | bizz class | business cls
+fly economy: fly coach | flying coach
+book me economy: book me coach | book me in coach
 """
 )
 _TYPO_RE = re.compile(

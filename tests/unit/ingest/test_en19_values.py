@@ -257,3 +257,37 @@ def test_two_rows_of_one_list_keep_both_items(text: str, family: str, want: set[
 )
 def test_language_named_as_mine(text: str, value: str) -> None:
     assert _has(records(text), "language.spoken", value), records(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I always book prem eco for work trips", "premium_economy"),
+        ("biz class on long-haul please", "business"),
+        ("I only ever fly coach", "economy"),
+    ],
+)
+def test_cabin_class_slang(text: str, value: str) -> None:
+    assert _has(records(text), "travel.class", value), records(text)
+
+
+def test_no_class_from_a_trainer() -> None:
+    assert not any(k == "travel.class" for k, _ in records("my coach wants me to rest"))
+
+
+def test_budget_for_a_thing_is() -> None:
+    found = records("our budget for the sofa is roughly €900")
+    assert _has(found, "budget.max", "900 EUR"), found
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("JST here, so mornings for you are evenings for me", "Asia/Tokyo"),
+        ("I'm in Pune, so everything in IST please", "Asia/Kolkata"),
+    ],
+)
+def test_zone_abbreviation_said_bare(text: str, value: str) -> None:
+    found = records(text)
+    assert _has(found, "timezone", value), found
+    assert not any(k == "name" for k, _ in found), found
