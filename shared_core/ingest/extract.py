@@ -225,7 +225,7 @@ class RuleExtractor:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
         out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
-        out = _list_siblings(out)
+        out = _list_siblings(out, text)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
             # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
@@ -538,19 +538,36 @@ def _list_head(clause: str, c: Candidate) -> tuple[str, str] | None:
     return clause[:pos], family
 
 
-def _list_siblings(cands: list[Candidate]) -> list[Candidate]:
+_LIST_JOIN = (
+    r"\s*(?:,|&|\+|\band\b|\bor\b|\bplus\b)\s*(?:(?:a|an|one|two|three|four|five|\d+|some)\s+)?"
+)
+
+
+def _list_siblings(cands: list[Candidate], text: str) -> list[Candidate]:
     """Two items of one list read by two rows under the same bare key ("two cats and a dog":
     ``pet.species`` = cat, ``pet.species`` = dog): the later one becomes a sibling, so the
-    second item does not replace the first."""
-    seen: dict[str, str] = {}
+    second item does not replace the first. Only items the text joins as a list ("X and a
+    Y"): "milk upsets me, I'm lactose intolerant" names one substance twice."""
+    seen: dict[str, Candidate] = {}
     out: list[Candidate] = []
     for c in cands:
         row = taxonomy.spec(c.key) if c.intent is Intent.ASSERT else None
         if row is None or row.key != c.key or row.value_type != "list" or c.correction:
             out.append(c)
             continue
-        first = seen.setdefault(c.key, c.normalized)
-        out.append(c if first == c.normalized or "," in c.normalized else _sibling(c))
+        first = seen.setdefault(c.key, c)
+        joined = first is not c and re.search(
+            re.escape(first.value)
+            + _LIST_JOIN
+            + re.escape(c.value)
+            + "|"
+            + re.escape(c.value)
+            + _LIST_JOIN
+            + re.escape(first.value),
+            text,
+            _I,
+        )
+        out.append(_sibling(c) if joined and first.normalized != c.normalized else c)
     return out
 
 
