@@ -1041,7 +1041,13 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?:我)?(?:现在|目前)(?:在|住在)(?P<v>[\u4e00-\u9fff]{2,4}?)(?:工作|生活|定居|住)",
     ),
-    ("health.condition", None, r"我(?:有点)?(?P<v>血压高|血糖高|血脂高)"),
+    # a reading said to be high: "我血压高", "我尿酸高好几年了" (stored as the
+    # condition's name, 高血压 / 高血糖 / 高尿酸, by :data:`_HIGH_READING_ZH`)
+    (
+        "health.condition",
+        None,
+        r"我(?:有点)?(?P<v>血压高|血糖高|血脂高|尿酸高)",
+    ),
     (
         "job.title",
         None,
@@ -3151,7 +3157,7 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.dislike",
         None,
-        r"^\W*(?P<v>(?!一点|根本|真|实在|完全|怎么|这个|那个|这|那)[\u4e00-\u9fff]{1,4}?)(?:我)?(?:是)?(?:真的?|实在|完全|根本|一点都|怎么都)?"
+        r"^\W*(?P<v>(?!一点|根本|真|实在|完全|怎么|这个|那个|这|那|[多少差]一)[\u4e00-\u9fff]{1,4}?)(?<![都也])(?:我)?(?:是)?(?:真的?|实在|完全|根本|一点都|怎么都)?"
         + _CANT_STAND
         + r"(?=$|[，。,.!！]|的)",
     ),
@@ -3611,7 +3617,7 @@ _DRUG_CLASS_ZH = r"降压药|降糖药|降脂药|他汀类?|止痛药|抗抑郁�
 #: Chronic conditions said bare after 我 / 还有 ("我痛风", "还有高血压", "我是二型糖尿病"),
 #: from a closed list (a slur or a habit called a 症 is no condition).
 _CONDITION_ZH = (
-    r"(?:[一二两三四\d]型|慢性|轻度|中度|重度|过敏性|季节性)?(?:糖尿病|高血压|高血脂|高血糖|哮喘|痛风|甲亢|甲减"
+    r"(?:[一二两三四\d]型|慢性|轻度|中度|重度|过敏性|季节性)?(?:糖尿病|高血压|高血脂|高血糖|高尿酸|哮喘|痛风|甲亢|甲减"
     r"|贫血|偏头痛|心脏病|胃炎|鼻炎|湿疹|抑郁症|焦虑症|失眠|颈椎病|腰椎间盘突出|脂肪肝|冠心病)"
 )
 VALUE_ROWS_16ZH: tuple[tuple[str, str, str], ...] = (
@@ -3772,6 +3778,12 @@ ITEM_ROWS_16ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "travel.loyalty",
         None,
         r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,10}?(?:荣誉客会|旅享家|知音|万里行|俱乐部|常旅客))我(?:是|有|办了)",
+    ),
+    # the classical "and" between tens and units: "本人二十有五", "我今年四十有二"
+    (
+        "age",
+        None,
+        r"(?:^\W*|我|本人)(?:今年|现年|年方)?(?P<v>[二三四五六七八九]十有[一二三四五六七八九])(?:岁)?(?=$|[，。,.!！了])",
     ),
     # the age right after 我 in a list of facts: "我28，单身，住杭州"
     ("age", None, r"^\W*我(?P<v>1[6-9]|[2-8]\d)(?:岁)?(?=[，,]|$)"),
@@ -4307,7 +4319,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "contact.channel": "reach|contact|text|sms|mail|inbox|phone|whatsapp|wechat|telegram|signal|line|messenger|imessage|短信|邮|电话|微信|电报",
         "name.preferred": "call|go by",
         "name": "name",
-        "age": "i'm|i am|turned|岁|as a|as an",
+        "age": "i'm|i am|turned|岁|as a|as an|十有",
         "language.spoken": "speak|fluent|native|mother tongue|first language|language|母语|会说|会讲",
         "language": "用|english|chinese|spanish|french|german|japanese",
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
@@ -4604,6 +4616,31 @@ def _slot(key: str, norm: str, n: int) -> str:
     return f"{key}.{slugify(norm)}"
 
 
+#: Known Chinese city names, longest first.
+_CITY_ZH_RX = re.compile(
+    "|".join(sorted((k for k in L.CITIES if not k.isascii()), key=len, reverse=True))
+)
+
+
+def _district_after_city(sentence: str, said: str) -> bool:
+    """A place after 坐标 that is no known city, with a known city named before it."""
+    at = sentence.find("坐标" + said)
+    if at < 0 or said in L.CITIES:
+        return False
+    return _CITY_ZH_RX.search(sentence, 0, at) is not None
+
+
+#: A reading said to be high names its condition: 血压高 is 高血压 ("我血压一直偏高").
+_HIGH_READING_ZH: Mapping[str, str] = {
+    "血压": "高血压",
+    "血压高": "高血压",
+    "血糖": "高血糖",
+    "血糖高": "高血糖",
+    "血脂": "高血脂",
+    "血脂高": "高血脂",
+    "尿酸": "高尿酸",
+    "尿酸高": "高尿酸",
+}
 _WHERE_FELT = re.compile(r"\s+in\s+(?:my|both|one\s+of\s+my)\b.*$", _I)
 
 
@@ -4627,6 +4664,7 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
         if key.startswith("health.condition"):
             # "arthritis in my hands": the condition, not where it is felt
             part = _WHERE_FELT.sub("", part)
+            part = _HIGH_READING_ZH.get(part, part)
         if key.startswith("medication") and " " in part:
             # "a salbutamol inhaler", "metformin tablets": the drug, not its form
             part = _DRUG_FORM.sub("", part)
@@ -4775,6 +4813,8 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             if _refused_after(text, end, key):
                 continue
             raw = m.group(group)
+            if key == "location.city" and _district_after_city(cl.sentence.text, raw):
+                continue  # "人在南京，坐标江宁": the city named first wins over its district
             more = more_items(text, end) if key in _SPLIT or _is_list(key) else ""
             if more and key.isascii():
                 raw, end = f"{raw} and {more}", end + text[end:].find(more) + len(more)

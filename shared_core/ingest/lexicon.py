@@ -194,6 +194,7 @@ gout: gout | 痛风
 hyperthyroidism: hyperthyroidism | 甲亢 | 甲状腺功能亢进
 hypothyroidism: hypothyroidism | 甲减 | 甲状腺功能减退 | 甲低
 high cholesterol: high cholesterol | 高血脂 | 血脂高
+hyperuricemia: hyperuricemia | high uric acid | 高尿酸 | 尿酸高
 eczema: eczema | 湿疹
 insomnia: insomnia | 失眠
 anemia: anemia | anaemia | anaemic | anemic | 贫血
@@ -675,7 +676,8 @@ def parse_number(text: str) -> int | None:
         return _in_range(round(number * _SUFFIX_MULT.get(suffix, 1)))
     if len(t) > 4 * MAX_AMOUNT_DIGITS:
         return None  # no Chinese amount in range is written with this many characters
-    value = _parse_cn_integer(t)
+    # the classical "and" between tens and units: "二十有五" is 25
+    value = _parse_cn_integer(re.sub(r"(?<=十)有(?=[一二三四五六七八九]$)", "", t))
     return None if value is None else _in_range(value)
 
 

@@ -1,0 +1,68 @@
+"""Chinese families dev18zh / dev19zh left failing (issue 12).
+
+A reading said to be high names its condition (我血糖高 is 高血糖, 尿酸高 is 高尿酸),
+the classical "and" in an age (本人二十有五), a district after 坐标 once the city has been
+named (人在杭州，坐标滨江), and "not one cent more" after a budget is no food disliked
+(多一块都不行).
+
+The sentences here are worded for the tests, not copied from the phrasing benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared_core.ingest.lexicon import parse_number
+from tests.unit.ingest.test_gate_generalize import stored
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("我血糖高，在控制饮食", "高血糖"),
+        ("我尿酸高好几年了", "hyperuricemia"),
+        ("我血压高，每天吃药", "hypertension"),
+        ("我有点血脂高", "high cholesterol"),
+        ("我有高尿酸，啤酒不敢喝", "hyperuricemia"),
+    ],
+)
+def test_a_high_reading_names_its_condition(text: str, value: str) -> None:
+    assert stored(text).get("health.condition") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [("本人三十有二，在杭州上班", "32"), ("我今年四十有六了", "46")],
+)
+def test_the_classical_and_in_an_age(text: str, age: str) -> None:
+    assert stored(text).get("age") == age
+
+
+def test_parse_number_reads_the_classical_and() -> None:
+    assert parse_number("五十有八") == 58
+    assert parse_number("二十五") == 25
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [("人在杭州，坐标滨江", "hangzhou"), ("我住在苏州，坐标吴中", "suzhou")],
+)
+def test_a_district_after_the_city_does_not_replace_it(text: str, city: str) -> None:
+    assert stored(text).get("location.city") == city
+
+
+def test_a_district_alone_after_zuobiao_still_stores() -> None:
+    assert "location.city" in stored("坐标滨江")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["换手机预算六千五，多一块都不行", "装修预算压在八万，差一分也不行"],
+)
+def test_not_one_cent_more_is_no_dislike(text: str) -> None:
+    got = stored(text)
+    assert "budget.max" in got
+    assert not any(k.startswith("taste.") for k in got)
+
+
+def test_a_food_that_cannot_be_stood_still_is_disliked() -> None:
+    assert "芹菜" in stored("芹菜我实在不行").values()
