@@ -1184,7 +1184,7 @@ def classify(term: str) -> tuple[str, Kind, str] | None:
 
 
 #: "anymore" / "no longer" / "不再": a declaration that takes a fact back.
-ANYMORE = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b|不再|已经不|不.{0,8}了$", _I)
+ANYMORE = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b|不再|已经不|不(?!了$).{0,8}了$", _I)
 
 
 def negate(c: Candidate) -> Candidate:

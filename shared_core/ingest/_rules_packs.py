@@ -1462,7 +1462,8 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         LANGS,
         r"我(?:的)?(?P<v>"
         + _alt(LANGS, ascii_only=False)
-        + r")(?:说得|讲得|水平|口语)?(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合|交流没问题)",
+        + r")(?:说得|讲得|水平|口语)?(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合|交流没问题"
+        r"|一般般?(?=$|[，。,.!！；;]|吧|啦)|马马虎虎|凑合|(?:能)?听得懂)",
     ),
     # a language being learned ("我在学日语", "平时在自学韩语", "我正在学习西班牙语")
     (
@@ -3964,6 +3965,21 @@ ITEM_ROWS_18ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"我(?:平时|每天|一直|现在)?(?:都)?靠(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:才能)?(?:睡觉|入睡|睡着)",
     ),
+    # a known drug fronted and refused for the body's sake: "阿莫西林我不能用", "青霉素类的我用不了"
+    (
+        "allergy",
+        None,
+        r"^\W*(?:我)?(?:对)?(?P<v>"
+        + _alt({k: k for k in L.MEDICATIONS if not k.isascii()}, ascii_only=False)
+        + r")(?:类)?(?:的)?(?:药|药物)?(?:我)?(?:是)?(?:一直|从来|都|也)?(?:不能用|用不了|不能打|打不了|不能碰|碰不了)(?![吗么嘛呢?？])",
+    ),
+    # a language rated, fronted without 我: "德语一般般", "韩语马马虎虎", "粤语听得懂说不好"
+    (
+        "language.spoken",
+        LANGS,
+        r"(?:^\W*|[，,；;]\s*)(?P<v>(?!我)[\u4e00-\u9fff]{1,4}(?:语|话))(?:我)?(?:说得|讲得|水平|口语)?(?:也|还)?"
+        r"(?:一般般?(?=$|[，。,.!！；;]|吧|啦)|马马虎虎|还凑合|凑合|(?:能)?听得懂|还行|还可以)(?![吗么嘛?？])",
+    ),
     # languages rated: "法语和英语都挺流利的", "日语能聊几句"
     (
         "language.spoken",
@@ -4052,7 +4068,7 @@ _HINTS_18ZH: Mapping[str, str] = {
     "taste.like": "爱吃|喜欢吃|爱喝|喜欢喝|点",
     "taste.dislike": "想吐|恶心|反胃|难受",
     "recommend": "兴趣",
-    "allergy": "过敏",
+    "allergy": "过敏|不能用|用不了|不能打|打不了|不能碰|碰不了",
     "medication": "吃的是|用的是|粒|片|颗|针|靠",
     "language.spoken": "流利|能聊|会聊|能说|会说|能讲|会讲|学的",
     "timezone": "时区|时间",
@@ -4368,7 +4384,7 @@ _HINTS_3: Mapping[str, str] = {
     "name": "it's|its|this is|叫",
     "name.preferred": "call me|叫我",
     "age": "im|years|y/o|了",
-    "language.spoken": "也|说得|讲得|水平|还会|还能|学|还可以|还行|不错|很好|挺好|流利|凑合|没问题",
+    "language.spoken": "也|说得|讲得|水平|还会|还能|学|还可以|还行|不错|很好|挺好|流利|凑合|没问题|一般|马马虎虎|听得懂",
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|偶尔|有时|经常|常常|没事|闲了|发烧友|hobb|超|最|特别",

@@ -1152,8 +1152,14 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
             # Indian English "revert on mail", "my mail id", "drop a mail": e-mail, not post
             c = dataclasses.replace(c, normalized="email")
         country = L.COUNTRIES.get(c.normalized.lower()) if c.key == "location.city" else None
-        if country is not None:
+        if country is not None and c.normalized.lower() in L.CITIES:
+            # a city-state ("I live in Singapore") is the city lived in and the country
+            yield dataclasses.replace(c, key="location.country", normalized=country)
+        elif country is not None:
             c = dataclasses.replace(c, key="location.country", normalized=country)
+        elif c.key == "location.country" and c.normalized.lower() in L.CITIES:
+            yield c  # "我住在新加坡": the city-state is the country and the city lived in
+            c = dataclasses.replace(c, key="location.city")
         if c.key.startswith("travel.loyalty") and (m := _PROGRAMME.match(c.normalized)):
             # "member of the Flying Blue programme": the programme is "Flying Blue"
             slug = L.slugify(m.group(1))

@@ -236,8 +236,9 @@ _NOT_AN_ITEM = re.compile(
     r"|^(?:出去|去|来)?(?:吃|喝|玩|看|用|做|听|拍|逛|走|跑|买|弄)$",
     re.IGNORECASE,
 )
-#: A membership tier is no programme: "希尔顿荣誉客会我是钻石会员" keeps the programme only.
-_TIER_ZH = re.compile(r"^(?:钻石|白金|金|银|铂金|普通|黑金)(?:卡|级|会员)?$")
+#: A membership tier is no programme: "希尔顿荣誉客会我是钻石会员" keeps the programme only;
+#: nor is it a name or a job ("我是金卡", "我是白金会员").
+_TIER_ZH = re.compile(r"^(?:钻石|白金|金|银|铂金|普通|黑金)(?:卡|级|会员|用户)?$")
 #: "这种气质", "那种风格", "这些活动", "一件古老的丝绸": a thing pointed at in the
 #: conversation or a single object seen once, not a taste that stands without it.
 _DEMONSTRATIVE_ZH = re.compile(
@@ -377,6 +378,8 @@ def _conversational(cand: Candidate) -> str | None:
         return "a membership tier, not a programme"
     if key in _NAME_SLOTS and _NOT_A_NAME_ZH.match(value):
         return "a phrase, not a name"
+    if key in (*_NAME_SLOTS, "name", "name.preferred") and _TIER_ZH.match(value):
+        return "a membership tier, not a name"
     if key.startswith("rule.") and _NOT_AN_INSTRUCTION.match(value):
         return "someone's demand of the user or the user's promise, not an instruction"
     return None

@@ -3,7 +3,9 @@
 A reading said to be high names its condition (我血糖高 is 高血糖, 尿酸高 is 高尿酸),
 the classical "and" in an age (本人二十有五), a district after 坐标 once the city has been
 named (人在杭州，坐标滨江), and "not one cent more" after a budget is no food disliked
-(多一块都不行).
+(多一块都不行); a language rated (我法语一般, 德语我马马虎虎) is spoken; a card tier is no
+name (我是金卡); a known drug the user cannot take is an allergy (磺胺类的药我用不了); a
+city-state lived in is the city as well as the country (我定居新加坡).
 
 The sentences here are worded for the tests, not copied from the phrasing benchmark."""
 
@@ -66,3 +68,53 @@ def test_not_one_cent_more_is_no_dislike(text: str) -> None:
 
 def test_a_food_that_cannot_be_stood_still_is_disliked() -> None:
     assert "芹菜" in stored("芹菜我实在不行").values()
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("我法语一般，西班牙语还行", {"fr", "es"}),
+        ("德语我马马虎虎", {"de"}),
+        ("帮我改下简历。意大利语一般般", {"it"}),
+    ],
+)
+def test_a_language_rated_is_spoken(text: str, spoken: set[str]) -> None:
+    got = stored(text)
+    assert {v for k, v in got.items() if k.startswith("language.spoken")} == spoken
+
+
+def test_usually_after_a_language_is_no_rating() -> None:
+    assert stored("英语一般怎么表达感谢") == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["订东航的票，会员号等下发你，我是白金卡", "帮我订万豪，我是金卡", "我是钻石卡，帮我升舱"],
+)
+def test_a_card_tier_is_no_name(text: str) -> None:
+    got = stored(text)
+    assert "name" not in got
+    assert "name.preferred" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "drug"),
+    [
+        ("头孢我不能用，上次用完喘不上气", "cephalosporin"),
+        ("磺胺类的药我用不了", "sulfa"),
+        ("布洛芬我是碰不了", "ibuprofen"),
+    ],
+)
+def test_a_drug_the_user_cannot_take_is_an_allergy(text: str, drug: str) -> None:
+    assert stored(text).get("allergy.medication") == drug
+
+
+def test_asking_whether_a_drug_can_be_taken_stores_nothing() -> None:
+    assert stored("头孢我不能用吗") == {}
+
+
+@pytest.mark.parametrize("text", ["我在新加坡住了六年", "我定居新加坡"])
+def test_a_city_state_lived_in_is_the_city(text: str) -> None:
+    got = stored(text)
+    assert got.get("location.city") == "singapore"
+    assert got.get("location.country") == "SG"
