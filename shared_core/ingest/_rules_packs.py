@@ -522,7 +522,11 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         r"\b(?:large|larger|big|bigger)\s+(?:text|font|fonts|print)\b|字(?:体)?大一?点|大字|眼睛不好|视力不好",
     ),
     ("accessibility", "screen_reader", r"\bscreen[\s-]reader\b|读屏|盲人"),
-    ("accessibility", "high_contrast", r"\bhigh[\s-]contrast\b|高对比度"),
+    (
+        "accessibility",
+        "high_contrast",
+        r"\bhigh[\s-]contrast\b|\b(?:strong|stronger|higher|more|bold|bolder|sharp|sharper)\s+(?:colou?r\s+)?contrast\b|高对比度",
+    ),
     ("accessibility", "keyboard_only", r"\bkeyboard[\s-]only\b|只能用键盘"),
     (
         "accessibility",
@@ -951,7 +955,10 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "hotel.chain",
         None,
-        r"^\W*(?P<v>"
+        # an airline named alone ("Emirates is my go-to") is the airline row's
+        r"^\W*(?!(?:"
+        + L.AIRLINES_EN
+        + r")\s+is\s+my\s+go-to\b(?!\s+hotel))(?P<v>"
         + NAME_EN
         + r")\s+is\s+my\s+go-to(?!\s+(?:airline|carrier))(?:\s+hotel)?|\bi\s+(?:prefer|usually\s+stay\s+(?:at|with)|always\s+stay\s+(?:at|with))\s+(?P<v2>Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Four\s+Seasons|Holiday\s+Inn|Novotel|Ibis|Radisson|Wyndham)s?\b",
     ),
@@ -1747,6 +1754,11 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline",
         None,
+        r"^\W*(?P<v>" + L.AIRLINES_EN + r")\s+is\s+my\s+go-to\b(?!\s+hotel)",
+    ),
+    (
+        "travel.airline",
+        None,
         r"^\W*(?P<v>"
         + NAME_EN
         + r")\s+is\s+my\s+(?:go-to|favou?rite|preferred|usual|default)\s+(?:airline|carrier)|(?:常坐|经常坐|首选|只坐|总是坐|一般坐|常飞|爱坐|(?:比较|最|更)?喜欢(?:坐|搭|乘坐)|常搭|爱搭|只搭|都搭|优先(?:选|订|坐)?)(?P<v2>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|新航|全日空|日航|大韩|韩亚|阿联酋|卡塔尔|汉莎|英航|法航|达美|美联航|春秋|吉祥|亚航|酷航|山航|昆航|长荣|华航|中华航空|星宇|港龙|虎航)",
@@ -2205,6 +2217,18 @@ VALUE_ROWS_4: tuple[tuple[str, str, str], ...] = (
         "response.length",
         "short",
         r"\b(?:give\s+me|i\s+(?:want|need)|i'd\s+like|just)\s+(?:the\s+)?(?:short|brief|quick|condensed|abridged|cliff\s*notes)\s+version\b",
+    ),
+    # a short answer said as a count: "keep answers to 2-3 sentences", "one paragraph max",
+    # "no more than three lines", "a couple of sentences tops"
+    (
+        "response.length",
+        "short",
+        r"\b(?:keep|limit|cap|restrict)\s+(?:your\s+|the\s+|my\s+)?(?:answers?|replies|responses|it|them|things)\s+"
+        r"(?:to|under|below|at|within)\s+(?:about\s+|around\s+|max\s+)?(?:one|two|three|a\s+couple(?:\s+of)?|a\s+few|[1-5](?:\s*(?:-|to|or)\s*[2-5])?|one\s+or\s+two|two\s+or\s+three)"
+        r"\s+(?:short\s+)?(?:sentences?|lines?|paragraphs?)\b"
+        r"|\b(?:one|a\s+single|1)\s+(?:short\s+)?paragraph\s+(?:max(?:imum)?|tops|at\s+most|or\s+less)\b"
+        r"|\b(?:one|two|three|a\s+couple\s+of|a\s+few|[1-5](?:\s*-\s*[2-5])?)\s+(?:short\s+)?(?:sentences|lines)\s+(?:max(?:imum)?|tops|at\s+most|or\s+(?:less|fewer))\b"
+        r"|\b(?:no\s+more\s+than|not\s+more\s+than|at\s+most|max(?:imum)?\s+of)\s+(?:one|two|three|a\s+few|[1-5])\s+(?:sentences?|lines?|paragraphs?)\b",
     ),
     (
         "response.format",
@@ -4419,7 +4443,7 @@ _HINTS_4: Mapping[str, str] = {
     "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
     "relationship.status": "seeing|relationship|taken|dating|someone|engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
-    "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version|in between|an essay",
+    "response.length": "medium|not too|moderate|middling|reasonable|somewhere|version|in between|an essay|sentence|paragraph|lines",
     "response.format": "tldr|start|top|up front|form|format|paragraph|prose|sentences|no bullet|bullets|lists|table",
     "response.style": "give me|show me|visual|simpl|plain|layman|technical|techy|tech|computers|dumb|water|example",
     "units.time_format": "twenty|military|am/pm|am /",
