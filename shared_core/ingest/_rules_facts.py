@@ -183,7 +183,12 @@ _COND_EN = re.compile(
     + NOT_END
     + r"{2,40})|\bi(?:'m|\s+am)\s+(?:also\s+)?(?P<neg>not\s+|no\s+longer\s+)?"
     r"(?P<adj>pregnant|diabetic|asthmatic|epileptic|coeliac|celiac|autistic|bipolar|anaemic|anemic"
-    r"|pre-?diabetic)\b",
+    r"|pre-?diabetic)\b"
+    # a condition said as a fragment, the whole clause: "coeliac here", "hypothyroidism and
+    # IBS", "type 2 diabetic btw" (a question, "asthma?", is no statement)
+    r"|^\W*(?:(?:also|and|plus)\s+)?(?P<f>" + _COND_ALT + r")"
+    r"(?:\s*(?:,|and|&|\+|plus)\s*(?P<f2>" + _COND_ALT + r"))?"
+    r"(?:\s+(?:here|too|also|btw|fyi|actually))?[\s.!]*$",
     _I,
 )
 _COND_ZH = re.compile(
@@ -211,7 +216,7 @@ def _conditions(key_values: list[str], additive: bool) -> Iterator[Candidate]:
 def h_condition(cl: Clause) -> Iterator[Hit]:
     """health.condition (and ``health.condition.<slug>`` for additional conditions)."""
     for m in _COND_EN.finditer(cl.text):
-        surface = m.group("c") or m.group("free") or m.group("adj")
+        surface = m.group("c") or m.group("free") or m.group("adj") or m.group("f")
         value = phrase(surface, 4)
         if not value:
             continue
@@ -225,7 +230,8 @@ def h_condition(cl: Clause) -> Iterator[Hit]:
                 c2 = phrase(m.group("c2"), 4)
                 yield m.start(), m.end(), _negate(cand(Kind.FACT, "health.condition", c2))
             continue
-        values = [value] + ([phrase(m.group("c2"), 4)] if m.group("c2") else [])
+        second = m.group("c2") or m.group("f2")
+        values = [value] + ([phrase(second, 4)] if second else [])
         additive = _ADDITIVE.search(cl.text) is not None
         for c in _conditions(values, additive):
             yield m.start(), m.end(), c
@@ -756,7 +762,12 @@ CLAUSE_HANDLERS: tuple[tuple[Callable[[Clause], Iterator[Hit]], tuple[str, ...] 
             " brought owner"
         ),
     ),
-    (h_condition, _hint("have got suffer diagnos live i'm am 有 患 得了 确诊 诊断 怀孕")),
+    # a condition's own name lets a fragment through ("coeliac here", "hypothyroidism and IBS")
+    (
+        h_condition,
+        _hint("have got suffer diagnos live i'm am 有 患 得了 确诊 诊断 怀孕")
+        + tuple(k for k in L.CONDITIONS if k.isascii()),
+    ),
     (
         h_diet,
         _hint("veg pescatarian halal kosher gluten keto paleo lactose meat 素 清真 麸质 生酮 肉"),
