@@ -2563,7 +2563,12 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _NOT_CALL_NAME
         + r"(?P<v>[a-z][\w'-]{1,15})\s+(?:not|instead\s+of|rather\s+than)\s+[a-z][\w'-]+|^\W*(?:pls\s+|please\s+|just\s+|you\s+can\s+(?:just\s+)?)call\s+me\s+"
         + _NOT_CALL_NAME
-        + r"(?P<v2>[a-z][\w'-]{1,15})\W*$|^\W*(?:but\s+)?(?:just\s+)?(?P<v3>(?-i:[A-Z])[\w'-]+)\s+for\s+short\b",
+        + r"(?P<v2>[a-z][\w'-]{1,15})\W*$"
+        # the request said bare, the politeness after it: "call me sam pls", "call me jo thx"
+        + r"|^\W*call\s+me\s+"
+        + _NOT_CALL_NAME
+        + r"(?!(?:crazy|old[\s-]fashioned|paranoid|lazy|picky|weird|silly|stupid|naive|biased|cynical|a|an|the|me|you|him|her|them|it|what(?:ever)?|anything|back)\b)"
+        + r"(?P<v4>[a-z][\w'-]{1,15})\s+(?:pls|plz|please|thx|thanks|thank\s+you|ty)\W*$|^\W*(?:but\s+)?(?:just\s+)?(?P<v3>(?-i:[A-Z])[\w'-]+)\s+for\s+short\b",
     ),
     (
         "name",
