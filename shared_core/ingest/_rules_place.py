@@ -207,7 +207,13 @@ _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
 #: ... or an amount given as a range ("in the 40-60k range") or a ceiling ("my ceiling").
-_HAS_BUDGET = re.compile(r"budget|预算|spend|afford|price|花|价|\d\s*k?\s+range\b|\bceiling\b", _I)
+#: ... or a bare amount with its ceiling word, as a correction says it ("make that 2k max").
+_HAS_BUDGET = re.compile(
+    r"budget|预算|spend|afford|price|花|价|\d\s*k?\s+range\b|\bceiling\b"
+    # (a count is no amount: "6 max at dinner")
+    r"|(?:^|\s)(?:[$€£]\d[\d.,]*|\d[\d.,]*\s*(?:k|grand)|\d{3,}+[\d,]*)\s+(?:max|tops|at\s+most)\b",
+    _I,
+)
 
 
 @functools.lru_cache(maxsize=64)
