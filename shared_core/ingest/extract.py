@@ -242,6 +242,11 @@ class RuleExtractor:
                 else c
                 for c in out
             ]
+        if retraction and _NAMED_RETRACT_EN.search(text) and any(
+            c.intent is Intent.FORGET for c in out
+        ):
+            # "scratch the budget": the budget is taken back, not the turn before
+            retraction = False
         if retraction:
             out.append(
                 Candidate(
@@ -1216,6 +1221,19 @@ _FORGET_EN = re.compile(
     r"(?P<clause>.{3,200})|my\s+(?P<obj>[^,.;!?]{2,40}))",
     _I,
 )
+#: A retraction that names a topic, not the words it takes back: "ignore the budget I gave",
+#: "scratch what I said about the budget", "scratch the budget thing" take back the stored
+#: budget, whichever turn said it (not the turn just before).
+_NAMED_RETRACT_EN = re.compile(
+    r"\b(?:(?:ignore|disregard|scratch|strike|undo|never\s*mind)\s+"
+    r"(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote|mentioned|typed|gave\s+you)\s+about\s+)?"
+    r"|forget\s+what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote|mentioned|typed)\s+about\s+)"
+    r"(?:the|my|that)\s+(?P<obj>"
+    + alt(k for k in L.FORGET_TOPICS if k.isascii() and "." not in k and " " not in k)
+    + r")(?=\s+(?:i\s+(?:just\s+)?(?:gave|said|mentioned|told\s+you|wrote|typed|sent|put)|thing|bit|part"
+    r"|stuff|figure|number|one|info)\b|\s*(?:[,.;!]|$))",
+    _I,
+)
 _FORGET_ZH = re.compile(
     r"(?:别记|不要记|忘掉|忘记|忘了|删除|删掉|删了|清除|去掉|清空)(?:关于)?(?:掉)?(?P<me>我的?)(?P<obj>[^，,。.!?！？；;]{1,20})"
 )
@@ -1258,6 +1276,10 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
                 if c.intent is Intent.ASSERT:
                     yield m.start(), m.end(), _forget(c)
         elif m.group("obj") and (key := _forget_key(m.group("obj"))):
+            kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
+            yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
+    for m in _NAMED_RETRACT_EN.finditer(cl.text):
+        if key := _forget_key(m.group("obj")):
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
     for m in _FORGET_ZH.finditer(cl.text):
@@ -1442,6 +1464,12 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "forget",
             "delete",
             "remove",
+            "ignore",
+            "disregard",
+            "scratch",
+            "strike",
+            "undo",
+            "never",
             "erase",
             "clear",
             "wipe",
