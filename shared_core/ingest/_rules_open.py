@@ -103,6 +103,11 @@ def _classified_tail(text: str) -> tuple[str, tuple[str, Kind, str]] | None:
             term = " ".join(words[-n:])
             found = classify(term)
             if found is not None:
+                # the term must end what was said, not a clause cut off before a new one:
+                # "I'm in Canada so show me CAD, not US dollars" corrects no country
+                at = text.lower().rfind(term.lower())
+                if at >= 0 and len(text[at + len(term) :].split()) > 2:
+                    return None
                 return term, found
     return None
 
