@@ -2478,6 +2478,24 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + FOOD_AVOID_LIST
         + r")\b",
     ),
+    # ---- refusal idioms: "beef is off the table for me", "pork and alcohol are out",
+    # "dairy's a hard no" (the food leads its clause; "out of" is a place, not a refusal)
+    (
+        "diet.avoid",
+        None,
+        r"(?:^\W*|\bso\s+)(?:(?:so|and|but|also|plus|then)\s+)?(?:all\s+|any\s+)?(?P<v>"
+        + FOOD_AVOID_LIST
+        + r")(?:\s+(?:is|are)|'s|'re)\s+(?:totally\s+|completely\s+|strictly\s+|absolutely\s+|all\s+|just\s+|always\s+)?"
+        r"(?:off\s+the\s+table|out|off[\s-]limits|a\s+no[\s-]go|not\s+an\s+option|a\s+(?:hard|firm|big|definite)\s+no)\b(?!\s+(?:of|there|now)\b)",
+    ),
+    (
+        "travel.airline.avoid",
+        None,
+        r"^\W*(?:(?:so|and|but|also|plus)\s+)?(?P<v>"
+        + L.AIRLINES_EN
+        + r")(?:\s+is|'s)\s+(?:totally\s+|completely\s+|absolutely\s+|just\s+)?"
+        r"(?:off\s+the\s+table|out|off[\s-]limits|a\s+no[\s-]go|not\s+an\s+option|a\s+(?:hard|firm|big|definite)\s+no)\b(?!\s+(?:of|there|now)\b)",
+    ),
     # ---- tastes: "I could eat ramen every day"
     (
         "taste.like",
@@ -4431,7 +4449,7 @@ _HINTS_3: Mapping[str, str] = {
     "family.child.names": "女儿|儿子|kids|children|daughters|sons|boys|girls|twins",
     "pet.species": "my |at home|named|called|家|养",
     "pet.names": "my ",
-    "travel.airline.avoid": "never|再也不|不坐",
+    "travel.airline.avoid": "never|再也不|不坐|hard no|firm no|off the table|no-go|off-limits| out|not an option",
     "travel.airline": "airline|carrier|首选",
     "hotel.chain": "hotel|酒店",
     "travel.loyalty": "frequent flyer|我是|我有|我办",
@@ -4444,7 +4462,7 @@ _HINTS_3: Mapping[str, str] = {
 _HINTS_4: Mapping[str, str] = {
     "interest.learning": "learning|taking up|getting into|teaching myself",
     "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
-    "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away",
+    "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away| out|hard no|firm no|no-go|no go|not an option|off-limits",
     "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
     "relationship.status": "seeing|relationship|taken|dating|someone|engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
