@@ -5846,6 +5846,36 @@ _NAMES_EN = r"(?-i:[A-Z])[a-z'-]+(?:\s*(?:,|and|&)\s*(?-i:[A-Z])[a-z'-]+){0,5}"
 #: English rows read across commas; a match claims its whole span, so the clauses it
 #: covers are not read again ("I'm on blood thinners, warfarin specifically" is warfarin).
 SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ...] = (
+    # a pronoun pointing back at the thing the clause before named: "shellfish - I'm allergic
+    # to them", "dust mites wreck my sinuses, I'm allergic to them", "metformin, I take it
+    # every morning", "refill my lisinopril, been on it for years", "Revolut, that's how I pay"
+    (
+        "allergy",
+        None,
+        r"^\W*(?:(?:and|also|oh|btw)\W+)?(?P<v>"
+        + _alt({k: k for k in (*L.FOODS, *L.OTHER_ALLERGENS, *L.MEDICATIONS) if k.isascii()})
+        + r")\b[^.;!?]{0,60}?\s*[,;:—–-]+\s*(?:and\s+|so\s+|cause\s+|because\s+)?i(?:'m|\s+am|m)\s+(?:very\s+|severely\s+"
+        r"|really\s+|deathly\s+|super\s+|badly\s+)?allergic\s+to\s+(?:it|them|those|that)\W*$",
+        True,
+    ),
+    (
+        "medication",
+        None,
+        r"(?:^\W*|\bmy\s+)(?P<v>"
+        + MEDS_EN
+        + r")\b[^.;!?]{0,60}?\s*[,;:—–-]+\s*(?:and\s+)?(?:i\s+(?:take|use)\s+(?:it|them|those)"
+        r"|(?:i(?:'ve|\s+have)\s+)?been\s+(?:on|taking)\s+(?:it|them|those)|i(?:'m|\s+am)\s+on\s+(?:it|them))\b",
+        True,
+    ),
+    (
+        "payment.method",
+        PAYMENTS,
+        r"^\W*(?P<v>"
+        + PAY_EN
+        + r")\b[^.;!?]{0,40}?\s*[,;:—–-]+\s*(?:that's|that\s+is|thats|it's|it\s+is)\s+(?:how|what)\s+i\s+"
+        r"(?:always\s+|usually\s+|normally\s+|mostly\s+|basically\s+)?(?:pay|use\s+(?:to\s+pay|for\s+pay))",
+        True,
+    ),
     # "the kids, Mia and Leo, are 6 and 9", "two boys, Sam and Theo", "my youngest, Ruby, ..."
     (
         "family.child.names",
@@ -6011,6 +6041,7 @@ SENTENCE_HINTS: tuple[str, ...] = (
     *("meds", "medication", "where i", "where we", "as a", "as an", "being", "as someone"),
     *("vegetarian", "can't eat", "cannot eat", "by profession", "by trade", "by occupation"),
     *("药", "他汀", "时差", "小时", "time", "for me", "for us", "here"),
+    *("take it", "take them", "been on", "been taking", "on it", "how i pay", "what i pay", "what i use"),
 )
 
 
