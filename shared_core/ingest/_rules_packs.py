@@ -6041,7 +6041,16 @@ SENTENCE_HINTS: tuple[str, ...] = (
     *("meds", "medication", "where i", "where we", "as a", "as an", "being", "as someone"),
     *("vegetarian", "can't eat", "cannot eat", "by profession", "by trade", "by occupation"),
     *("药", "他汀", "时差", "小时", "time", "for me", "for us", "here"),
-    *("take it", "take them", "been on", "been taking", "on it", "how i pay", "what i pay", "what i use"),
+    *(
+        "take it",
+        "take them",
+        "been on",
+        "been taking",
+        "on it",
+        "how i pay",
+        "what i pay",
+        "what i use",
+    ),
 )
 
 

@@ -242,8 +242,10 @@ class RuleExtractor:
                 else c
                 for c in out
             ]
-        if retraction and _NAMED_RETRACT_EN.search(text) and any(
-            c.intent is Intent.FORGET for c in out
+        if (
+            retraction
+            and _NAMED_RETRACT_EN.search(text)
+            and any(c.intent is Intent.FORGET for c in out)
         ):
             # "scratch the budget": the budget is taken back, not the turn before
             retraction = False
@@ -1230,8 +1232,8 @@ _NAMED_RETRACT_EN = re.compile(
     r"|forget\s+what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote|mentioned|typed)\s+about\s+)"
     r"(?:the|my|that)\s+(?P<obj>"
     + alt(k for k in L.FORGET_TOPICS if k.isascii() and "." not in k and " " not in k)
-    + r")(?=\s+(?:i\s+(?:just\s+)?(?:gave|said|mentioned|told\s+you|wrote|typed|sent|put)|thing|bit|part"
-    r"|stuff|figure|number|one|info)\b|\s*(?:[,.;!]|$))",
+    + r")(?=\s+(?:i\s+(?:just\s+)?(?:gave|said|mentioned|told\s+you|wrote|typed|sent|put)"
+    r"|thing|bit|part|stuff|figure|number|one|info)\b|\s*(?:[,.;!]|$))",
     _I,
 )
 _FORGET_ZH = re.compile(

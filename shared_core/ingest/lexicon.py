@@ -170,7 +170,8 @@ catkins: catkins | willow catkins | poplar fluff | 柳絮 | 杨絮
 #: Health conditions (health.condition): surface -> canonical.
 CONDITIONS: Mapping[str, str] = _table(
     """
-diabetes: diabetes | diabetic | type 2 diabetes | type 1 diabetes | type 2 diabetic | type 1 diabetic | 糖尿病 | 血糖高
+diabetes: diabetes | diabetic | type 2 diabetes | type 1 diabetes | 糖尿病 | 血糖高
+diabetes: type 2 diabetic | type 1 diabetic
 diabetes: 2型糖尿病 | 二型糖尿病 | 1型糖尿病 | 一型糖尿病
 hypertension: hypertension | high blood pressure | 高血压 | 血压高
 asthma: asthma | asthmatic | 哮喘
