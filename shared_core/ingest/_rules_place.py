@@ -210,8 +210,9 @@ _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 #: ... or a bare amount with its ceiling word, as a correction says it ("make that 2k max").
 _HAS_BUDGET = re.compile(
     r"budget|预算|spend|afford|price|花|价|\d\s*k?\s+range\b|\bceiling\b"
-    # (a count is no amount: "6 max at dinner")
-    r"|(?:^|\s)(?:[$€£]\d[\d.,]*|\d[\d.,]*\s*(?:k|grand)|\d{3,}+[\d,]*)\s+(?:max|tops|at\s+most)\b",
+    # (a count is no amount: "6 max at dinner", "I walked 400 max"; "make that 900 max" is)
+    r"|(?:^|\s)(?:[$€£]\d[\d.,]*|\d[\d.,]*\s*(?:k|grand))\s+(?:max|tops|at\s+most)\b"
+    r"|\bmake\s+(?:that|it)\s+(?:to\s+)?\d{3}[\d.,]*\s+(?:max|tops|at\s+most)\b",
     _I,
 )
 
