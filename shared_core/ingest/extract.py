@@ -1236,6 +1236,13 @@ _NAMED_RETRACT_EN = re.compile(
     r"|thing|bit|part|stuff|figure|number|one|info)\b|\s*(?:[,.;!]|$))",
     _I,
 )
+#: One answer, not the record: "ignore the budget this time / for this search / just once".
+_JUST_NOW_EN = re.compile(
+    r"\b(?:this\s+(?:time|once|one|search|trip|order|round|query|question|request)"
+    r"|just\s+(?:once|for\s+now)|for\s+(?:now|the\s+moment|today|tonight)|today|tonight"
+    r"|right\s+now|temporarily|for\s+this)\b",
+    _I,
+)
 _FORGET_ZH = re.compile(
     r"(?:别记|不要记|忘掉|忘记|忘了|删除|删掉|删了|清除|去掉|清空)(?:关于)?(?:掉)?(?P<me>我的?)(?P<obj>[^，,。.!?！？；;]{1,20})"
 )
@@ -1281,6 +1288,8 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
     for m in _NAMED_RETRACT_EN.finditer(cl.text):
+        if _JUST_NOW_EN.search(cl.text):
+            break  # "just this once ignore my budget" sets it aside for one answer
         if key := _forget_key(m.group("obj")):
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
