@@ -726,6 +726,12 @@ def _read_sentence(sent_text: str, at: datetime, *, correcting: bool) -> Sentenc
     )
 
 
+#: The user buying for someone: "给我爸买按摩椅", "帮我老婆挑个包", "想给我妈订个酒店".
+_BUY_FOR_ZH = re.compile(
+    r"^\W*(?:我)?(?:想|要|打算|准备)?(?:帮|给|替|为)我的?[\u4e00-\u9fff]{1,3}?(?:买|挑|选|订|购|置办|淘)"
+)
+
+
 def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke: bool) -> Candidate:
     signals = set(c.signals)
     interest = c.key.startswith("interest.")
@@ -740,7 +746,20 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     couple = couple or (c.key.startswith("location.") and _WITH_ME.search(sent.text) is not None)
     # "I'm Tomasz, but Tom is fine": the short form offered is the user's own name
     offered = c.key == "name.preferred" and SHORT_IS_FINE.match(clause.text) is not None
-    if clause.third_party and not c.key.startswith("family.") and not couple and not offered:
+    # "给我爸买按摩椅，预算一万出头": the user buys for someone, the budget is the user's
+    # (said in a clause of its own: "帮我老公挑手机，他预算三千" stays his)
+    buyer = (
+        c.key.startswith("budget.")
+        and _BUY_FOR_ZH.search(sent.text) is not None
+        and not third_party(clause.text)
+    )
+    if (
+        clause.third_party
+        and not c.key.startswith("family.")
+        and not couple
+        and not offered
+        and not buyer
+    ):
         signals.add("third_party")
     if joke:
         signals.add("joke")

@@ -5,7 +5,8 @@ the classical "and" in an age (本人二十有五), a district after 坐标 once
 named (人在杭州，坐标滨江), and "not one cent more" after a budget is no food disliked
 (多一块都不行); a language rated (我法语一般, 德语我马马虎虎) is spoken; a card tier is no
 name (我是金卡); a known drug the user cannot take is an allergy (磺胺类的药我用不了); a
-city-state lived in is the city as well as the country (我定居新加坡).
+city-state lived in is the city as well as the country (我定居新加坡); a budget for
+buying for someone (给我爸买…，预算…) is the user's, the spender's.
 
 The sentences here are worded for the tests, not copied from the phrasing benchmark."""
 
@@ -118,3 +119,18 @@ def test_a_city_state_lived_in_is_the_city(text: str) -> None:
     got = stored(text)
     assert got.get("location.city") == "singapore"
     assert got.get("location.country") == "SG"
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [("给我爸挑个电动轮椅，预算八千出头", "8000"), ("想给我老婆订个民宿，预算六百以内", "600")],
+)
+def test_a_budget_when_buying_for_someone_is_the_users(text: str, amount: str) -> None:
+    assert stored(text).get("budget.max", "").split()[0] == amount
+
+
+@pytest.mark.parametrize(
+    "text", ["帮我老公挑个耳机，他预算一千五", "我婆婆的预算是三千以内，我觉得不够"]
+)
+def test_someone_elses_budget_stays_theirs(text: str) -> None:
+    assert "budget.max" not in stored(text)
