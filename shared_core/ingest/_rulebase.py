@@ -131,7 +131,7 @@ LAUGH_RE = re.compile(
     # role-play and meme personas: "我是秦始皇，打钱", "朕乃...", "我是你爸爸", "v我50"
     # an everyday activity given as one's job: "我的职业是睡觉", "本人职业：干饭"
     r"|(?:职业|工作|专业|本职|主业|副业|爱好|特长|运动)(?:是|就是|：|:)\s*(?:睡觉|吃饭|干饭|摸鱼|躺平|躺着|发呆|呼吸|吃|睡|玩|打游戏"
-    r"|刷手机|混日子|做梦|划水|熬夜|(?:躺着)?数钱)(?:大师|专家|达人|选手|专业户|冠军|王者|高手|爱好者)?(?=$|[，。,.!！\s]|和|加)"
+    r"|刷手机|混日子|做梦|划水|熬夜|(?:躺着)?数钱|(?:在|躺)?(?:床上|沙发上)(?:翻身|躺着|打滚))(?:大师|专家|达人|选手|专业户|冠军|王者|高手|爱好者)?(?=$|[，。,.!！\s]|和|加)"
     r"|打钱|[vV]我(?:50|五十)|^\W*(?:朕|本宫|本王|寡人|哀家)(?:乃|是|就是)?"
     r"|我(?:就)?是(?:你爸爸?|你爹|你爷爷|秦始皇|孙悟空|玉皇大帝|如来佛祖|奥特曼|超人|蜘蛛侠|钢铁侠|外星人|宇宙最强"
     r"|天王老子|亿万富翁|首富|机器人)"
@@ -216,14 +216,34 @@ _PAST = re.compile(
 _STILL = re.compile(
     r"\b(?:now|still|anymore|again|these\s+days)\b|现在|目前|至今|还是|仍|依然|一直", _I
 )
+#: A bounded stretch of the past ("上学那会儿我天天吃泡面", "大学那几年我一直吃素", "那时候我在
+#: 外企做销售"): what held then, "一直" included, held only then unless "now" follows.
+_PAST_SPAN = re.compile(
+    r"(?<![到等])那(?:时候?|会儿?|几年|阵子?|段(?:时间|日子))(?![候起])"
+    r"|(?:上学|读书|念书|上大学|大学|高中|初中|刚毕业|年轻)(?:的)?时(?:候)?(?![间光])"
+)
+_NOW = re.compile(
+    r"\b(?:still|these\s+days)\b|\bnow\b(?!\s+(?:i'?m\s+)?(?:not|no|over|fine))"
+    # "现在也不吃" goes on; "现在好了", "现在不过敏了" ends it
+    r"|(?:现在|目前|如今)(?!(?:已经|早就?)?(?:好了|不|没))|至今|仍|依然|到现在",
+    _I,
+)
+#: A state that began in that stretch and goes on: "高中时我就不吃香菜了", "上大学的时候开始过敏".
+_ONSET = re.compile(r"开始|(?<![一对])起(?!来)|就|以来|从那")
 
 
-def past_state(clause: str, key: str) -> bool:
+def past_state(clause: str, key: str, sentence: str = "") -> bool:
     """Whether a memory of ``key`` read from ``clause`` is a state that was and is no more
     (the extractor marks it ``past``); a ``.previous`` key, an event or a note of one's
     history is meant as past and keeps."""
     if key.endswith(".previous") or key.startswith(("event.", "note.")):
         return False
+    if (
+        _PAST_SPAN.search(clause) is not None
+        and _ONSET.search(clause) is None
+        and _NOW.search(sentence or clause) is None
+    ):
+        return True
     return _PAST.search(clause) is not None and _STILL.search(clause) is None
 
 
@@ -244,8 +264,8 @@ QUOTED_RE = re.compile(
     # "他发了条朋友圈：我对芒果过敏", "看到一句话：我不吃香菜", "有本书叫《我在北京当保安》"
     r"|(?:朋友圈|微博|动态|签名|标题|文案|弹幕|评论|帖子|一句话|这句话|那句话|原话|台词"
     # "有个段子：我今年八十岁…", "微博热搜：我35岁…", "广告语：…", "课本第一课：My name is …"
-    r"|段子|热搜|笑话|梗|口号|广告语?|标语|新闻|歌词|对白|旁白|课文|第[一二三四五六七八九十\d]{1,3}(?:课|章|集|页|段|句))"
-    r"\s*(?:是这样的?|如下|是|为|写着|说)?\s*[:：]"
+    r"|段子|热搜|笑话|梗|口号|广告(?:语|词)?|宣传语|标语|新闻|歌词|对白|旁白|课文|第[一二三四五六七八九十\d]{1,3}(?:课|章|集|页|段|句))"
+    r"\s*(?:是这样的?|如下|是|为|写着|说|(?:是)?(?:这么|这样)(?:写|说|讲)的?)?\s*[:：]"
     # "帮我看看这句话通不通顺：…", "这段话是我在网上看到的：…", "下面这段：…"
     r"|(?:这|那|一|下面这?|以下这?)(?:段|句|条)(?:话|文字|文案|内容)?[^，,。:：]{0,14}[:：]|看到的?\s*[:：]"
     # a post or a lyric said without quotes: "刚看到一条微博说有人…", "歌词里有句我住在江南",
@@ -271,7 +291,9 @@ QUOTED_RE = re.compile(
     r"|老板|同事|朋友|客户|网友|人家|别人|小[\u4e00-\u9fff]|老(?!实)[\u4e00-\u9fff])(?:跟我|和我|对我)?"
     r"(?:说|讲|告诉我|表示|称)(?:过)?(?![我俺过话])"
     # a text the user writes or is given, after a colon: "造句：…", "小说开头：…", "原文是：…"
-    r"|(?:造句|例句|范文|作文|开头|结尾|原文|原句|内容|正文)\s*(?:是|为)?\s*[:：]"
+    r"|(?:造句|例句|范文|作文|开头|结尾|原文|原句|内容|正文|设定|人设|角色介绍|自我介绍|请假条|台词|广告词)"
+    # "广告词是这么写的：…", "女主的设定是：…"
+    r"\s*(?:是|为)?(?:这么|这样)?(?:写|说|讲)?的?\s*[:：]"
     r"|《[^》]{0,60}?我[^》]{0,60}?》"
     # the same frames when chat drops the colon (a space, read as a comma): "书里写着 我叫孔乙己",
     # "歌词里唱 我住长江头", "他的签名是 我住北京", "抖音上那个梗 我是…", "我在背台词 我叫…",
@@ -392,6 +414,10 @@ RETRACT_RE = re.compile(
     # "撤回", "刚那句删掉", "说的不算", "打错字了", "过敏的是我弟弟，不是我", "帮朋友打的"
     r"|^\W*撤回|(?:刚才?|前面|上面)的?(?:那|这)?(?:句|条)(?:话|消息)?(?:删|不算|作废)|不想让你记|别让你记|说的(?:都)?不算|打错(?:字)?了"
     r"|[，,]\s*不是我\W*$|帮(?:朋友|别人|同事|家人)(?:打|问|说)的|说错人了"
+    # "这条是帮我爸问的，跟我没关系", "上一条是家族群转的，不是我说的", "我说的是我家猫以前的名字"
+    r"|(?:这|那|上一?)(?:条|句|个)[^，,。]{0,4}?是(?:帮|替|给)[^，,。你]{1,4}?(?:问|打|发|写)的|跟我(?:没|无)(?:关系|关)\W*$"
+    r"|(?:这|那|上一?)(?:条|句|个)[^，,。]{0,4}?是[^，,。]{0,6}?(?:转|转发|复制|抄)(?:的|来的|过来的)"
+    r"|不是我(?:说|写|讲)的\W*$|(?:我)?(?:说|讲)的是[^，,。]{0,10}?(?:以前|之前|小时候|当年)的"
     # "预算那个撤回", "收回前面那句", "不作数", "忽略上一条", "前面那句是我孙子拿我手机打的",
     # "说错了，不是我，是我妹对虾过敏": the previous turn taken back without its words
     r"|撤回(?=$|[，,。.!！\s了吧啊])|收回(?:前面|上面|刚才|刚刚|之前)?的?(?:那|这)?句(?:话)?"
@@ -460,7 +486,7 @@ MODAL_RE = re.compile(
     r"|\bundecided\b|\blook(?:ing)?\s+into\b|\b(?:half[\s-]+)?tempted\s+to\b|\bon\s+the\s+fence\b"
     r"|\bdebating\s+(?:whether|if)\b|\bsomeday\b|\bsome\s+day\b|\bat\s+some\s+point\b"
     r"|或许|也许|说不定|看情况|还没想好|(?<![不])可能(?:会|要)|估计(?:会|要)|(?:以后|将来|哪天)(?:有钱|发财|退休)了"
-    r"|^\W*(?:以后|回头|改天|到时候|过阵子)再说|还不确定|不一定|没准|还没(?:决定|定|拿定主意)|没想好"
+    r"|^\W*(?:以后|回头|改天|到时候|过阵子)再说|还不确定|不一定|没准|说不准|说不好|不好说|还没(?:决定|定|拿定主意)|没想好"
     r"|在考虑要不要|考虑一下要不要|在想要不要|想试试|想尝试|有机会(?:的话)?(?:再|就|想|会|去)?"
     # a wish: "好想当个自由职业者啊", "真想搬到海边住", "希望有一天能养只柯基"
     r"|(?:好|真|特别|超|多么?)想(?:要)?(?:当|做|成为|去|搬|住|养|学|有|换)|希望(?:有一天|将来|哪天|有朝一日)"
@@ -477,7 +503,9 @@ MODAL_RE = re.compile(
     r"|\bpretend(?:ing)?\s+to\s+be\b|\bthe\s+character\s+i\s+play\b|\bmy\s+character\s+is\b"
     r"|\brole-?playing\s+as\b|\bi\s+dreamt\b|\bi\s+dreamed\s+(?:that\s+)?i\b|假装(?:我)?是|扮演|梦见|梦到"
     # "就当我是个学生，给我讲讲…", "把我当成新手": a part the user takes for one answer
-    r"|^\W*(?:你)?就?当我是|把我当(?:成|作)",
+    r"|^\W*(?:你)?就?当我是|把我当(?:成|作)"
+    # a character the user plays or writes: "游戏里我的角色是个法师", "我的人设是…", "剧本杀里我演…"
+    r"|(?:游戏|剧本杀|剧本|小说|故事|戏|剧)(?:里|中)(?:面)?的?我的?(?:角色|人设|演|扮|是)|我的?(?:角色|人设)(?:设定)?是",
     _I,
 )
 #: The present moment ("right now", "this morning", "as we speak", "今天", "这会儿"): a
@@ -527,7 +555,7 @@ TASK_RE = re.compile(
     # this question only: "这个问题回答短一点就行", "这道题用表格讲"
     r"|^\W*这(?:个|道)?(?:问题|题)"
     # "今天这个回答用英文写吧", "这次的回复短一点": this answer, not every answer
-    r"|^\W*(?:今天|这次|这回|本次)?(?:的)?这(?:个|条|次|篇|一)?(?:的)?(?:回答|回复|答案)"
+    r"|^\W*(?:今天|这次|这回|本次)?(?:的)?这(?:一)?(?:个|条|次|篇|回)?(?:的)?(?:回答|回复|答案)"
     # this answer only: "for this answer use bullet points", "reply in French for this one
     # only", "just for this reply" (not "for this chat / session": a scope, read elsewhere)
     r"|\bfor\s+this\s+(?:one|answer|reply|response|question|message|email|text|post|request|task"

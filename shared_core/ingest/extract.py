@@ -701,7 +701,7 @@ def _said_signals(c: Candidate, clause_text: str, sent_text: str, *, quoted: boo
         signals.add("quoted")
     if generic_remark(clause_text, sent_text):
         signals.add("generic")
-    if c.intent is Intent.ASSERT and past_state(clause_text, c.key):
+    if c.intent is Intent.ASSERT and past_state(clause_text, c.key, sent_text):
         signals.add("past")
     return (
         c if len(signals) == len(c.signals) else dataclasses.replace(c, signals=frozenset(signals))
