@@ -1,7 +1,9 @@
 """Families of Chinese non-statements the second dev19zh batch exposed (issue 12).
 
 A state bounded to a stretch of the past (上学那会儿 / 大学那几年 / 那时候 / 年轻时), 一直
-included, stores nothing unless "now" follows; a character the user plays or writes (游戏里
+included, stores nothing unless "now" follows; a text to write or edit after the request
+and its colon (帮我写个开场白：我是…), a character in the user's own story (我的小说主角…), memes
+claimed as what one is (柠檬精, 显眼包); a character the user plays or writes (游戏里
 我的角色是…, 我的人设是…) and a text named by its frame before a colon (设定是： / 广告词是这么
 写的： / 自我介绍：); hedges 说不准 / 说不好 / 不好说; idling in bed as one's sport; "this one
 answer" said with 这一次 / 这回; retractions that give the earlier turn to someone else
@@ -31,9 +33,16 @@ from tests.unit.ingest.test_gate_generalize import stored
         "我的人设是一个对芒果过敏的咖啡师",
         "男主设定：我是个住在哈尔滨的警察",
         "宣传语是这样写的：我只用支付宝",
+        # a text to write or edit after the request, a character in one's own story
+        "帮我拟个发言稿：我是财务部的刘洋，入职三年",
+        "这段自我介绍帮我润色一下：本人现居厦门，不吃辣",
+        "我的剧本里的女主对海鲜过敏",
         # hedges
         "明年住哪儿还说不好",
         "换不换成素食，这个不好说",
+        # memes claimed as what one is
+        "我就是个显眼包",
+        "本人大冤种一个，我是冤种",
         # idling as one's sport
         "我的运动就是躺沙发上打滚",
         # this one answer
