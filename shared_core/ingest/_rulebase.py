@@ -574,8 +574,9 @@ REFUSED_AGAIN_RE = re.compile(
 #: (not "我还是个学生": "still am a ...", a declaration).
 IMPLICIT_CUE_RE = re.compile(
     r"\bagain\b|\bthis\s+time\b|\blast\s+time\b|\bas\s+usual\b|\blike\s+before\b"
-    r"|这次|(?:跟|和|像|同|照|按照?)上次|上次(?:那样|一样|那种|那个|那家|的那|订的|选的|坐的|住的)|(?<!我)(?<!的)还是(?!个|一个|一名|一位)|照旧|老样子|跟之前一样"
-    # "我还是喜欢表格" chooses again; "我还是学生" / "我还是单身" is a declaration ("still")
+    r"|这次|(?:跟|和|像|同|照|按照?)上次|上次(?:那样|一样|那种|那个|那家|的那|订的|选的|坐的|住的)|(?<!我)(?<!的)(?<!有事)(?<!以后)(?<!平时)(?<!你们)还是(?!个|一个|一名|一位|可以|能)|照旧|老样子|跟之前一样"
+    # "我还是喜欢表格" chooses again; "我还是学生" / "我还是单身" is a declaration ("still");
+    # "有事还是发短信给我吧" states the standing way, "急事还是可以打的" what is still allowed
     r"|我还是(?=喜欢|用|要|选|想|习惯|坐|订|偏好|倾向|觉得)"
     # asking this answer again, or for this text: "再详细点", "用英文再说一遍", "这段用表格整理一下"
     r"|^\W*再(?=详细|简单|简短|具体|短|长|说|讲|解释|写|来)|再(?:说|讲|写|来|解释)一(?:遍|次|下)"

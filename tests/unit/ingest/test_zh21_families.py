@@ -134,3 +134,21 @@ def test_a_budget_when_buying_for_someone_is_the_users(text: str, amount: str) -
 )
 def test_someone_elses_budget_stays_theirs(text: str) -> None:
     assert "budget.max" not in stored(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "channel"),
+    [("你们有事还是发邮件给我吧，电话老漏接", "email"), ("以后还是发微信给我吧", "wechat")],
+)
+def test_haishi_states_the_standing_way(text: str, channel: str) -> None:
+    assert stored(text).get("contact.channel") == channel
+
+
+def test_haishi_keeps_what_is_still_allowed() -> None:
+    got = stored("平时别打电话，急事还是可以打的")
+    assert got.get("contact.call") == "never"
+    assert got.get("contact.call.emergency") == "allowed"
+
+
+def test_haishi_this_time_is_still_a_one_off() -> None:
+    assert stored("这次还是用支付宝吧") == {}
