@@ -270,7 +270,9 @@ _NOTE_ZH = re.compile(
     # a self-label in one word: "我路痴", "我脸盲", "我社恐"
     r"|路痴|脸盲|社恐|社牛|吃货|夜猫子|左撇子|工作狂|夜猫|起床困难户|强迫症|选择困难症?"
     # living alone: "我一个人住", "我自己住", "我独居"
-    r"|一个人住|自己一个人住|自己住|独居)"
+    r"|一个人住|自己一个人住|自己住|独居"
+    # a lasting fact said in the negative: "我没驾照", "我没有护照", "我戒烟三年了"
+    r"|没有?(?:驾照|驾驶证|护照|车|房子?|医保|社保)|戒(?:烟|了烟))"
     r"[^?？吗呢]{0,40}))$"
 )
 #: Passing states, feelings, plans, opinions and chat: not durable facts about the user.

@@ -152,3 +152,19 @@ def test_haishi_keeps_what_is_still_allowed() -> None:
 
 def test_haishi_this_time_is_still_a_one_off() -> None:
     assert stored("这次还是用支付宝吧") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("我没有护照，出不了国", "我没有护照"),
+        ("我没驾驶证，平时坐公交", "我没驾驶证"),
+        ("我戒烟五年多了", "我戒烟五年多了"),
+    ],
+)
+def test_a_lasting_fact_said_in_the_negative_is_a_note(text: str, words: str) -> None:
+    assert words in stored(text).values()
+
+
+def test_asking_about_a_licence_is_no_note() -> None:
+    assert stored("我没驾照能租车吗") == {}
