@@ -153,6 +153,9 @@ DEV18ZH = "dev18zh"  # fresh Chinese everyday chat and look-alikes, before tunin
 DEV19 = "dev19"  # fresh English statements whose values need normalizing, before tuning
 DEV19ZH = "dev19zh"  # fresh Chinese must-store-nothing chat and value-heavy facts (round 9)
 DEV20 = "dev20"  # fresh English chat the rules miss, tuned with the classifier on (round 9)
+DEV21 = "dev21"  # fresh English chat of ordinary users, written before tuning (round 10)
+DEV21ZH = "dev21zh"  # fresh Chinese chat and look-alike negatives, before tuning (round 10)
+DEV22ZH = "dev22zh"  # negatives only: Chinese minimal pairs of each key group (round 10)
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -179,6 +182,9 @@ EXTRA_SPLITS = (
     DEV19,
     DEV19ZH,
     DEV20,
+    DEV21,
+    DEV21ZH,
+    DEV22ZH,
 )
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
@@ -477,7 +483,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev20): own ids, own split name, the same row rules."""
+    """An extra development set (dev2 to dev22zh): own ids, own split name, the same row rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -699,12 +705,12 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev20 (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev22zh (extra development sets) are reported on their own",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev20, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev22zh, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
