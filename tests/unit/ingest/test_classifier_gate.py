@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from shared_core import UserMemory
 from shared_core.config import MemoryConfig
 from shared_core.embed import OnnxEmbedder
 from shared_core.entities import Candidate, Intent, Kind, Turn
@@ -24,6 +23,7 @@ from shared_core.errors import InvalidInputError
 from shared_core.ingest._rulebase import ASSISTANT_VOICE_RE, HYPOTHETICAL_RE, is_self_question
 from shared_core.ingest.extract import RuleExtractor
 from shared_core.ingest.gate import Verdict, gate
+from tests.ingest_probe import active_records
 
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
 
@@ -114,13 +114,7 @@ def minilm() -> Iterator[OnnxEmbedder]:
 
 
 def _stored(embedder: Any, text: str) -> list[tuple[str, str]]:
-    with UserMemory("sqlite:///:memory:", embedder=embedder) as mem:
-        mem.observe("u", text, session_id="s", turn_id="t0")
-        return [
-            (r["key"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        ]
+    return [(r["key"], r["normalized"]) for r in active_records(text, embedder=embedder)]
 
 
 @pytest.mark.embeddings

@@ -15,6 +15,7 @@ from shared_core import MemoryConfig, UserMemory
 from shared_core.embed import HashingEmbedder, OnnxEmbedder
 from shared_core.ingest import classify
 from shared_core.taxonomy import canonical
+from tests.ingest_probe import active_records
 
 pytestmark = pytest.mark.embeddings
 
@@ -27,15 +28,9 @@ def minilm() -> Iterator[OnnxEmbedder]:
 
 
 def _stored(embedder: Any, *turns: str, **config: Any) -> list[dict[str, Any]]:
-    cfg = MemoryConfig(**config) if config else None
-    with UserMemory("sqlite:///:memory:", embedder=embedder, config=cfg) as mem:
-        for n, text in enumerate(turns):
-            mem.observe("u", text, session_id="s", turn_id=f"t{n}")
-        return [
-            r
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        ]
+    return active_records(
+        *turns, embedder=embedder, config=MemoryConfig(**config) if config else None
+    )
 
 
 def _canonical(records: list[dict[str, Any]]) -> set[tuple[str, str]]:

@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from shared_core import UserMemory
 from shared_core.embed import OnnxEmbedder
-from shared_core.taxonomy import canonical
+from tests.ingest_probe import stored
 
 pytestmark = pytest.mark.embeddings
 
@@ -26,13 +25,7 @@ def minilm() -> Iterator[OnnxEmbedder]:
 
 
 def _stored(embedder: Any, text: str) -> set[tuple[str, str]]:
-    with UserMemory("sqlite:///:memory:", embedder=embedder) as mem:
-        mem.observe("u", text, session_id="s", turn_id="t0")
-        return {
-            canonical(r["key"], r["value"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        }
+    return stored(text, embedder=embedder)
 
 
 @pytest.mark.parametrize(

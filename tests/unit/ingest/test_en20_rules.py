@@ -2,19 +2,7 @@
 
 from __future__ import annotations
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
-from shared_core.taxonomy import canonical
-
-
-def _stored(text: str) -> set[tuple[str, str]]:
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
-        mem.observe("u", text, session_id="s", turn_id="t0")
-        return {
-            canonical(r["key"], r["value"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        }
+from tests.ingest_probe import stored as _stored
 
 
 def test_not_an_allergy_names_no_allergen() -> None:

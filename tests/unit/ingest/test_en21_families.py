@@ -2,20 +2,7 @@
 
 from __future__ import annotations
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
-from shared_core.taxonomy import canonical
-
-
-def _stored(*turns: str) -> set[tuple[str, str]]:
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
-        for n, text in enumerate(turns):
-            mem.observe("u", text, session_id="s", turn_id=f"t{n}")
-        return {
-            canonical(r["key"], r["value"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        }
+from tests.ingest_probe import stored as _stored
 
 
 def _keys(stored: set[tuple[str, str]], family: str) -> set[str]:

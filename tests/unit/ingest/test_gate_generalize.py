@@ -8,31 +8,22 @@ The sentences here are worded for the tests, not copied from the phrasing benchm
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
-from shared_core import UserMemory
 from shared_core.config import MemoryConfig
-from shared_core.embed import HashingEmbedder
 from shared_core.entities import Candidate, Kind, Turn
 from shared_core.ingest.extract import RuleExtractor
 from shared_core.ingest.gate import Verdict, gate
-from shared_core.taxonomy import canonical
+from tests.ingest_probe import stored as probe_stored
 
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
 
 
 def stored(*turns: str) -> dict[str, str]:
     """canonical key -> value of every active, non-episode record after the turns."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(64)) as mem:
-        for n, text in enumerate(turns):
-            mem.observe("u", text, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n))
-        return dict(
-            canonical(r["key"], r["value"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        )
+    return dict(probe_stored(*turns))
 
 
 @pytest.mark.parametrize(

@@ -8,19 +8,14 @@ from typing import Any
 
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
+from tests.ingest_probe import active_records
 
 
 def _stored(*turns: str) -> dict[str, Any]:
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
-        for n, text in enumerate(turns):
-            mem.observe("u", text, session_id=f"s{n}", turn_id=f"t{n}")
-        return {
-            r["key"]: r["status"]
-            for r in mem.export("u")["records"]
-            if r["kind"] != "episode" and r["status"] in ("active", "pending")
-        }
+    return {
+        r["key"]: r["status"]
+        for r in active_records(*turns, statuses=("active", "pending"), session_per_turn=True)
+    }
 
 
 @pytest.mark.parametrize(

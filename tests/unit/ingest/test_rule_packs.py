@@ -10,31 +10,18 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
 from shared_core.entities import Candidate, Intent, Turn
 from shared_core.ingest import _rules_packs as P
 from shared_core.ingest.extract import RuleExtractor
 from shared_core.ingest.lexicon import parse_number
 from shared_core.taxonomy import KEYS, canonical, spec
+from tests.ingest_probe import stored
 
 AT = datetime(2026, 4, 15, tzinfo=UTC)
 
 
 def extract(text: str) -> list[Candidate]:
     return RuleExtractor().extract(Turn(user_id="u", text=text, session_id="s", turn_id="t", at=AT))
-
-
-def stored(text: str) -> set[tuple[str, str]]:
-    """(canonical key, canonical value) of what ``observe`` keeps for one turn."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(64)) as mem:
-        mem.observe("u", text, session_id="s", turn_id="t", at=AT)
-        records = [
-            r
-            for r in mem.export("u")["records"]
-            if r["kind"] != "episode" and r["status"] == "active"
-        ]
-        return {canonical(r["key"], r["value"], r["normalized"]) for r in records}
 
 
 def family(pairs: set[tuple[str, str]], key: str) -> set[str]:

@@ -35,27 +35,15 @@ The sentences are worded for these tests, not copied from the phrasing benchmark
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
-from shared_core.taxonomy import canonical
-from tests.unit.ingest.test_gate_generalize import AT
+from tests.ingest_probe import stored
 from tests.unit.ingest.test_rules_zh_general import extract, has
 
 
 def records(*turns: str) -> list[tuple[str, str]]:
     """(canonical key, value) of every active, non-episode record after the turns."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(64)) as mem:
-        for n, text in enumerate(turns):
-            mem.observe("u", text, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n))
-        return [
-            canonical(r["key"], r["value"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        ]
+    return sorted(stored(*turns))
 
 
 def items(found: list[tuple[str, str]], family: str) -> set[str]:

@@ -7,25 +7,16 @@ The sentences are worded for these tests, not copied from the phrasing benchmark
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
 from shared_core.ingest import lexicon as L
-from tests.unit.ingest.test_rules_zh_general import AT, extract, has
+from tests.ingest_probe import active_records
+from tests.unit.ingest.test_rules_zh_general import extract, has
 
 
 def stored(text: str) -> set[tuple[str, str]]:
     """(key, normalized) of the active non-episode records one user turn leaves."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(256)) as mem:
-        mem.observe("u", text, session_id="s1", turn_id="t0", at=AT + timedelta(minutes=1))
-        return {
-            (r["key"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        }
+    return {(r["key"], r["normalized"]) for r in active_records(text)}
 
 
 def test_chat_shorthand_is_read_as_plain_chinese() -> None:

@@ -6,26 +6,16 @@ The sentences are worded for these tests, not copied from the phrasing benchmark
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
 from shared_core.ingest import lexicon as L
-from tests.unit.ingest.test_rules_zh_general import AT, extract, has
+from tests.ingest_probe import active_records
+from tests.unit.ingest.test_rules_zh_general import extract, has
 
 
 def stored(*turns: str) -> set[tuple[str, str]]:
     """(key, value) of every active non-episode record after the turns are observed."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(64)) as mem:
-        for n, text in enumerate(turns):
-            mem.observe("u", text, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n))
-        return {
-            (r["key"], r["normalized"] or r["value"])
-            for r in mem.export("u")["records"]
-            if r["status"] == "active" and r["kind"] != "episode"
-        }
+    return {(r["key"], r["normalized"] or r["value"]) for r in active_records(*turns)}
 
 
 # ---- a request word is no topic --------------------------------------------------------
