@@ -75,6 +75,7 @@ from . import _rules_facts as F
 from . import lexicon as L
 from ._rulebase import (
     ASSISTANT_VOICE_RE,
+    CJK,
     CORRECTION_RE,
     COURSE_RE,
     CUT_ZH,
@@ -936,7 +937,7 @@ def _firmer(new: Candidate, old: Candidate) -> bool:
 
 #: List keys whose first item takes the bare key (``_rules_packs._PLAIN_FIRST``).
 _ADDS_UP = frozenset(["allergy.food", "allergy.medication", "allergy.other", "health.condition"])
-_CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+_CJK_RE = re.compile(f"[{CJK}]")
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
