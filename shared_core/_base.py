@@ -7,6 +7,7 @@ import atexit
 import logging
 import os
 import threading
+import time
 import weakref
 from collections.abc import Iterable
 from pathlib import Path
@@ -112,7 +113,10 @@ class MemoryBase:
             if breaker is not None and getattr(breaker, "metrics", False) is None:
                 breaker.metrics = self.metrics
         self._unindexed: set[str] = set()  # records whose vectors failed to write
-        self.read_audit = persist.ReadAuditBuffer()
+        self._audit_overflow_logged = float("-inf")
+        self.read_audit = persist.ReadAuditBuffer(
+            self.config.audit_read_max_pending, on_overflow=self._audit_overflow
+        )
         # one flush at a time, from taking the entries to their commit: a flush on the
         # caller's thread (audit_log, close) waits for the one in the background
         self._audit_lock = threading.Lock()
@@ -171,6 +175,18 @@ class MemoryBase:
                     self.read_audit.restore(pending)  # kept for the next flush
                     raise
                 self.read_audit.done(pending)
+
+    def _audit_overflow(self, dropped: int) -> None:
+        """The read-audit buffer was full (the store kept failing): its oldest went."""
+        self.metrics.inc("read_audit_dropped", dropped)
+        now = time.monotonic()
+        if now - self._audit_overflow_logged > 60.0:  # once a minute, not once per read
+            self._audit_overflow_logged = now
+            log.warning(
+                "read-audit buffer full (%d entries) while the store fails: dropping the "
+                "oldest read entries (usermemory_read_audit_dropped_total counts them)",
+                self.config.audit_read_max_pending,
+            )
 
     def _audit_read(self, entry: AuditEntry, since: int | None = None) -> None:
         """Buffer a read entry: a write per recall costs more than the recall itself.

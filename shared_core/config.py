@@ -112,6 +112,9 @@ class MemoryConfig:
             by a background thread when this many are waiting (or the oldest is 2 s old;
             ``close`` waits for it and writes the rest); 1 writes each at once, on the
             caller's thread.
+        audit_read_max_pending: the most read entries kept buffered while the store keeps
+            failing; beyond it the oldest are dropped, logged and counted
+            (``usermemory_read_audit_dropped_total``).
         episode_query_boost: relevance multiplier for episodes when the query refers to
             a past conversation ("last time", "上次").
         retrieval: the fusion function, its weights and the retrieval channels
@@ -146,6 +149,7 @@ class MemoryConfig:
     audit_reads: bool = True
     classify_unmapped: bool = True
     audit_read_batch: int = 64
+    audit_read_max_pending: int = 100_000
     episode_query_boost: float = 1.25
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
 
@@ -200,6 +204,7 @@ class MemoryConfig:
             "fusion_k",
             "candidate_pool",
             "audit_read_batch",
+            "audit_read_max_pending",
         ):
             if int(getattr(self, name)) < 1:
                 raise ConfigError(f"{name} must be >= 1")
@@ -248,6 +253,7 @@ class MemoryConfig:
 
 _INT_FIELDS = {
     "audit_read_batch",
+    "audit_read_max_pending",
     "max_key_answers",
     "implicit_consensus",
     "default_k",

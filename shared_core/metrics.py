@@ -12,7 +12,7 @@ Metrics:
 * counters ``usermemory_recall_total``, ``usermemory_recall_hits_total`` (hit rate =
   hits / total), ``usermemory_conflicts_detected_total``,
   ``usermemory_conflicts_resolved_total``, ``usermemory_gated_out_total{reason}``,
-  ``usermemory_backend_degraded_total{backend}``.
+  ``usermemory_backend_degraded_total{backend}``, ``usermemory_read_audit_dropped_total``.
 
 Example:
     >>> m = Metrics()
@@ -49,6 +49,10 @@ COUNTERS: dict[str, tuple[tuple[str, ...], str]] = {
     "usermemory_conflicts_resolved_total": ((), "contradictions resolved (superseded/confirmed)"),
     "usermemory_gated_out_total": (("reason",), "candidates dropped by the write gate"),
     "usermemory_backend_degraded_total": (("backend",), "calls served in degraded mode"),
+    "usermemory_read_audit_dropped_total": (
+        (),
+        "read-audit entries dropped because the buffer was full while the store failed",
+    ),
 }
 """Predefined counters: name -> (label names, help)."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -57,10 +58,28 @@ class ReadAuditBuffer:
     in flight until that write settles (:meth:`done` or :meth:`restore`); an erase
     (:meth:`erasing`) waits for that user's in-flight entries, so it cannot be overtaken
     by a write that took them before it.
+
+    While the store keeps failing, the buffer stays bounded and quiet: it holds at most
+    ``max_pending`` entries (the oldest go first, each one reported to ``on_overflow``),
+    and after a failed write no flush is due again for a back-off that doubles with each
+    failure in a row (0.5 s up to 30 s), so a recall-heavy process does not retry the
+    store on every read (write-through, ``limit`` 1, never backs off: each read's write
+    is attempted, and its failure raised).
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        max_pending: int = 100_000,
+        *,
+        on_overflow: Callable[[int], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._pending: list[AuditEntry] = []
+        self._max = max(1, int(max_pending))
+        self._on_overflow = on_overflow  # called (under the lock) with the entries dropped
+        self._clock = clock
+        self._failures = 0  # writes that failed in a row (restore() since the last done())
+        self._retry_at = 0.0  # no flush is due before this (clock) time after a failure
         self._lock = threading.Lock()
         self._settled = threading.Condition(self._lock)
         self._inflight: dict[int, frozenset[str]] = {}  # id of a taken list -> its users
@@ -90,11 +109,22 @@ class ReadAuditBuffer:
             ):
                 return False
             self._pending.append(entry)
+            self._trim()
+            if limit > 1 and self._failures and self._clock() < self._retry_at:
+                return False  # backing off after a failed write: it stays buffered
             return (
                 len(self._pending) >= limit
                 or (entry.at - self._pending[0].at).total_seconds() > 2.0
                 or limit <= 1
             )
+
+    def _trim(self) -> None:
+        """Drop the oldest entries beyond ``max_pending`` (under the lock)."""
+        excess = len(self._pending) - self._max
+        if excess > 0:
+            del self._pending[:excess]
+            if self._on_overflow is not None:
+                self._on_overflow(excess)
 
     def take(self) -> list[AuditEntry]:
         """Remove and return every buffered entry; pass the list to :meth:`done` once
@@ -120,6 +150,11 @@ class ReadAuditBuffer:
             self._inflight.pop(id(taken), None)
             if restore:
                 self._pending[:0] = taken
+                self._trim()
+                self._failures += 1
+                self._retry_at = self._clock() + min(30.0, 0.5 * 2 ** (self._failures - 1))
+            else:
+                self._failures = 0
             self._settled.notify_all()
 
     @contextmanager
