@@ -444,6 +444,78 @@ RETRACT_RE = re.compile(
     r"|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|孩子)",
     _I,
 )
+#: Words that set a stored fact aside ("ignore", "disregard", "forget", "don't worry about",
+#: "别管", "不用考虑", "忽略"): with a one-answer scope they take nothing back.
+_SET_ASIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|never\s*mind|nvm|scratch|skip|drop|set\s+aside|put\s+aside"
+    r"|leave\s+out|don'?t\s+(?:worry|bother)\s+about"
+    r"|(?:don'?t|do\s+not|no\s+need\s+to)\s+(?:consider|factor\s+in|account\s+for|stick\s+to|apply"
+    r"|mind|go\s+by|think\s+about))\b"
+    r"|别管|不管|不用管|不要管|甭管|(?:别|不|不用|不必|不要|无需|无须)考虑|忽略|无视|忘了|忘掉|忘记"
+    r"|不算|不作数|放一边|放一放|(?:别|不|不用)理|(?:别|不用)在意|(?:别|不用)顾及",
+    _I,
+)
+#: One answer, not the record: "this time", "just once", "for now", "for this recipe", "这次",
+#: "就这一次", "今天先", "暂时".
+_ONE_ANSWER = re.compile(
+    r"\b(?:this\s+(?:time|once|round|trip|search|order|query|question|request|recipe|meal"
+    r"|booking|answer|reply|one\s+time)|(?:for|just|only)\s+this(?:\s+[a-z]+)?|(?:just|only)\s+once"
+    r"|one\s+time\s+only|(?:just\s+|only\s+)?for\s+(?:now|the\s+moment|today|tonight|once)"
+    r"|today|tonight|right\s+now|temporarily)\b"
+    r"|就这一次|这一次|这次|这回|这一回|本次|就一次|仅此一次|今天|今晚|暂时|暂且|临时|这顿|这餐|这单"
+    r"|这趟|这道菜|这个菜谱|先(?=别|不|忽略|放|无视)",
+    _I,
+)
+#: A marker that dates the words taken back, not the answer: "what I said today", "今天说的".
+_SAID_BEFORE = re.compile(
+    r"\b(?:said|told\s+you|mentioned|wrote|gave|typed|sent)\s+(?:[a-z']+\s+){0,2}$", _I
+)
+_SAID_AFTER = re.compile(r"^(?:我)?(?:说|讲|提|告诉|发|打|写)")
+#: A clause that is only a scope: "just this once,", "就这一次，", "this time though".
+_SCOPE_FILLER = re.compile(
+    r"(?:\b(?:just|only|but|and|ok|okay|though|please|pls|so)\b|就|只|仅|但|吧|啊|哈|而已|的话|先|[\W_])*",
+    _I,
+)
+_SEGMENT = re.compile(r"[,，.。;；!！?？、…]+|\s+(?:and|but|then)\s+|但是?|然后|不过", _I)
+
+
+def _one_answer_in(seg: str) -> bool:
+    for m in _ONE_ANSWER.finditer(seg):
+        if _SAID_BEFORE.search(seg[: m.start()]) or _SAID_AFTER.match(seg[m.end() :]):
+            continue  # "forget what I said today": the words are dated, not the answer
+        return True
+    return False
+
+
+def _bare_scope(seg: str) -> bool:
+    rest = _ONE_ANSWER.sub("", seg, count=1)
+    return rest != seg and _SCOPE_FILLER.fullmatch(rest) is not None
+
+
+def one_answer_aside(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether words that set a fact aside in ``text[start:end]`` ("disregard my budget for
+    now", "ignore my diet just this once", "就这一次，不用考虑我忌口") scope one answer: a verb
+    of setting aside with "this time / for now / 这次 / 暂时" in its own segment or in a
+    segment next to it that says nothing else. Such a turn takes back nothing, neither the
+    turn before it nor the record it names; "scratch that, I'm in Leeds for now" still does.
+    The one place both the retraction of the previous turn and a retraction by topic ask."""
+    end = len(text) if end is None else end
+    bounds = [0]
+    for m in _SEGMENT.finditer(text):
+        bounds += [m.start(), m.end()]
+    bounds.append(len(text))
+    segs = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
+    for i, (s, e) in enumerate(segs):
+        if e <= start or s >= max(end, start + 1) or not _SET_ASIDE.search(text[s:e]):
+            continue
+        if _one_answer_in(text[s:e]):
+            return True
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(segs) and _bare_scope(text[segs[j][0] : segs[j][1]]):
+                return True
+    return False
+
+
 #: A retraction that names what it takes back ("之前跟你说的我不吃辣那条删了吧", "刚才讲的
 #: 住北京那个不算"): what it names is not said again, it is taken back.
 NAMED_RETRACT_ZH = re.compile(

@@ -104,6 +104,7 @@ from ._rulebase import (
     is_self_question,
     laughed_from,
     normalize_text,
+    one_answer_aside,
     past_state,
     phrase,
     scope_of,
@@ -191,7 +192,11 @@ class RuleExtractor:
         text = _signoff_as_name(text)
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
-        retraction = RETRACT_RE.search(text) is not None
+        # "disregard my budget for now", "这次先别管我的预算": set aside for one answer, the
+        # turn before is not taken back (one_answer_aside decides scope for every retraction)
+        retraction = any(
+            not one_answer_aside(text, m.start(), m.end()) for m in RETRACT_RE.finditer(text)
+        )
         pasted = ASSISTANT_VOICE_RE.search(text) is not None  # an assistant's reply, pasted
         marker = has_explicit_marker(text)
         out: list[Candidate] = []
@@ -203,6 +208,10 @@ class RuleExtractor:
             sent = _read_sentence(sent_text, at, correcting=correcting)
             quoted = QUOTED_RE.search(sent_text) is not None
             for clause, hit in self._sentence_hits(sent, at):
+                if hit.intent is Intent.FORGET and one_answer_aside(
+                    sent.text, clause.start, clause.start + len(clause.text)
+                ):
+                    continue  # "ignore my budget just this once": the budget stays
                 # a trailing laugh covers its own clause, later ones and sentence-wide hits
                 laughed = trailing is not None and (
                     n_sent > trailing[0]
@@ -1256,13 +1265,6 @@ _NAMED_RETRACT_EN = re.compile(
     r"|thing|bit|part|stuff|figure|number|one|info)\b|\s*(?:[,.;!]|$))",
     _I,
 )
-#: One answer, not the record: "ignore the budget this time / for this search / just once".
-_JUST_NOW_EN = re.compile(
-    r"\b(?:this\s+(?:time|once|one|search|trip|order|round|query|question|request)"
-    r"|just\s+(?:once|for\s+now)|for\s+(?:now|the\s+moment|today|tonight)|today|tonight"
-    r"|right\s+now|temporarily|for\s+this)\b",
-    _I,
-)
 _FORGET_ZH = re.compile(
     r"(?:别记|不要记|忘掉|忘记|忘了|删除|删掉|删了|清除|去掉|清空)(?:关于)?(?:掉)?(?P<me>我的?)(?P<obj>[^，,。.!?！？；;]{1,20})"
 )
@@ -1308,8 +1310,6 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
     for m in _NAMED_RETRACT_EN.finditer(cl.text):
-        if _JUST_NOW_EN.search(cl.text):
-            break  # "just this once ignore my budget" sets it aside for one answer
         if key := _forget_key(m.group("obj")):
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
