@@ -230,6 +230,17 @@ _NOW = re.compile(
 )
 #: A state that began in that stretch and goes on: "高中时我就不吃香菜了", "上大学的时候开始过敏".
 _ONSET = re.compile(r"开始|(?<![一对])起(?!来)|就|以来|从那")
+#: A time gone by and then 就 / 一直 / 起 ("以前我就住在成都", "小时候我就对花生过敏"), or "至今",
+#: "到现在": the state held since then and still does.
+_SINCE_THEN = re.compile(
+    r"(?:以前|之前|小时候|过去|当年)[^，,。.!！?？；;]{0,6}?(?:就|一直|起)|至今|到现在"
+)
+#: ...unless the sentence says it ended: "后来搬走了", "长大就好了", "现在不吃了".
+_ENDED = re.compile(
+    r"后来|(?:搬走|搬出|离开|戒|放弃)了|长大(?:以后|后|了)?(?:就)?好|(?:现在|如今|目前)(?:已经|早就?)?(?:好了|不|没)"
+    r"|早就?不|已经不|不再|\b(?:anymore|any\s+more|no\s+longer|until|till)\b",
+    _I,
+)
 
 
 def past_state(clause: str, key: str, sentence: str = "") -> bool:
@@ -238,13 +249,18 @@ def past_state(clause: str, key: str, sentence: str = "") -> bool:
     history is meant as past and keeps."""
     if key.endswith(".previous") or key.startswith(("event.", "note.")):
         return False
+    ended = _ENDED.search(sentence or clause) is not None
     if (
         _PAST_SPAN.search(clause) is not None
-        and _ONSET.search(clause) is None
+        and (_ONSET.search(clause) is None or ended)
         and _NOW.search(sentence or clause) is None
     ):
         return True
-    return _PAST.search(clause) is not None and _STILL.search(clause) is None
+    return (
+        _PAST.search(clause) is not None
+        and _STILL.search(clause) is None
+        and (_SINCE_THEN.search(sentence or clause) is None or ended)
+    )
 
 
 #: A question about what the assistant can do ("你能不能说英文", "你会说日语吗"), not a

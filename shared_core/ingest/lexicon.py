@@ -15,7 +15,7 @@ Public helpers:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from ..errors import InvalidInputError
@@ -1209,7 +1209,19 @@ _ZH_TYPO_RE = re.compile("|".join(re.escape(w) for w in sorted(ZH_TYPOS, key=len
 #: Chat shorthand mixed into Chinese, as (pattern, replacement): "vx我" / "wx联系" is WeChat,
 #: "base上海" lives there, "别call我" asks for no calls, "灰常" is 非常, "本人" opening a
 #: clause is the user.
-_CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
+
+#: A time gone by before 我 in the same clause: "上学那会儿", "以前", "小时候", "大学时", "从小".
+_SINCE_THEN_ZH = re.compile(
+    r"(?:以前|之前|小时候|从小|自小|打小|当年|那(?:时候?|会儿?|几年|阵子?)"
+    r"|(?:上学|读书|念书|上大学|大学|高中|初中|小学|刚毕业|年轻)(?:的)?(?:时候?|那会儿?))[^，,。.!！?？；;]{0,3}$"
+)
+
+
+def _stress_ju(m: re.Match[str]) -> str:
+    return m.group(0) if _SINCE_THEN_ZH.search(m.string, 0, m.start() - 1) else ""
+
+
+_CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"(?<![A-Za-z])(?:vx|VX|Vx|wx|WX|[vV]信|薇信)(?![A-Za-z])"), "微信"),
     (re.compile(r"(?<![A-Za-z])[bB]ase(?:在)?\s*(?=[\u4e00-\u9fff])"), "住在"),
     (re.compile(r"(?<![A-Za-z])[cC]all\s*我"), "打电话给我"),
@@ -1316,8 +1328,10 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         r"我生日是\1",
     ),
-    # "我就住东京", "我就在深圳": 就 stresses the place and changes nothing
-    (re.compile(r"(?<=我)就(?=住|在[\u4e00-\u9fff]{2})"), ""),
+    # "我就住东京", "我就在深圳": 就 stresses the place and changes nothing; after a time
+    # gone by ("上学那会儿我就住在成都", "以前我就在深圳") it says the fact goes on since then,
+    # and is kept for the past-state check
+    (re.compile(r"(?<=我)就(?=住|在[\u4e00-\u9fff]{2})"), _stress_ju),
     # a job done at an employer with 干 is the job held: "我在华为干硬件工程师"
     (re.compile(r"(在[\u4e00-\u9fffA-Za-z]{2,6}?)干(?=[\u4e00-\u9fff]{2})"), r"\1做"),
 )
