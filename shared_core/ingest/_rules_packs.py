@@ -947,10 +947,12 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡|高级)?(?:会员|常旅客)"
+        r"(?:我是|我有|我办了)(?!(?:一[名个位])?(?:金卡|银卡|白金|钻石|铂金|黑金|普卡))(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡|高级)?(?:会员|常旅客)"
         # a programme's card: "我有国航凤凰知音的卡", "我办了希尔顿荣誉客会的卡" (a programme
         # word ends the name, so "我有招商银行的卡" is no programme)
-        r"|(?:我是|我有|我办了?)(?P<v2>[\u4e00-\u9fffA-Za-z]{0,6}?(?:知音|旅享家|荣誉客会|万里行|明珠|俱乐部|优悦会|礼赏|天地|里程))(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡)?(?:会员)?卡",
+        r"|(?:我是|我有|我办了?)(?P<v2>[\u4e00-\u9fffA-Za-z]{0,6}?(?:知音|旅享家|荣誉客会|万里行|明珠|俱乐部|优悦会|礼赏|天地|里程))(?:的)?(?:金卡|银卡|白金卡?|钻石卡?|普卡)?(?:会员)?卡"
+        # a tier said as who one is, no programme named: "我是银卡用户", "我是白金会员"
+        r"|^\W*我(?:也|就)?是(?:一[名个位])?(?P<v3>金卡|银卡|白金卡?|钻石卡?|铂金卡?|黑金卡?|普卡)(?:会员|用户|客户)(?=$|[，。,.!！])",
     ),
     (
         "hotel.chain",
@@ -2785,7 +2787,12 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\b(?:gold|silver|platinum|diamond|elite|titanium|ambassador|executive\s+platinum|globalist|explorist)\s+(?:status\s+|member\s+|tier\s+)?(?:on|with|in|at)\s+(?P<v>"
         + NAME_EN
-        + r")|\b(?:i(?:'m|\s+am)\s+(?:in|on|enrolled\s+in|signed\s+up\s+(?:to|for))|member\s+of)\s+(?:the\s+)?(?P<v2>"
+        + r")|\b(?:gold|silver|platinum|diamond|elite|titanium|ambassador|globalist|explorist)\s+"
+        # the same with a known airline or hotel typed in lower case: "im platinum on united"
+        r"(?:status\s+|member\s+|tier\s+)?(?:on|with|in|at)\s+(?P<v4>"
+        + L.AIRLINES_EN
+        + r"|Marriott|Hilton|Hyatt|IHG|Accor|Sheraton|Westin|Radisson|Wyndham|Intercontinental)\b"
+        r"|\b(?:i(?:'m|\s+am)\s+(?:in|on|enrolled\s+in|signed\s+up\s+(?:to|for))|member\s+of)\s+(?:the\s+)?(?P<v2>"
         + NAME_EN
         + r"\s+(?:Club|Rewards|Miles|Honors|Honours|Bonvoy|SkyMiles|Plus|Programme|Program))\b"
         r"|\bfrequent\s+flyer\s+(?:account|number|program(?:me)?|status|scheme)\s+is\s+(?P<v3>"
@@ -3018,7 +3025,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.loyalty",
         None,
-        r"(?:我是|我有|我办了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡|钻石卡|普卡)(?:会员)?(?=$|[，。,.!！])",
+        r"(?:我是|我有|我办了)(?!一[名个位])(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?(?:金卡|银卡|白金卡|钻石卡|普卡)(?:会员)?(?=$|[，。,.!！])",
     ),
     # "我今年刚满三十": an age said with 满
     (

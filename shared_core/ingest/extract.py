@@ -1177,13 +1177,32 @@ _PARTNER_STATUS = {
 }
 
 
+#: A loyalty tier said like a role: "Gold member", "platinum status", "diamond elite".
+_TIER_MEMBER = re.compile(
+    r"^(?:an?\s+)?(?:gold|silver|platinum|diamond|titanium|bronze|elite|executive\s+platinum"
+    r"|globalist|explorist|ambassador)(?:\s+(?:elite|tier|level))?\s+(?:member|status|card\s*holder)s?$",
+    re.IGNORECASE,
+)
+
+
 def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
     """Values normalized across handlers: a qualified role splits into role and status; a
     country read as the city lived in ("living in spain") is the country; a condition named
     "<substance> intolerance" is that intolerance; a spouse or partner named says the
     relationship status when the turn states none ("just got engaged to my boyfriend")."""
     stated = any(c.key == "relationship.status" for c in cands)
+    # "I'm a Gold member with Marriott": a tier of the programme named, neither a job title
+    # nor an employer
+    programmes = {c.normalized.casefold() for c in cands if c.key.startswith("travel.loyalty")}
+    tiered = bool(programmes) and any(
+        c.key == "job.title" and _TIER_MEMBER.match(c.normalized) for c in cands
+    )
     for c in cands:
+        if tiered and (
+            (c.key == "job.title" and _TIER_MEMBER.match(c.normalized))
+            or (c.key == "job.employer" and c.normalized.casefold() in programmes)
+        ):
+            continue
         if c.key == "contact.channel" and c.normalized == "mail" and _EMAIL_AS_MAIL.search(c.span):
             # Indian English "revert on mail", "my mail id", "drop a mail": e-mail, not post
             c = dataclasses.replace(c, normalized="email")
