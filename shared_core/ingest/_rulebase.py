@@ -508,6 +508,9 @@ def _bare_scope(seg: str) -> bool:
     return rest != seg and _SCOPE_FILLER.fullmatch(rest) is not None
 
 
+_ASIDE_WINDOW = 120
+
+
 def one_answer_aside(text: str, start: int = 0, end: int | None = None) -> bool:
     """Whether words that set a fact aside in ``text[start:end]`` ("disregard my budget for
     now", "ignore my diet just this once", "就这一次，不用考虑我忌口") scope one answer: a verb
@@ -516,6 +519,9 @@ def one_answer_aside(text: str, start: int = 0, end: int | None = None) -> bool:
     turn before it nor the record it names; "scratch that, I'm in Leeds for now" still does.
     The one place both the retraction of the previous turn and a retraction by topic ask."""
     end = len(text) if end is None else end
+    # only the words around the span count (and a long turn costs no more per call)
+    w0, w1 = max(0, start - _ASIDE_WINDOW), min(len(text), end + _ASIDE_WINDOW)
+    text, start, end = text[w0:w1], start - w0, end - w0
     bounds = [0]
     for m in _SEGMENT.finditer(text):
         bounds += [m.start(), m.end()]
