@@ -239,11 +239,6 @@ _NOT_AN_ITEM = re.compile(
 #: A membership tier is no programme: "希尔顿荣誉客会我是钻石会员" keeps the programme only;
 #: nor is it a name or a job ("我是金卡", "我是白金会员").
 _TIER_ZH = re.compile(r"^(?:钻石|白金|金|银|铂金|普通|黑金)(?:卡|级|会员|用户)?$")
-#: A tier said alone as who one is, no programme named ("我是银卡用户", "我是白金会员"): the
-#: tier is all the loyalty fact there is.
-_TIER_CLAIM = re.compile(
-    r"^\W*我(?:也|就)?是(?:一[名个位])?(?:金卡|银卡|白金卡?|钻石卡?|铂金卡?|黑金卡?|普卡)(?:会员|用户|客户)\W*$"
-)
 #: "这种气质", "那种风格", "这些活动", "一件古老的丝绸": a thing pointed at in the
 #: conversation or a single object seen once, not a taste that stands without it.
 _DEMONSTRATIVE_ZH = re.compile(
@@ -379,12 +374,9 @@ def _conversational(cand: Candidate) -> str | None:
             return "no item liked: a verb phrase, a degree word or a pointer"
     if key.startswith(("taste.", "interest.")) and "你" in key:
         return "about this conversation (你), not a taste"  # "我喜欢你这个回答"
-    if (
-        key.startswith("travel.loyalty")
-        and _TIER_ZH.match(value)
-        and not _TIER_CLAIM.match(cand.span)
-    ):
-        # "我是银卡用户" says the tier alone and keeps it; beside a programme it is no programme
+    if key.startswith("travel.loyalty") and _TIER_ZH.match(value):
+        # "我是银卡用户" names no programme (of an airline? a bank? a shop?): a tier alone is
+        # no loyalty programme, and the free-form note keeps the user's words
         return "a membership tier, not a programme"
     if key in _NAME_SLOTS and _NOT_A_NAME_ZH.match(value):
         return "a phrase, not a name"
