@@ -36,6 +36,7 @@ from .storage.protocols import (
     SessionStore,
     VectorIndex,
     WriteBatch,
+    after_fork,
 )
 from .storage.registry import Backends, StorageSpec, open_backend
 
@@ -67,6 +68,20 @@ def _flush_open_at_exit() -> None:
             mem._final_flush()
         except Exception as exc:  # at exit: log it and go on with the others
             log.warning("could not flush read-audit entries at exit: %s", exc)
+
+
+def _reset_open_after_fork() -> None:
+    """In a child process after ``os.fork()``: every open instance lets go of what the
+    parent owns (locks, buffered reads, the flush thread, connections)."""
+    for mem in list(_OPEN):
+        try:
+            mem._after_fork()
+        except Exception as exc:  # in the child, before user code runs: log and go on
+            log.warning("could not reset a memory instance after fork: %s", exc)
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_reset_open_after_fork)
 
 
 class MemoryBase:
@@ -150,6 +165,35 @@ class MemoryBase:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _after_fork(self) -> None:
+        """The child's side of a fork (see :func:`_reset_open_after_fork`).
+
+        Locks are replaced (a parent thread may have held one at the fork; it does not
+        exist here), the read-audit buffer starts empty (its entries are the parent's,
+        which writes them), the background flush starts with no thread (the parent's did
+        not survive the fork), and every store is told (``ForkAware.after_fork``: new
+        connections of this process, the parent's never used nor closed).
+        """
+        self._user_locks = UserLocks()
+        self._audit_lock = threading.Lock()
+        self.read_audit = persist.ReadAuditBuffer(
+            self.config.audit_read_max_pending, on_overflow=self._audit_overflow
+        )
+        self._audit_flusher = persist.BackgroundFlush("read-audit flush")
+        seen: set[int] = set()
+        for part in (
+            self.records,
+            self.vectors,
+            self.sessions,
+            self.cache,
+            self.events,
+            self.metrics,
+            self._embedder,
+        ):
+            if part is not None and id(part) not in seen:
+                seen.add(id(part))
+                after_fork(part)
 
     def _final_flush(self) -> None:
         """Wait for a background flush, then write what is still buffered (on ``close``

@@ -117,6 +117,11 @@ class Metrics:
                     "use one Metrics per shared registry"
                 ) from exc
 
+    def after_fork(self) -> None:
+        """In a forked child: a new lock (the counts so far are the parent's: a child's
+        counters start from them, as ``prometheus_client`` values do)."""
+        self._lock = threading.Lock()
+
     @classmethod
     def disabled(cls) -> Metrics:
         """A ``Metrics`` whose every method does nothing."""

@@ -71,6 +71,11 @@ class CachingEmbedder:
         self.cache_hits = 0
         self.cache_misses = 0
 
+    def after_fork(self) -> None:
+        """In a forked child: new locks (a parent thread may have held one at the fork)."""
+        self._cache_lock = threading.Lock()
+        self._model_lock = threading.RLock()
+
     @property
     def caches(self) -> bool:
         """Whether embedded texts are kept (``cache_size`` > 0): a text embedded ahead of

@@ -24,7 +24,7 @@ from ..entities import Kind
 from ..errors import BackendError, InvalidInputError, map_backend_errors
 from ..metrics import Metrics
 from .migrations import SQLITE, Migration, run_migrations
-from .protocols import Vector, VectorHit, VectorIndex, VectorItem
+from .protocols import Vector, VectorHit, VectorIndex, VectorItem, after_fork
 from .resilient import Breaker
 
 __all__ = ["OutboxVectorIndex"]
@@ -48,6 +48,11 @@ OUTBOX_MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
 )
+
+
+#: Outbox connections a thread was using when the process forked: never used or closed
+#: by the child (see :meth:`OutboxVectorIndex.after_fork`).
+_INHERITED: list[sqlite3.Connection] = []
 
 
 class OutboxVectorIndex:
@@ -85,14 +90,45 @@ class OutboxVectorIndex:
         )
         self.path = str(outbox_path)
         self._lock = threading.RLock()
-        with map_backend_errors("vector outbox", unavailable=(), failed=(sqlite3.Error,)):
-            self._db = sqlite3.connect(self.path, check_same_thread=False)
-            self._db.execute("PRAGMA secure_delete = ON")
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode = WAL")
-                self._db.execute("PRAGMA synchronous = FULL")
-            run_migrations(self._db, OUTBOX_MIGRATIONS, dialect=SQLITE)
+        self._db = self._open(self.path)
         self._seq = self._max_seq()
+
+    @staticmethod
+    def _open(path: str) -> sqlite3.Connection:
+        with map_backend_errors("vector outbox", unavailable=(), failed=(sqlite3.Error,)):
+            db = sqlite3.connect(path, check_same_thread=False)
+            db.execute("PRAGMA secure_delete = ON")
+            if path != ":memory:":
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = FULL")
+            run_migrations(db, OUTBOX_MIGRATIONS, dialect=SQLITE)
+        return db
+
+    def after_fork(self) -> None:
+        """In a forked child: new locks, the wrapped index told, and an outbox connection
+        of this process (see ``SqliteDatabase.after_fork`` for why the idle inherited one
+        is closed). An in-memory outbox is the child's copy. If a thread was using the
+        file at the fork, its handle is left alone and this process queues in memory."""
+        busy = not self._lock.acquire(blocking=False)
+        self._lock = threading.RLock()
+        self.breaker.after_fork()
+        after_fork(self.inner)
+        if self.path == ":memory:" and not busy:
+            return
+        old = self._db
+        if busy or old.in_transaction:
+            _INHERITED.append(old)
+            log.warning("vector outbox %r was in use at the fork: queuing in memory", self.path)
+            self.path = ":memory:"
+        else:
+            old.close()
+        try:
+            self._db = self._open(self.path)
+        except BackendError as exc:
+            log.warning("vector outbox %r: %s; queuing in memory", self.path, exc)
+            self.path = ":memory:"
+            self._db = self._open(self.path)
+        self._seq = max(self._seq, self._max_seq())
 
     @property
     def dimension(self) -> int | None:

@@ -432,6 +432,10 @@ class PgVectorIndex:
             )
             return {dec(r[0]) for r in rows}
 
+    def after_fork(self) -> None:
+        """In a forked child: a pool of its own (see :meth:`PgPool.after_fork`)."""
+        self._pool.after_fork()
+
     def close(self) -> None:
         """Close the connection pool (idempotent)."""
         self._pool.close()

@@ -88,6 +88,10 @@ __all__ = ["PineconeVectorIndex", "open_pinecone", "parse_pinecone_url", "user_h
 logger = logging.getLogger(__name__)
 
 
+#: HTTP clients inherited across ``os.fork()``: never used or closed by the child.
+_INHERITED: list[Any] = []
+
+
 class PineconeVectorIndex:
     """A :class:`~shared_core.storage.protocols.VectorIndex` on a Pinecone serverless index.
 
@@ -165,13 +169,20 @@ class PineconeVectorIndex:
         self._batch_max_bytes = batch_max_bytes
         self._filter_delete_supported = True
         self._index: Index | None = None
+        self._index_host = ""
         self._create_lock = threading.Lock()
         self._closed = False
+        self._client_args: dict[str, Any] = {
+            "api_key": key,
+            "host": host or None,
+            "timeout": timeout,
+        }
         with self._errors():
-            self._pc: Pinecone = sdk.Pinecone(api_key=key, host=host or None, timeout=timeout)
+            self._pc: Pinecone = sdk.Pinecone(**self._client_args)
         try:
             with self._errors():
                 if index_host:
+                    self._index_host = index_host
                     self._index = self._pc.index(host=index_host)
                     if self.dimension is None:
                         self.dimension = self._index.describe_index_stats().dimension
@@ -269,6 +280,7 @@ class PineconeVectorIndex:
         self.dimension = dim
         if not model.host:
             raise BackendError(f"Pinecone index {self.index_name!r} has no host yet")
+        self._index_host = model.host
         self._index = self._pc.index(host=model.host)
 
     def _ensure_index(self, dimension: int) -> Index:
@@ -283,6 +295,22 @@ class PineconeVectorIndex:
                 self._adopt(model)
             assert self._index is not None
             return self._index
+
+    def after_fork(self) -> None:
+        """In a forked child: HTTP clients of this process (no request is made here).
+
+        The SDK's HTTP pools keep connections alive, and after a fork those sockets are
+        shared with the parent: two processes reading one socket get each other's
+        answers. The inherited clients are kept, never used or closed (closing them
+        would shut sockets the parent still uses)."""
+        self._create_lock = threading.Lock()
+        if self._closed:
+            return
+        _INHERITED.append((self._pc, self._index))
+        sdk = _import_pinecone()
+        with self._errors():
+            self._pc = sdk.Pinecone(**self._client_args)
+            self._index = self._pc.index(host=self._index_host) if self._index_host else None
 
     def _check_open(self) -> None:
         if self._closed:

@@ -246,6 +246,10 @@ class PostgresRecordStore(PostgresUserTables):
                 (m.id, m.name) for m in applied_migrations(conn, q.postgres_dialect(self.schema))
             ]
 
+    def after_fork(self) -> None:
+        """In a forked child: a pool of its own (see :meth:`PgPool.after_fork`)."""
+        self._pool.after_fork()
+
     def close(self) -> None:
         """Close the connection pool (idempotent)."""
         self._pool.close()

@@ -29,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -46,6 +48,9 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_READ_TIMEOUT", "PgPool", "pool_options"]
 
 log = logging.getLogger(__name__)
+
+#: Pools inherited across ``os.fork()``: never used, closed or collected by the child.
+_INHERITED: list[Any] = []
 
 #: Seconds a statement may run (server side) before it is cancelled.
 DEFAULT_READ_TIMEOUT = 30.0
@@ -144,20 +149,25 @@ class PgPool:
             "application_name": application_name,
         }
         self.breaker = Breaker(name, probe_interval=probe_interval, metrics=metrics)
-        pool_cls = psycopg_pool.ConnectionPool
-        self._pool: ConnectionPool[psycopg.Connection[Any]] = pool_cls(
-            conninfo,
-            kwargs=self.kwargs,
-            connection_class=(
+        self._pool_args: dict[str, Any] = {
+            "conninfo": conninfo,
+            "kwargs": self.kwargs,
+            "connection_class": (
                 pg.Connection
                 if read_timeout is None
                 else _bounded_connection(read_timeout + _CLIENT_GRACE)
             ),
-            min_size=min_size,
-            max_size=max(max_size, min_size),
-            open=False,
-            timeout=timeout,
-            name=f"usermemory-{name}",
+            "min_size": min_size,
+            "max_size": max(max_size, min_size),
+            "open": False,
+            "timeout": timeout,
+            "name": f"usermemory-{name}",
+        }
+        self._pid = os.getpid()
+        self._opened = True  # False after a fork: the child's pool opens on first use
+        self._open_lock = threading.Lock()
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = psycopg_pool.ConnectionPool(
+            **self._pool_args
         )
         try:
             with pg_errors(name):
@@ -165,6 +175,33 @@ class PgPool:
         except BaseException:
             self._pool.close()
             raise
+
+    def after_fork(self) -> None:
+        """In a child process after ``os.fork()``: a pool of this process's own.
+
+        The inherited pool (its connections are the parent's sockets) is kept referenced
+        and never used, closed or finalised by this process: closing a psycopg connection
+        sends Terminate on the socket the parent still uses (garbage collection does not:
+        psycopg finishes a connection only in the process that opened it). Its worker
+        threads did not survive the fork. The new pool connects on its first use, so a
+        forked child that never touches the database opens no connection.
+        """
+        if self._pid == os.getpid():
+            return
+        self._pid = os.getpid()
+        _INHERITED.append(self._pool)
+        _, psycopg_pool = driver()
+        self._pool = psycopg_pool.ConnectionPool(**self._pool_args)
+        self._opened = False
+        self._open_lock = threading.Lock()
+        self.breaker.after_fork()
+
+    def _open(self) -> None:
+        """Open the pool a fork left unopened (first use in the child)."""
+        with self._open_lock:
+            if not self._opened:
+                self._pool.open(wait=False)
+                self._opened = True
 
     @contextmanager
     def connection(self, *, autocommit: bool = False) -> Iterator[psycopg.Connection[Any]]:
@@ -216,6 +253,8 @@ class PgPool:
         after a restart, is replaced). A ping the server does not answer within the read
         bound fails at once, instead of waiting for the pool to connect again."""
         pg, _ = driver()
+        if not self._opened:
+            self._open()
         deadline = time.monotonic() + self._pool.timeout
         while True:
             conn = self._pool.getconn(timeout=max(0.0, deadline - time.monotonic()))
@@ -231,5 +270,5 @@ class PgPool:
             return conn
 
     def close(self) -> None:
-        """Close the pool (idempotent)."""
+        """Close the pool (idempotent; after a fork, only this process's pool)."""
         self._pool.close()

@@ -8,6 +8,9 @@
 They are ``typing.Protocol`` classes: a backend does not need to inherit from them.
 Stores raise only errors from :mod:`shared_core.errors` (translate driver errors at
 the boundary with :func:`shared_core.errors.map_backend_errors`).
+
+Any store may also implement :class:`ForkAware` (one optional method, ``after_fork``),
+called in a child process after ``os.fork()`` for every store of every open memory.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ __all__ = [
     "EventBus",
     "Fence",
     "FencedStore",
+    "ForkAware",
     "LexicalHit",
     "ProfileCache",
     "RecordFilter",
@@ -38,6 +42,7 @@ __all__ = [
     "VectorIndex",
     "VectorItem",
     "WriteBatch",
+    "after_fork",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -470,3 +475,35 @@ class EventBus(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class ForkAware(Protocol):
+    """Optional on any store: what it does in a child process after ``os.fork()``.
+
+    :class:`~shared_core.UserMemory` registers one ``os.register_at_fork`` hook; in the
+    child it calls ``after_fork()`` on each store of every memory not closed yet, on the
+    child's only thread, before the child runs anything else. A store then:
+
+    - replaces its locks (a thread of the parent may have held one at the fork; that
+      thread does not exist in the child, so the lock would never be released);
+    - stops using connections, sockets and threads of the parent: it opens its own
+      (preferably on first use: a child that never calls it opens nothing) and never
+      closes the inherited ones, which the parent still uses (keep a reference, so
+      garbage collection does not close them either);
+    - forwards the call to the stores it wraps.
+
+    It must be idempotent within one process (a store shared by two roles, e.g. the
+    SQLite connection of the record store and the vector index, is told twice), must not
+    raise, and should do no I/O. A store without the method is left as it is: fine for
+    one that holds nothing but data of its own (redis-py notices the fork by itself).
+    """
+
+    def after_fork(self) -> None: ...
+
+
+def after_fork(part: object) -> None:
+    """Call ``part.after_fork()`` if the store has it (see :class:`ForkAware`)."""
+    hook = getattr(part, "after_fork", None)
+    if callable(hook):
+        hook()

@@ -147,6 +147,12 @@ class LocalProfileCache:
         self._data: dict[tuple[str, str, str], dict[str, str]] = {}
         self._lock = threading.Lock()
 
+    def after_fork(self) -> None:
+        """In a forked child: empty, with a new lock. The subscriber that invalidated
+        the entries is a thread of the parent: the copies could go stale here."""
+        self._lock = threading.Lock()
+        self._data = {}
+
     def get(self, user_id: str, system_context: str, scope_key: str = "") -> dict[str, str] | None:
         """The cached profile, or ``None``."""
         with self._lock:

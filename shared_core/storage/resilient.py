@@ -40,6 +40,7 @@ from .protocols import (
     EventBus,
     ProfileCache,
     SessionStore,
+    after_fork,
 )
 
 __all__ = [
@@ -85,6 +86,10 @@ class Breaker:
         self.outages = 0
         self.recoveries = 0
         self._last_failure = 0.0
+
+    def after_fork(self) -> None:
+        """In a forked child: a new lock (the state is kept: the server is the same)."""
+        self._lock = threading.Lock()
 
     def should_try(self) -> bool:
         """Whether the backend may be called now (healthy, or a probe is due)."""
@@ -308,6 +313,13 @@ class ResilientSessionStore:
         log.warning("sessions: primary down, erasure of one user queued until it returns")
         raise BackendUnavailableError("session store unreachable: the erasure is pending")
 
+    def after_fork(self) -> None:
+        """In a forked child: new locks, and both stores told (see ``ForkAware``)."""
+        self._lock = threading.RLock()
+        self.breaker.after_fork()
+        after_fork(self.primary)
+        after_fork(self.fallback)
+
     def close(self) -> None:
         """Close both stores."""
         try:
@@ -336,6 +348,12 @@ class _ErasingGuard(Generic[S]):
         )
         self._lock = threading.Lock()
         self._pending: set[str] = set()
+
+    def after_fork(self) -> None:
+        """In a forked child: new locks, and the wrapped store told (see ``ForkAware``)."""
+        self._lock = threading.Lock()
+        self.breaker.after_fork()
+        after_fork(self.inner)
 
     def _try(self, op: Callable[[S], T]) -> tuple[bool, T | None]:
         if not self.breaker.should_try():

@@ -64,6 +64,11 @@ class InMemorySessionStore:
         self._lock = threading.RLock()
         self._last_sweep = self.clock.now()
 
+    def after_fork(self) -> None:
+        """In a forked child: a new lock. The child keeps a copy of the sessions (this
+        store lives in one process: from the fork on, each process has its own)."""
+        self._lock = threading.RLock()
+
     # ------------------------------------------------------------------ helpers
     def _expired(self, s: _Session, now: datetime) -> bool:
         return now - s.last_active >= self.ttl

@@ -591,6 +591,10 @@ class SqliteRecordStore(SqliteUserTables):
         q = f"SELECT {_RECORD_COLS} FROM records WHERE id IN ({','.join('?' * len(ids))})"
         return [_row_record(r) for r in conn.execute(q, list(ids))]
 
+    def after_fork(self) -> None:
+        """In a forked child: see :meth:`SqliteDatabase.after_fork`."""
+        self.db.after_fork()
+
     def close(self) -> None:
         """Release the shared database (closed when its last user releases it)."""
         if self._closed:

@@ -55,6 +55,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: Connections inherited across ``os.fork()`` that a child must neither use nor close
+#: (see :meth:`SqliteDatabase.after_fork`): referenced here so garbage collection never
+#: closes them either.
+_INHERITED: list[sqlite3.Connection] = []
+
 #: Columns of a record row, in the order every ``SELECT`` and cached row uses.
 RECORD_COLUMNS = (
     "id, user_id, system_context, kind, key, value, normalized, source, confidence, version, "
@@ -163,16 +168,25 @@ class SqliteDatabase:
         self._closed = False
         self._holders: list[CacheHolder] = []
         self._data_version: int | None = None
+        self._timeout = timeout
+        self._cache_kib = int(cache_kib)
+        self._pid = os.getpid()
+        self._reopen = False  # after a fork: this process opens its own connection first
+        self._unusable: str | None = None  # after a fork: why it cannot (the reason raised)
         self.in_memory = self.path == ":memory:" or self.path == ""
         if not self.in_memory:
             try:
                 Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise BackendUnavailableError(f"cannot create {self.path!r}: {exc}") from exc
+        self.conn = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        """A new connection: WAL, the pragmas, pending migrations applied."""
         try:
-            self.conn = sqlite3.connect(
+            conn = sqlite3.connect(
                 self.path if not self.in_memory else ":memory:",
-                timeout=timeout,
+                timeout=self._timeout,
                 isolation_level=None,
                 check_same_thread=False,
             )
@@ -180,18 +194,62 @@ class SqliteDatabase:
             raise BackendUnavailableError(f"cannot open sqlite {self.path!r}: {exc}") from exc
         try:
             with translate_errors("open"):
-                self.journal_mode = str(self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
-                self.conn.execute("PRAGMA synchronous=NORMAL")
-                self.conn.execute("PRAGMA foreign_keys=ON")
-                self.conn.execute("PRAGMA secure_delete=ON")
-                self.conn.execute(f"PRAGMA cache_size=-{int(cache_kib)}")
+                self.journal_mode = str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute("PRAGMA foreign_keys=ON")
+                conn.execute("PRAGMA secure_delete=ON")
+                conn.execute(f"PRAGMA cache_size=-{self._cache_kib}")
                 self.applied = run_migrations(
-                    self.conn, SQLITE_MIGRATIONS, dialect=SQLITE, clock=self.clock
+                    conn, SQLITE_MIGRATIONS, dialect=SQLITE, clock=self.clock
                 )
-                self._data_version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+                self._data_version = int(conn.execute("PRAGMA data_version").fetchone()[0])
         except BaseException:
-            self.conn.close()
+            conn.close()
             raise
+        return conn
+
+    def after_fork(self) -> None:
+        """In a child process after ``os.fork()``: stop using the parent's connection.
+
+        A file database gets a connection of this process, opened on first use. The
+        inherited connection is closed in the child only when no thread was using it at
+        the fork: SQLite keeps per-process lock bookkeeping, and while an inherited
+        handle stays open a connection opened in the child takes no file locks at all
+        (the parent could then checkpoint and delete the WAL under the child's writes).
+        Closing an idle inherited handle releases nothing of the parent's (POSIX locks
+        belong to the process that took them). If a thread was inside a call or a
+        transaction at the fork, the handle is kept, never touched, and the database
+        raises :class:`BackendUnavailableError` in this process (open a new memory here).
+
+        ``":memory:"``: the child keeps its copy (fork copied it): from the fork on, the
+        two processes' databases are separate and diverge.
+        """
+        if self._pid == os.getpid():
+            return  # shared by the record store and the vector index: once per fork
+        self._pid = os.getpid()
+        busy = not self.lock.acquire(blocking=False)  # held by a thread the fork left behind
+        self.lock = threading.RLock()
+        if self._closed or self._reopen:
+            return
+        old = self.conn
+        if busy or (not self.in_memory and old.in_transaction):
+            _INHERITED.append(old)  # never closed, not even by garbage collection
+            self._unusable = (
+                f"sqlite database {self.path!r} was in use by another thread when this "
+                "process was forked; open a new UserMemory in this process"
+            )
+            self._reopen = True
+        elif not self.in_memory:
+            old.close()
+            self._reopen = True
+
+    def _reconnect(self) -> None:
+        """Open this process's connection after a fork (under the lock)."""
+        if self._unusable is not None:
+            raise BackendUnavailableError(self._unusable)
+        self.conn = self._connect()
+        self._reopen = False
+        self.notify_external_change()  # cached rows: the file may have moved on since
 
     @property
     def closed(self) -> bool:
@@ -215,6 +273,8 @@ class SqliteDatabase:
     def _check_open(self) -> None:
         if self._closed:
             raise BackendUnavailableError(f"sqlite database {self.path!r} is closed")
+        if self._reopen:
+            self._reconnect()
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
@@ -303,6 +363,9 @@ class SqliteDatabase:
         """Checkpoint and close the connection (idempotent)."""
         with self.lock:
             if self._closed:
+                return
+            if self._reopen:  # forked, no connection of its own yet: none to close
+                self._closed = True
                 return
             try:
                 if not self.in_memory:

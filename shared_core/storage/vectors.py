@@ -292,6 +292,10 @@ class SqliteVectorIndex:
         """How many users' matrices are in memory now."""
         return len(self._cache)
 
+    def after_fork(self) -> None:
+        """In a forked child: see :meth:`SqliteDatabase.after_fork`."""
+        self.db.after_fork()
+
     def close(self) -> None:
         """Drop the cache and release the shared database."""
         if self._closed:
