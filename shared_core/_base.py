@@ -129,6 +129,11 @@ class MemoryBase:
                 breaker.metrics = self.metrics
         self._unindexed: set[str] = set()  # records whose vectors failed to write
         self._audit_overflow_logged = float("-inf")
+        self._new_read_audit()
+        _OPEN.add(self)
+
+    def _new_read_audit(self) -> None:
+        """An empty read-audit buffer, its flush lock and its (threadless) flusher."""
         self.read_audit = persist.ReadAuditBuffer(
             self.config.audit_read_max_pending, on_overflow=self._audit_overflow
         )
@@ -136,7 +141,6 @@ class MemoryBase:
         # caller's thread (audit_log, close) waits for the one in the background
         self._audit_lock = threading.Lock()
         self._audit_flusher = persist.BackgroundFlush("read-audit flush")
-        _OPEN.add(self)
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -176,11 +180,7 @@ class MemoryBase:
         connections of this process, the parent's never used nor closed).
         """
         self._user_locks = UserLocks()
-        self._audit_lock = threading.Lock()
-        self.read_audit = persist.ReadAuditBuffer(
-            self.config.audit_read_max_pending, on_overflow=self._audit_overflow
-        )
-        self._audit_flusher = persist.BackgroundFlush("read-audit flush")
+        self._new_read_audit()
         seen: set[int] = set()
         for part in (
             self.records,
