@@ -127,12 +127,23 @@ _FRONTED_LIST = re.compile(
 )
 
 
+#: Someone else just before "对…过敏", inside a longer run ("…明明说了有同事对虾过敏结果…",
+#: "她对芒果过敏"): the allergy is theirs ("我和朋友都对虾过敏" keeps the user's).
+_OTHER_BEFORE_ZH = re.compile(
+    r"(?:[他她]们?|别人|人家|有人|有(?:个|位|一个|一位|两个|几个)?(?:同事|朋友|同学|人|小朋友|孩子|客人|学生)"
+    r"|(?<![和跟与])(?:同事|朋友|同学|室友|舍友|同桌|闺蜜))(?:也|还|好像|可能)?$"
+)
+
+
 def h_allergy(cl: Clause) -> Iterator[Hit]:
     """allergy.medication / allergy.food / allergy."""
     seen: list[tuple[int, int]] = []
     for rx in (_ALLERGY_EN, _ALLERGY_ZH, _ALLERGY_ZH3, _ALLERGY_ZH2):
         for m in rx.finditer(cl.text):
             if any(m.start() < e and s < m.end() for s, e in seen):
+                continue
+            before = cl.text[max(0, m.start() - 8) : m.start()]
+            if rx is _ALLERGY_ZH and _OTHER_BEFORE_ZH.search(before):
                 continue
             seen.append(m.span())
             g = m.groupdict()

@@ -29,7 +29,9 @@ _I = re.IGNORECASE
 _NOT_UNIT = (
     r"(?!\s{0,3}(?:hours?|hrs?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|km|kilometers?|miles?"
     r"|kg|lbs?|pounds?\s+of|people|persons?|guests?|times|percent|%|pm|am|o'clock|:\d|x\b"
-    r"|天|个|次|小时|分钟|年|岁|人|公里|斤|点|%|周|月|号))"
+    # a length of text is no amount: "回答不超过200字", "最多三页", "under 300 words"
+    r"|words?\b|characters?\b|chars?\b|pages?\b|lines?\b|paragraphs?\b"
+    r"|天|个|次|小时|分钟|年|岁|人|公里|斤|点|%|周|月|号|字|词|页|行|段|篇|句))"
 )
 
 
@@ -39,7 +41,7 @@ def _amt(name: str) -> str:
     number = (
         r"(?:(?:₹|\b(?:usd|eur|gbp|aud|cad|nzd|sgd|chf|inr|rs\.?))\s?)?"
         r"[$€£¥￥]?\s?(?<![\d.,])(?:\d{1,3}(?:\s\d{3})++(?![\d,])|\d[\d,]*+)(?:\.\d++)?"
-        r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|k|K|w|thousand|grand|million"
+        r"\s?(?:(?:万|千)(?:[一二两三四五六七八九](?![十百千万])|\d(?![\d.,万千]))?|[kKw](?![a-zA-Z])|thousand|grand|million"
         r"|lakhs?\b|lacs?\b|crores?\b)?"
         r"(?:\s?(?:dollars|usd|eur|euros|rmb|yuan|bucks|quid|pounds|gbp|aud|cad|nzd|chf|sgd|inr|jpy"
         r"|元|块钱?|美元|美金|欧元|欧(?![洲美])|英镑|日元)(?![a-z]))?"

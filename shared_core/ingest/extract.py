@@ -788,12 +788,23 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     if c.key.startswith("budget.") and not clause.permanent and _THIS_TRIP_ZH.search(clause.text):
         signals.add("task")  # "这趟预算五百以内", "这次出差预算两千": for this one only
     if (
-        c.key.startswith(("contact.", "language", "response."))
+        c.key.startswith(("contact.", "language", "response.", "accessibility", "payment."))
         and not clause.permanent
         and _FOR_NOW_ZH.search(sent.text) is not None
         and _FROM_NOW_ZH.search(sent.text) is None
     ):
-        signals.add("transient")  # "今天别给我打电话", "今天用英文跟我聊吧": today only
+        # "今天别给我打电话", "今天用英文跟我聊吧", "这几天眼睛不好，字大一点", "今天用微信付吧":
+        # for now only
+        signals.add("transient")
+    if (
+        c.key.startswith("recommend.")
+        and not clause.permanent
+        and _THIS_TIME_ZH.search(clause.text) is not None
+        and _FROM_NOW_ZH.search(sent.text) is None
+    ):
+        signals.add("task")  # "这次别推荐理财产品了": this answer's, not a standing refusal
+    if c.key.startswith("contact.") and _OTHERS_QUIET_ZH.search(sent.text):
+        signals.add("third_party")  # "晚上十一点后别打扰我老公": his hours, not the user's
     if c.intent is Intent.ASSERT and _NOT_ME_ZH.match(clause.text):
         signals.add("negated")  # "不是我对花生过敏": someone else, not the user
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
@@ -881,6 +892,8 @@ def _reason_after_task(clause: Clause) -> bool:
 #: This one trip or order: a budget said with it is for this one only ("这次最多花800"
 #: is read as the user's limit, as dev16zh has it).
 _THIS_TRIP_ZH = re.compile(r"这趟|这一趟|这单")
+#: This once: "这次别推荐理财了", "这回先别推" (a refusal for this answer only).
+_THIS_TIME_ZH = re.compile(r"这次|这回|本次|这一次")
 _DIAGNOSED_RE = re.compile(r"\bdiagnos|确诊|查出|诊断", _I)
 
 
@@ -912,7 +925,15 @@ _WITH_ME = re.compile(
 _FOR_NOW_ZH = re.compile(
     r"今天|今晚|这顿|这餐|这几天|这两天|这(?:个)?(?:礼拜|星期)|这周(?!末)|本周"  # "这礼拜在控糖"
 )
-_FROM_NOW_ZH = re.compile(r"开始|起|以后|往后|今后")
+#: ("十点以后" is a time of the night, not "from now on": "今晚十点以后别找我" is tonight's)
+_FROM_NOW_ZH = re.compile(r"开始|起|(?<![点时分号])以后|往后|今后")
+#: Someone else as the one not to disturb or to reach: "晚上十一点后别打扰我老公", "别打电话给
+#: 她", "别吵孩子睡觉" (the user's own: "别打扰我", "给我老公打电话也行" is read as the user's).
+_OTHERS_QUIET_ZH = re.compile(
+    r"(?:打扰|吵|吵醒|叫醒|打给|打电话给|发消息给|发信息给|联系)\s*(?:我的?)?(?:老公|老婆|丈夫|妻子|爸|妈|爸爸|妈妈"
+    r"|爸妈|父母|孩子|儿子|女儿|宝宝|室友|舍友|家人|爷爷|奶奶|外公|外婆|老人)"
+    r"|(?:打扰|吵|吵醒|叫醒|打给|打电话给|联系)\s*(?:他|她)(?!们的?)"
+)
 #: "不是我对花生过敏", "其实不是我在北京": the user is not the one it is about.
 _NOT_ME_ZH = re.compile(r"^\W*(?:其实|而且|但|可|都)?(?:并)?不是我(?![的们])")
 
@@ -1255,9 +1276,11 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
 
 #: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").
 _BARE_CORRECTION_RE = re.compile(
-    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打|记|搞|弄)错了|^\W*不对|^\W*其实(?:没有|不是)"
+    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打|记|搞|弄)(?:错|反)了|^\W*不对|^\W*其实(?:没有|不是)"
     # "哦不对，那是我邻居家的狗", "啊不对…": an interjection before owning the mistake
     r"|^\W*(?:哦|噢|喔|啊|呃|额|诶|欸|嗯)+\W*不对"
+    # "等下，我说反了", "等等，写反了": a pause before owning the mistake
+    r"|^\W*(?:等下|等等|等一下|稍等|不好意思|抱歉|sorry)\W*(?:我)?(?:说|写|打|记|搞|弄)(?:错|反)了"
     r"|^\W*(?:(?:oh|oops|sorry|wait)\W+)*(?:my\s+mistake|my\s+bad|i\s+was\s+wrong"
     r"|i\s+got\s+(?:it|that)\s+wrong|wrong\s+(?:person|one))\b",
     _I,

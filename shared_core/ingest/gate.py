@@ -122,7 +122,9 @@ _NOT_ALLERGENS = re.compile(
     r"|chores|housework|cleaning|laundry|commitment|small\s+talk|phone\s+calls|bills|taxes|wi-?fi"
     r"|traffic|exams?|studying|my\s+boss|bosses|adults|grown-?ups"
     r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业|钱|你|你们|他|她|老板|上司|领导"
-    r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生)$"
+    r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生"
+    # the office and its paperwork: "我对KPI过敏", "对PPT过敏", "对甲方过敏"
+    r"|kpis?|okrs?|ppts?|powerpoint|ddl|绩效|考核|汇报|打卡|通勤|内卷|甲方|乙方|相亲|催婚|房贷|账单)$"
     # the same said of a part of the day or week: "周一早上的闹钟", "早上的例会", "月底的报表"
     r"|^[\u4e00-\u9fff]{0,8}?(?:闹钟|上班|加班|开会|例会|早起|早八|考试|作业|报表|周报|老板|领导|周一|星期一|工作日)$",
     re.IGNORECASE,
@@ -135,8 +137,15 @@ _NOT_FOODS = re.compile(
     # the boss's empty promises: "我最喜欢的食物是老板画的饼"
     r"|.*画的?大?饼$"
     # idioms with 吃: "我不吃亏", "我不吃这一套", "从不吃闭门羹"
-    r"|^(?:亏|这一?套|那一?套|软饭|闭门羹|老本|苦头?)$",
+    r"|^(?:亏|这一?套|那一?套|软饭|闭门羹|老本|苦头?)$"
+    # a medicine is no taste: "我这人最爱吃药了" (山药 is a yam)
+    r"|^(?:[\u4e00-\u9fff]{0,3}(?<!山)药|药片|药丸|胶囊|中药|西药|安眠药|感冒药)$",
     re.I,
+)
+#: A quirk given a disease's name, not a condition: "我有严重的拖延症", "懒癌晚期", "选择困难症".
+_NOT_CONDITIONS = re.compile(
+    r"(?:拖延|懒|尴尬|直男|选择困难|起床困难|手机依赖|周一|节后|假期|上班|社交牛逼|购物|剁手|中二|公主|王子"
+    r"|穷|丑|懒惰)(?:症|癌|病|综合症|综合征)(?:晚期|患者)?$"
 )
 #: Slang for working or idling, not a job title: "我是个打工人", "社畜一枚".
 _NOT_JOBS = re.compile(
@@ -233,7 +242,9 @@ _NOT_AN_ITEM = re.compile(
     r"^(?:is|am|are|was|were|be|been|has|had|can|could|will|would|should|do|does|did)(?:_|$)"
     r"|^(?:fullest|most|best|much|very_much|so_much|a_lot|lot|more)$"
     # a bare Chinese verb names nothing liked: "甜食我不太爱吃" (吃), "周末常出去拍" (出去拍)
-    r"|^(?:出去|去|来)?(?:吃|喝|玩|看|用|做|听|拍|逛|走|跑|买|弄)$",
+    r"|^(?:出去|去|来)?(?:吃|喝|玩|看|用|做|听|拍|逛|走|跑|买|弄)$"
+    # how often, with its verb: "天天吃都吃不腻" (天天吃都), "每天喝" name nothing liked
+    r"|^(?:天天|每天|顿顿|经常|老是|总是|一直)(?:都)?(?:吃|喝|玩|看|用|听)(?:都|也)?$",
     re.IGNORECASE,
 )
 #: A membership tier is no programme: "希尔顿荣誉客会我是钻石会员" keeps the programme only;
@@ -267,6 +278,8 @@ _ADVICE_NOT_NAME_ZH = re.compile(
     r"^(?:少|多(?!多)|别|不要|不许|去|早点|早些|记得|快点?|赶紧|好好|按时|注意|小心|出去|回家|戒|减肥|锻炼"
     r"|吃|喝|睡|起床|休息)"
 )
+#: "什么都行", "啥都可以", "随便": whatever the user is called, no name.
+_ANY_NAME_ZH = re.compile(r"^(?:什么|啥|随便|都行|怎么(?:叫)?都|哪个都)")
 _NAME_SLOTS = (
     "job.employer",
     "job.title",
@@ -330,10 +343,14 @@ def _implausible(cand: Candidate) -> str | None:
         return "a played name, said as a joke"
     if key in ("name", "name.preferred") and value.startswith(("你", "您", "他", "她", "它")):
         return "a pronoun, not a name"  # "我叫你一声", "叫我他爹"
+    if key in ("name", "name.preferred") and _ANY_NAME_ZH.match(value):
+        return "any name will do: no name"  # "你叫我什么都行", "叫我啥都可以"
     if key == "name.preferred" and _ADVICE_NOT_NAME_ZH.match(value):
         return "advice (叫我少喝点酒), not a name"
     if key.startswith(("allergy", "intolerance")) and _NOT_ALLERGENS.match(value):
         return "hyperbole: not an allergen"
+    if key.startswith("health.condition") and _NOT_CONDITIONS.search(value):
+        return "a quirk called a disease, not a condition"
     if key.startswith("location.") and _LOCATIVE_ZH.match(value):
         return "a spot, not a city"
     if key.startswith("location.") and _NOT_CITY_ZH.search(value):

@@ -479,6 +479,19 @@ _ZH_CITIES = sorted((c for c in CITIES if not c.isascii()), key=len, reverse=Tru
 _ZH_COUNTRIES = sorted((c for c in COUNTRIES if not c.isascii()), key=len, reverse=True)
 #: The Chinese city names of :data:`CITIES`, longest first (for alternations).
 ZH_CITY_NAMES: tuple[str, ...] = tuple(_ZH_CITIES)
+#: The Chinese country names of :data:`COUNTRIES`, longest first, and a few regions: a
+#: people named by them ("英国人", "日本人", "欧洲人") is people in general, not the user.
+ZH_PEOPLE_PLACES: tuple[str, ...] = (
+    *_ZH_COUNTRIES,
+    "欧洲",
+    "亚洲",
+    "非洲",
+    "北欧",
+    "南美",
+    "东南亚",
+    "西方",
+    "东方",
+)
 #: Where one stays, not where one lives: "我住酒店都是住全季", "我住在学校宿舍".
 NOT_HOME_ZH = re.compile(r"酒店|宾馆|旅馆|民宿|青旅|客栈|宿舍|医院|学校")
 
@@ -1139,7 +1152,7 @@ _T2S_PAIRS = (
     "靈灵榮荣閃闪閒闲閣阁陣阵雜杂難难靈灵響响頂顶項项順顺領领顆颗驚惊鬥斗鹽盐麗丽黨党孃娘牠它妳你祂他辭辞係系"
     "啞哑團团壇坛實实廚厨擁拥擠挤櫃柜減减漿浆當当處处薦荐螢萤頓顿駕驾駛驶鐘钟輔辅獎奖滿满雖虽觀观"
     "誌志諾诺壽寿滾滚餚肴饅馒鍊炼夠够協协傷伤勢势參参壞坏奮奋嬰婴屆届屬属災灾爭争獻献膽胆補补議议"
-    "軌轨遲迟閉闭驢驴"
+    "軌轨遲迟閉闭驢驴譯译"  # "幫我翻譯：…"
 )
 T2S: Mapping[int, str] = {
     ord(_T2S_PAIRS[i]): _T2S_PAIRS[i + 1]
