@@ -580,7 +580,7 @@ HYPOTHETICAL_RE = re.compile(
     # "即使有一天我不能吃辣") and the listener's place ("换做是我", "要是换成我"); a concession
     # of degree stays ("就算再贵我也只坐商务舱")
     r"|(?:就算|即使|即便|哪怕|纵使|纵然)(?:是)?(?:我|以后|将来|哪天|有一天|某天|搬|去了?|变成|成了|当了|到了)"
-    r"|换(?:做|作|成)(?:是)?我",
+    r"|换(?:做|作|成)(?:是)?我|换我(?:的话|来说|来选)",
     _I,
 )
 #: An open possibility, not a plan or a fact: "I may or may not take the job", "或许我会搬去
@@ -651,7 +651,8 @@ TASK_RE = re.compile(
     # into grams" (the scale named is this answer's; "convert everything to PHP" stands)
     r"|^\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?convert\s+(?:\d|(?:this|that|these"
     r"|those)\b)[^.!?]{0,40}?\s+(?:to|into)\s+\w"
-    r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排|起草|拟|编|做|画)"
+    # ("能不能给我开个字幕": one caption now; "以后给我开字幕" stands)
+    r"|^\W*(?:请|麻烦)?(?:你)?(?:能不能|可不可以|能|可以)?(?:帮|给|替)我(?:订|预订|预定|买|点|找|查|约|搜|选|算|换算|推荐|挑|列|写|安排|起草|拟|编|做|画|开)"
     r"(?:一)?(?:个|张|份|间|下|封|篇|段|首|几个|几款|几家|几本|几部|几条|几句|一些|些)"
     # the same with the manner said first: "用正式一点的语气帮我写封辞职信", "用英文帮我回封邮件"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:用|以)[^，,。]{1,14}?(?:帮|给|替)我(?:写|回|拟|起草|编|改|翻译?|做|画|列|整理|总结)"

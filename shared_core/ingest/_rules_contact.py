@@ -395,6 +395,20 @@ _NAME_IM = re.compile(
     r"[Ii](?:'m|\s+am)\s+(?P<n>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
     r"\s*(?:here|by\s+the\s+way)?(?:\s+(?:from|and\s+[Ii]|and\s+my)\b.*)?\W*$"
 )
+#: What one calls for, not one's name: "我叫外卖", "我叫了个车", "我叫滴滴".
+_ORDERED_ZH = (
+    "外卖",
+    "车",
+    "滴滴",
+    "快递",
+    "代驾",
+    "救护车",
+    "出租车",
+    "网约车",
+    "跑腿",
+    "闪送",
+    "上门",
+)
 _NAME_ZH = re.compile(
     r"我(?:的)?(?:名字|大名|全名|真名|本名|中文名)?(?:叫|是)(?P<pre>做)?"
     r"(?P<n>[" + CJK + r"]{2,4}|[A-Za-z][A-Za-z ]{0,20})"
@@ -474,8 +488,15 @@ def h_name(cl: Clause) -> Iterator[Hit]:
     if mz and not mz.group("pre") and re.search("叫|名", t[mz.start() : mz.start("n")]):
         raw = mz.group("n")
         name = raw if raw.isascii() else NAME_CUT_ZH.sub("", zh_name_at(t, mz.start("n"), 4))
-        # "我叫了外卖" / "我叫不出来他的名字" / "我叫错了" name no one
-        if len(name.strip()) >= 2 and not name.startswith(("了", "过", "不", "没", "错", "别")):
+        # "我叫了外卖" / "我叫不出来他的名字" / "我叫错了" name no one, nor does something
+        # ordered: "我叫外卖了", "我叫车了" (a name is not followed by 了)
+        after = t[mz.start("n") + len(name) : mz.start("n") + len(name) + 1]
+        ordered = after == "了" or name.startswith(_ORDERED_ZH)
+        if (
+            len(name.strip()) >= 2
+            and not name.startswith(("了", "过", "不", "没", "错", "别"))
+            and not ordered
+        ):
             yield mz.start(), mz.end(), cand(Kind.FACT, "name", name.strip())
     if (mis := _NAME_ZH_IS.search(t)) and _zh_self_intro(mis.group("n")):
         yield mis.start("n"), mis.end("n"), cand(Kind.FACT, "name", mis.group("n"))

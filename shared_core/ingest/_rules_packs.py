@@ -1421,7 +1421,9 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "name",
         None,
-        r"(?:本人|^\W*我)(?:的名字)?(?:名字)?叫(?!我)(?P<v>" + ZH_NAME + r")(?=$|[，。,.!！])",
+        # ("我叫外卖了", "我叫了车" call for something)
+        r"(?:本人|^\W*我)(?:的名字)?(?:名字)?叫(?!我|了|外卖|车|滴滴|快递|代驾|救护车|出租车|网约车|跑腿|闪送)"
+        r"(?P<v>" + ZH_NAME + r")(?=$|[，。,.!！])",
     ),
     (
         "name.preferred",

@@ -81,6 +81,11 @@ from tests.ingest_probe import stored
         ("晚上十点后别打扰我老婆，她要早睡",),
         ('你可以用"他"来指代我表哥',),
         ("叫我啥都可以",),
+        # one caption asked for now, with a request word before 给我
+        ("可不可以给我开个字幕，图书馆里不能外放",),
+        # the listener's place taken, and something called for (no name)
+        ("换我的话肯定选靠窗",),
+        ("我叫车了，马上下楼",),
     ],
 )
 def test_look_alike_stores_nothing(turns: tuple[str, ...]) -> None:
@@ -103,6 +108,7 @@ def test_look_alike_stores_nothing(turns: tuple[str, ...]) -> None:
         (("我超爱吃饺子，天天吃都吃不腻",), ("food.like.饺子", "饺子")),
         (("请用她来称呼我",), ("pronouns", "she/her")),
         (("从今天起我用支付宝付款",), ("payment.method.alipay", "alipay")),
+        (("以后看视频都给我开字幕",), ("accessibility.captions", "captions")),
     ],
 )
 def test_statement_of_the_same_shape_keeps(
