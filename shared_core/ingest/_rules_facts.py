@@ -143,8 +143,8 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
             if any(m.start() < e and s < m.end() for s, e in seen):
                 continue
             before = cl.text[max(0, m.start() - 8) : m.start()]
-            if rx is _ALLERGY_ZH and _OTHER_BEFORE_ZH.search(before):
-                continue
+            if rx is _ALLERGY_ZH and not cl.third_party and _OTHER_BEFORE_ZH.search(before):
+                continue  # (a clause about someone else keeps its candidate, flagged later)
             seen.append(m.span())
             g = m.groupdict()
             raw = (
