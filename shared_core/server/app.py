@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..aio import AsyncUserMemory
 from ..errors import UserMemoryError
 from ..pipeline import UserMemory
+from ..storage import lexical
 from .api import bearer, principal, router
 from .auth import AuthError, KeyStore
 from .middleware import BodyLimit, HttpMetrics, RateLimiter, RequestAudit, problem_response
@@ -128,6 +129,9 @@ def create_app(
         # which has only cores + 4 threads: too few to overlap database round trips
         executor = ThreadPoolExecutor(max_workers=cfg.threads, thread_name_prefix="usermemory")
         asyncio.get_running_loop().set_default_executor(executor)
+        # jieba's dictionary load (~1 s) would otherwise fall on the first request with
+        # Chinese text; load it off the event loop while the server starts taking requests
+        warming = asyncio.get_running_loop().run_in_executor(executor, lexical.warm_up)
 
         async def flusher() -> None:
             while not stop.is_set():
@@ -148,6 +152,8 @@ def create_app(
         finally:
             stop.set()
             await task
+            with contextlib.suppress(Exception):  # a failed warm-up only means a slower start
+                await warming
             for obj in owned:
                 await run_in_threadpool(obj.close)
             executor.shutdown(wait=False)
