@@ -213,8 +213,10 @@ _PAST = re.compile(
     r"|(?<=[\u4e00-\u9fffA-Za-z])过(?:一|两|几|三)(?:次|回)",
     _I,
 )
+#: ("后来" too: "以前在武汉住，后来搬来南京了" reads the later state in the same clause, and
+#: "再也不": "坐过一次亚航再也不坐了" refuses from now on)
 _STILL = re.compile(
-    r"\b(?:now|still|anymore|again|these\s+days)\b|现在|目前|至今|还是|仍|依然|一直", _I
+    r"\b(?:now|still|anymore|again|these\s+days)\b|现在|目前|至今|还是|仍|依然|一直|后来|再也不", _I
 )
 #: A bounded stretch of the past ("上学那会儿我天天吃泡面", "大学那几年我一直吃素", "那时候我在
 #: 外企做销售"): what held then, "一直" included, held only then unless "now" follows.
@@ -786,7 +788,8 @@ THIRD_PARTY_RE = re.compile(
     r"|the\s+(?:kids|people|family|couple|guy|girl|woman|man|lady|neighbou?rs?)\s+(?:next\s+door|upstairs"
     r"|downstairs|across\s+the\s+(?:street|hall|road)|down\s+the\s+(?:street|road))|the\s+neighbou?rs?"
     r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
-    r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
+    # (after 是 too, as a correction names who it is: "是我儿子过敏，不是我")
+    r"|^\W*(?:(?:就|其实|原来)?是)?(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹]"
     # more kin and friends: "我闺蜜，在杭州做护士", "我婆婆那边…", "我发小他…"
     r"|闺蜜|发小|哥们儿?|姐们儿?|婆婆|公公|岳母|岳父|丈母娘|老丈人|舅舅|舅妈|姑姑|姑妈|姨妈|小姨|叔叔"
@@ -1316,7 +1319,55 @@ def split_items(text: str) -> list[str]:
         r"\s*(?:,|，|、|/|&|\s\+\s|\band\b|\bor\b|和|跟|以及|还有|或者?|及|(?:也|还)不(?:吃|喝))\s*",
         text,
     )
-    return [p for p in (phrase(x, 4) for x in parts) if p]
+    return [item for p in (phrase(x, 4) for x in parts) if p for item in run_items(p)]
+
+
+#: The closing words of a Chinese list said without separators: "日料寿司拉面啥的", "课程培训班
+#: 之类的", "榴莲臭豆腐这种", "股票基金什么的".
+_LIST_TAIL_ZH = re.compile(r"(?:啥的?|什么的?|之类的?|这种|这些|这类|那种|那些|等等?)$")
+_HAN_RUN = re.compile("[" + HAN_BASIC + "]+")
+
+
+def _vocab_zh() -> frozenset[str]:
+    words = set(L.ZH_LIST_WORDS)
+    for table in (L.FOODS, L.OTHER_ALLERGENS, L.MEDICATIONS, L.CONDITIONS, L.LANGUAGES):
+        words.update(w for w in table if _HAN_RUN.fullmatch(w) and len(w) >= 2)
+    return frozenset(words)
+
+
+_LIST_VOCAB_ZH = _vocab_zh()
+_LIST_VOCAB_LONGEST = max(len(w) for w in _LIST_VOCAB_ZH)
+
+
+def run_items(item: str) -> list[str]:
+    """A Chinese item run together from known words ("川菜湘菜", "虾蟹") as its words.
+
+    The run's closing words (啥的 / 之类的 / 这种) go; it is split only when every part of it
+    is a known list word and the whole is not one, with the fewest parts (so 鸡蛋 stays
+    whole and 牛奶 is never 牛 + 奶). Anything else comes back as it was.
+    """
+    if not _HAN_RUN.fullmatch(item):
+        return [item]
+    trimmed = _LIST_TAIL_ZH.sub("", re.sub("的$", "", item))
+    if len(trimmed) >= 3 and trimmed.endswith("类") and not trimmed.endswith("药类"):
+        trimmed = trimmed[:-1]  # "内脏类": the kind, not the word 类 (贝类 stays)
+    trimmed = trimmed or item
+    if trimmed in _LIST_VOCAB_ZH or len(trimmed) < 2:
+        return [trimmed]
+    n = len(trimmed)
+    best: list[list[str] | None] = [None] * (n + 1)
+    best[0] = []
+    for i in range(n):  # linear in the run: each position tries a bounded word length
+        if best[i] is None:
+            continue
+        for j in range(i + 1, min(n, i + _LIST_VOCAB_LONGEST) + 1):
+            word = trimmed[i:j]
+            if word in _LIST_VOCAB_ZH:
+                cand = [*best[i], word]  # type: ignore[misc]
+                if best[j] is None or len(cand) < len(best[j]):  # type: ignore[arg-type]
+                    best[j] = cand
+    parts = best[n]
+    return parts if parts is not None and len(parts) > 1 else [trimmed]
 
 
 def ok_topic(topic: str) -> bool:

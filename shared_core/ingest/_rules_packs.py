@@ -27,7 +27,16 @@ from .. import taxonomy
 from ..entities import Candidate, Kind
 from . import lexicon as L
 from ._rulebase import ANYMORE as _ANYMORE
-from ._rulebase import CALLED_AS, Clause, Hit, cand, neg_before, ok_topic, phrase, split_items
+from ._rulebase import (
+    CALLED_AS,
+    Clause,
+    Hit,
+    cand,
+    neg_before,
+    ok_topic,
+    phrase,
+    split_items,
+)
 from ._rulebase import negate as _negate
 from .dates import resolve_dates
 from .lexicon import parse_number, slugify
@@ -1055,7 +1064,15 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "health.condition",
         None,
-        r"我(?:有点)?(?P<v>血压高|血糖高|血脂高|尿酸高)",
+        r"我(?:有点)?(?P<v>血压高|血糖高|血脂高|尿酸高)"
+        # the reading with adverbs between it and 高, lasting: "我血糖一直偏高", "我胆固醇常年
+        # 偏高", or with its treatment or years after it ("我血压有点高，在吃药控制"); a reading
+        # "有点高" alone may be today's ("这两天我血压有点高"), which names no condition
+        r"|我(?:的)?(?P<v2>血压|血糖|血脂|尿酸|胆固醇)(?:一直|一向|长期|常年|老是|总是|向来|一贯)"
+        r"(?:都|也)?(?:有点|有些|稍微|稍|比较|略|偏)?(?:偏)?高(?![峰铁兴])"
+        r"|我(?:的)?(?P<v3>血压|血糖|血脂|尿酸|胆固醇)(?:有点|有些|稍微|稍|比较|略|偏)(?:偏)?高"
+        r"(?=[，,]?\s*(?:现在|目前|一直|平时|每天|天天)?(?:在|要|得)?(?:吃药|控制|打胰岛素)"
+        r"|(?:好|很)?(?:多|几)年|[一二两三四五六七八九十几\d]+年了)",
     ),
     (
         "job.title",
@@ -3281,8 +3298,8 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "travel.airline.avoid",
         None,
         r"^\W*(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|亚航|酷航|春秋|吉祥"
-        r"|长荣|华航|星宇|港龙|虎航)(?:的话)?(?:我)?(?:是)?(?:再也|绝对|打死也|坚决)?(?:不会|不想|不|不要)(?:再)?"
-        r"(?:坐|飞|订|选)了?",
+        r"|长荣|华航|星宇|港龙|虎航)(?:的话)?(?:我)?(?:这辈子|以后|今后)?(?:我)?(?:是)?(?:再也|绝对|打死也|坚决)?"
+        r"(?:不会|不想|不|不要)(?:再)?(?:坐|飞|订|选)了?",
     ),
     # the favourite said with 最喜欢的…是: "我最喜欢的食物是火锅", "我自己最爱的还是红烧肉"
     (
@@ -3792,7 +3809,11 @@ ITEM_ROWS_16ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(LANGS, ascii_only=False)
         + r")(?=(?:(?:和|跟|、|还有)?(?:"
         + _alt(LANGS, ascii_only=False)
-        + r"))*(?:我)?(?:都|也)?(?:能|会)(?:说|讲))",
+        + r"))*(?:我)?(?:从小)?(?:都|也|就)?(?:能|会)(?:说|讲|(?=一点|一些|点|$|[，。,.!！])))"
+        # a mother tongue, or one still being learned, fronted: "德语是母语", "中文还在学"
+        + r"|(?P<v2>"
+        + _alt(LANGS, ascii_only=False)
+        + r")(?:是(?:我的)?母语|(?:我)?(?:还|也|正|现在|最近)?在学)",
     ),
     # a language rated with a degree word: "我法语说得挺流利的"
     (
@@ -4034,7 +4055,7 @@ ITEM_ROWS_18ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "language.spoken",
         LANGS,
         r"(?:^\W*|[，,；;]\s*)(?P<v>(?!我)[\u4e00-\u9fff]{1,4}(?:语|话))(?:我)?(?:说得|讲得|水平|口语)?(?:也|还)?"
-        r"(?:一般般?(?=$|[，。,.!！；;]|吧|啦)|马马虎虎|还凑合|凑合|(?:能)?听得懂|还行|还可以)(?![吗么嘛?？])",
+        r"(?:一般般?(?=$|[，。,.!！；;]|吧|啦)|马马虎虎|还凑合|(?:能)?凑合|(?:能)?听得懂|还行|还可以)(?![吗么嘛?？])",
     ),
     # languages rated: "法语和英语都挺流利的", "日语能聊几句"
     (
@@ -4351,8 +4372,117 @@ VALUE_ROWS = (
     + VALUE_ROWS_EN17
     + VALUE_ROWS_18ZH
 )
+#: A list of known words fronted, joined by 和 / 、 / 跟 or by nothing ("虾蟹", "川菜湘菜",
+#: "股票基金啥的"), before 都: the subject may be dropped, as the words name the items.
+_LIST_RUN_ZH = (
+    r"(?P<v>(?:"
+    + "|".join(sorted(L.ZH_LIST_WORDS, key=len, reverse=True))
+    + r"){1,5}(?:(?:和|、|跟)(?:"
+    + "|".join(sorted(L.ZH_LIST_WORDS, key=len, reverse=True))
+    + r"){1,3}){0,3})(?:啥的|什么的|之类的?|这种|这些|这类|那些|等)?(?:的)?(?:我)?(?:也|全|统统|基本)?都"
+)
+ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # "虾蟹都过敏", "猫毛狗毛我都过敏"
+    ("allergy", None, r"^\W*" + _LIST_RUN_ZH + r"(?:有点|会)?过敏(?![吗么嘛?？])"),
+    # "川菜湘菜都爱吃", "咖啡奶茶我都爱喝"
+    (
+        "taste.like",
+        None,
+        r"^\W*"
+        + _LIST_RUN_ZH
+        + r"(?:特别|超|很|挺|贼)?(?:爱吃|喜欢吃|爱喝|喜欢喝|喜欢|爱)(?![吗么嘛?？])",
+    ),
+    # "榴莲臭豆腐这种我都不行", "香菜芹菜都受不了"
+    (
+        "taste.dislike",
+        None,
+        r"^\W*"
+        + _LIST_RUN_ZH
+        + r"(?:不行|受不了|接受不了|不爱吃|不喜欢|吃不惯|吃不来)(?![吗么嘛?？])",
+    ),
+    # "股票基金啥的我都有研究", "钓鱼爬山都喜欢玩"
+    (
+        "taste.like",
+        None,
+        r"^\W*"
+        + _LIST_RUN_ZH
+        + r"(?:有|挺有|很有)?(?:研究|兴趣|感兴趣|爱玩|喜欢玩|玩|在玩)(?![吗么嘛?？])",
+    ),
+    # a channel for a standing habit, with its app or way before the verb: "有事微信上说就行",
+    # "有事传Line给我", "打电话给我最方便" (a bare "打电话给我" may be a one-off request)
+    (
+        "contact.channel",
+        CHANNELS,
+        r"^\W*(?:有事|平时|一般|以后|有啥事)(?:的话)?(?:就|请|都)?(?:直接)?(?:在|用)?(?P<v>"
+        + _alt(CHANNELS, ascii_only=False)
+        + r"|line|telegram|whatsapp|email|e-mail|sms)\s*(?:上)?(?:说|聊|讲|留言|私信我|私聊)(?:就行|就好|吧|比较快|最快|最方便)?"
+        + r"(?=$|[，。,.!！])"
+        + r"|^\W*(?:有事|平时|一般|以后|有啥事)?(?:的话)?(?:就|请|都)?(?:直接)?(?:发|传|打|用)\s*(?P<v2>"
+        + _alt(CHANNELS, ascii_only=False)
+        + r"|line|telegram|whatsapp|email|e-mail|sms)\s*(?:给我|联系我|找我)(?:就行|就好|比较快|最快|最方便|比较方便)"
+        + r"(?=$|[，。,.!！])"
+        + r"|^\W*(?:有事|有啥事)(?:的话)?(?:就|请)?(?:直接)?(?:发|传)\s*(?P<v3>"
+        + _alt(CHANNELS, ascii_only=False)
+        + r"|line|telegram|whatsapp|email|e-mail|sms)\s*给我(?=$|[，。,.!！])",
+    ),
+    # an airline flown once and never again: "坐过一次东航之后再也不坐了"
+    (
+        "travel.airline.avoid",
+        None,
+        r"(?:坐|飞)过(?:一次|一回|两次|几次)?(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|亚航"
+        r"|酷航|春秋|吉祥|长荣|华航|星宇|港龙|虎航)(?:之后|以后|后)?[，,]?\s*(?:我)?(?:就)?(?:再也|打死也|绝对)"
+        r"(?:不会|不想|不)(?:再)?(?:坐|飞)了?",
+    ),
+    # no interest at all: "我对相亲节目一点兴趣都没有", "对保健品毫无兴趣"
+    (
+        "recommend",
+        None,
+        r"^\W*(?:我)?对(?P<v>[^，。,；;]{1,10}?)(?:(?:一点|半点|丝毫)兴趣(?:都|也)没有|毫无兴趣|一点(?:都|也)不感兴趣)",
+    ),
+    # fewer of them, please: "少给我推那些网红店", "以后少推点理财课"
+    (
+        "recommend",
+        None,
+        r"^\W*(?:以后|今后)?(?:请)?少(?:给我)?(?:推|推荐|推送)(?:点|些)?(?:那些|这些|那种|这种)?"
+        r"(?P<v>(?!点|些|给)[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|吧)?(?=$|[，。,.!！])",
+    ),
+    # two ways to pay, either is fine: "付款的话支付宝微信都行", "银联和现金都可以"
+    (
+        "payment.method",
+        _PAYING,
+        r"^\W*(?:付款|付钱|支付|买单|结账)?(?:的话)?(?P<v>(?:支付宝|微信|现金|银联|信用卡|借记卡)"
+        r"(?:(?:和|、|跟|或者?)?(?:支付宝|微信|现金|银联|信用卡|借记卡)){1,3})(?:我)?都(?:行|可以|能用|ok)",
+    ),
+    # cash as the habit: "我都是付现金", "我一般给现金"
+    (
+        "payment.method",
+        _PAYING,
+        r"我(?:一般|平时|通常|基本上?|向来|一直)?(?:都|也)?(?:是)?(?:付|给|用)(?P<v>现金)(?:付款|支付|结账)?(?=$|[，。,.!！]|的)",
+    ),
+    # a child named in brackets, with the age: "我闺女（小米，6岁）…", "我儿子(乐乐, 3岁)"
+    (
+        "family.child.names",
+        None,
+        r"我(?:的|家)?(?:闺女|女儿|儿子|孩子|小孩|娃|大儿子|小儿子|大女儿|小女儿|宝宝)\s*[（(]\s*"
+        r"(?P<v>(?![一二三四五六七八九十两\d]|初[一二三]|高[一二三]|小学|中学|大学|幼儿园)[\u4e00-\u9fff]{1,4}|[A-Z][a-z]{1,10})"
+        r"\s*(?=$|[，,、）)]|\s+\d)",
+    ),
+    # a drug fronted, taken for a stretch of time: "舍曲林我吃了大半年了"
+    (
+        "medication",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)我(?:已经)?(?:吃|服用|用)了(?:大|小)?(?:半年|[一二两三四五六七八九十几\d]+(?:个)?(?:年|月|多年|多月))",
+    ),
+    # "家里猫狗都有", "猫狗我都养着"
+    (
+        "pet.species",
+        PETS,
+        r"^\W*(?:我)?(?:家里?|家里面)?" + _LIST_RUN_ZH + r"(?:有|养|养着|养了)(?![吗么嘛过?？])",
+    ),
+)
 ITEM_ROWS = (
     ITEM_ROWS
+    + ITEM_ROWS_21ZH
     + ITEM_ROWS_3
     + ITEM_ROWS_4
     + ITEM_ROWS_4ZH
@@ -4544,6 +4674,21 @@ _HINTS_4ZH: Mapping[str, str] = {
     "travel.loyalty": "金卡|银卡|白金卡|钻石卡|普卡",
     "seat": "靠",
 }
+#: Hint words for the round-10 Chinese rows (dev21zh): languages fronted before 都会 /
+#: 就会 / 是母语 / 在学.
+_HINTS_21ZH: Mapping[str, str] = {
+    "language.spoken": "都会|就会|母语|在学",
+    "allergy": "都",
+    "taste.like": "都",
+    "taste.dislike": "都",
+    "interest": "都",
+    "pet.species": "都",
+    "contact.channel": "上说|上聊|给我|留言",
+    "recommend": "兴趣|少给我推|少推",
+    "payment.method": "都行|都可以",
+    "family.child.names": "（|(",
+    "medication": "吃了",
+}
 _HINTS = {
     # a key missing from one table gets no empty hint word (it would match any text)
     key: tuple(
@@ -4561,6 +4706,7 @@ _HINTS = {
                 *_HINTS_16ZH.get(key, "").split("|"),
                 *_HINTS_EN17.get(key, "").split("|"),
                 *_HINTS_18ZH.get(key, "").split("|"),
+                *_HINTS_21ZH.get(key, "").split("|"),
             )
         )
         if w
@@ -4577,6 +4723,7 @@ _HINTS = {
         *_HINTS_16ZH,
         *_HINTS_EN17,
         *_HINTS_18ZH,
+        *_HINTS_21ZH,
     }
 }
 
@@ -4712,6 +4859,7 @@ _HIGH_READING_ZH: Mapping[str, str] = {
     "血脂高": "高血脂",
     "尿酸": "高尿酸",
     "尿酸高": "高尿酸",
+    "胆固醇": "高胆固醇",
 }
 _WHERE_FELT = re.compile(r"\s+in\s+(?:my|both|one\s+of\s+my)\b.*$", _I)
 
@@ -4832,6 +4980,34 @@ CONFUSES = re.compile(
 )
 
 
+#: Scales that come in twos: turning one down asks for the other.
+_OTHER_UNIT: Mapping[str, str] = {
+    "12h": "24h",
+    "24h": "12h",
+    "celsius": "fahrenheit",
+    "fahrenheit": "celsius",
+    "metric": "imperial",
+    "imperial": "metric",
+}
+#: A Chinese scale turned down before it is named: "别用24小时制", "不要给我用华氏度".
+_UNIT_REFUSED_BEFORE_ZH = re.compile(
+    r"(?:别|不要|不用|不想|千万别|请勿|勿)(?:再)?(?:给我)?(?:用|显示|换算成|写成?|按)?(?:那种)?$"
+)
+#: ... or after it: "华氏度我看不懂", "英制的我看着别扭".
+_UNIT_REFUSED_AFTER_ZH = re.compile(
+    r"(?:度|制|单位|的|那种|那套)*(?:我)?(?:真的?|实在|完全|根本)?(?:看不懂|搞不懂|看不惯|用不惯|看着别扭|别扭"
+    r"|不习惯|没概念|换算不过来|不要|不用|就算了|免了)"
+)
+
+
+def _unit_refused(text: str, m: re.Match[str]) -> bool:
+    before = text[max(0, m.start() - 12) : m.start()]
+    return (
+        _UNIT_REFUSED_BEFORE_ZH.search(before) is not None
+        or _UNIT_REFUSED_AFTER_ZH.match(text, m.end()) is not None
+    )
+
+
 def h_rows(cl: Clause) -> Iterator[Hit]:
     """The rows of :data:`VALUE_ROWS` and :data:`ITEM_ROWS` on one clause."""
     text = cl.text
@@ -4844,6 +5020,15 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             continue  # "I hate when you give me long answers" asks for no long answers
         m = rx.search(text)
         if m is None or _skip(key, cl.sentence.text, m.start()) or _skip(key, text, m.start()):
+            continue
+        if key.startswith("units.") and value in _OTHER_UNIT and _unit_refused(text, m):
+            # "华氏度我看不懂", "时间别用24小时制": of two scales, the other one is wanted
+            other = _OTHER_UNIT[value]
+            yield (
+                m.start(),
+                m.end(),
+                cand(_kind(key), key, other, normalized=other, hard=_hard(key)),
+            )
             continue
         if _refused_after(text, m.end(), key):
             continue  # "大床房，双床不要": the value named is the one turned down
@@ -5457,6 +5642,15 @@ _BIRTHDAY_RX = (
     re.compile(
         r"(?P<y>(?:19|20)\d\d)年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号](?:出生|生)"
     ),
+    # the year said in two digits: "我是95年11月20号生的", "我88年3月出生"
+    re.compile(
+        r"(?<!\d)(?P<yy>\d\d)年(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+        r"(?:出生|生)(?:的)?(?!了|过|下)"
+    ),
+    # the date, then 的生日: "我是九月十二号的生日"
+    re.compile(
+        r"我(?:是)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]的生日"
+    ),
     # the year left out: "我是十月十二号生的", "我3月8日出生"
     re.compile(
         r"我(?:是)?(?P<m>\d{1,2}|[一二三四五六七八九十]{1,2})月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
@@ -5606,8 +5800,15 @@ _BIRTHDAY_RELATIVE = re.compile(
 )
 
 
+#: The same in Chinese, the day first: "下礼拜三就是我生日了", "后天是我的生日".
+_BIRTHDAY_RELATIVE_ZH = re.compile(
+    r"(?P<when>(?:下下|下|这|本|这个)(?:个)?(?:周|星期|礼拜)[一二三四五六日天]|明天|后天|大后天|今天|昨天|前天)"
+    r"(?:就|正好|刚好)?(?:是)?我(?:的)?生日(?!派对|聚会|礼物|蛋糕|宴|会|趴)"
+)
+
+
 def _relative_birthday(cl: Clause) -> Iterator[Hit]:
-    for m in _BIRTHDAY_RELATIVE.finditer(cl.text):
+    for m in (*_BIRTHDAY_RELATIVE.finditer(cl.text), *_BIRTHDAY_RELATIVE_ZH.finditer(cl.text)):
         when = re.sub(r"^this\s+(?=coming\b)", "", m.group("when"), flags=_I)
         found = resolve_dates(when, cl.at)
         if len(found) == 1 and found[0].end - found[0].start == len(when):

@@ -21,6 +21,7 @@ from enum import StrEnum
 
 from ..config import MemoryConfig
 from ..entities import Candidate, Intent
+from . import lexicon as L
 
 __all__ = ["GateDecision", "Verdict", "gate"]
 
@@ -351,8 +352,8 @@ def _implausible(cand: Candidate) -> str | None:
         return "hyperbole: not an allergen"
     if key.startswith("health.condition") and _NOT_CONDITIONS.search(value):
         return "a quirk called a disease, not a condition"
-    if key.startswith("location.") and _LOCATIVE_ZH.match(value):
-        return "a spot, not a city"
+    if key.startswith("location.") and _LOCATIVE_ZH.match(value) and value not in L.CITIES:
+        return "a spot, not a city"  # (台中 and 济南 name cities all the same)
     if key.startswith("location.") and _NOT_CITY_ZH.search(value):
         return "words around a place, not a city"
     if (key.startswith(("taste.", "food.")) and _NOT_FOODS.match(key.rsplit(".", 1)[-1])) or (

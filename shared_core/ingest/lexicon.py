@@ -114,7 +114,7 @@ gabapentin: gabapentin
 FOODS: Mapping[str, str] = _table(
     """
 peanuts: peanuts | peanut | 花生
-shellfish: shellfish
+shellfish: shellfish | 贝类 | 贝壳类 | 甲壳类
 seafood: seafood | 海鲜
 shrimp: shrimp | 虾
 prawns: prawns | prawn | king prawns
@@ -125,7 +125,7 @@ lactose: lactose
 eggs: eggs | egg | 鸡蛋 | 蛋
 gluten: gluten | 麸质
 wheat: wheat | 小麦
-soy: soy | 大豆
+soy: soy | 大豆 | 黄豆
 fish: fish | 鱼
 sesame: sesame | 芝麻
 strawberries: strawberries | strawberry | 草莓
@@ -137,6 +137,7 @@ walnuts: walnuts | walnut | 核桃
 almonds: almonds | almond | 杏仁
 cashews: cashews | cashew | 腰果
 pineapple: pineapple | 菠萝
+peach: peach | peaches | 桃子 | 桃
 celery: celery | 芹菜
 mustard: mustard
 corn: corn | 玉米
@@ -1056,6 +1057,29 @@ ZH_APPOINTMENTS: tuple[str, ...] = (
     "路演",
     "出差",
     "约会",
+)
+
+#: Everyday Chinese list items (foods, dishes, cuisines, drinks, animals, pastimes, topics)
+#: that people run together without a separator ("日料寿司拉面啥的", "虾蟹都过敏", "猫狗都
+#: 有"): a run made wholly of these words (and of the Chinese words of the allergen, drug and
+#: condition tables) is read as its items. Single characters stand only for foods and animals.
+ZH_LIST_WORDS: frozenset[str] = _words(
+    """
+    虾 蟹 鱼 鸡 鸭 鹅 牛 羊 猪 蛋 奶 茶 酒 猫 狗 兔 蒜 葱 姜 醋
+    韩料 西餐 中餐 快餐 火锅 烧烤 串串 麻辣烫 麻辣香锅 冒菜 寿司 拉面 刺身 披萨 汉堡 薯条 炸鸡
+    牛排 意面 沙拉 饺子 包子 馄饨 面条 米饭 米粉 螺蛳粉 臭豆腐 榴莲 香菜 芹菜 苦瓜 茄子 韭菜 洋葱
+    大蒜 生姜 肥肉 内脏 肥肠 猪肝 羊肉 牛肉 猪肉 鸡肉 鸭肉 鱼肉 海鲜 贝类 生蚝 扇贝 小龙虾 大闸蟹
+    川菜 湘菜 粤菜 鲁菜 东北菜 西北菜 江浙菜 本帮菜 泰餐 越南菜 印度菜 日料 韩餐 法餐 意餐
+    甜食 甜品 蛋糕 冰淇淋 巧克力 零食 辣条 咖啡 奶茶 可乐 啤酒 白酒 红酒 果汁 酸奶 豆浆 牛奶
+    水果 蔬菜 西瓜 苹果 香蕉 葡萄 橙子 草莓 芒果 菠萝 桃子 荔枝
+    猫咪 狗狗 兔子 仓鼠 乌龟 金鱼 鹦鹉 鸟
+    股票 基金 期货 理财 保险 贷款 信用卡 游戏 网游 手游 直播 短视频 课程 培训班 网课 保健品
+    减肥药 化妆品 护肤品 彩票
+    钓鱼 爬山 徒步 跑步 游泳 健身 瑜伽 骑行 露营 滑雪 篮球 足球 羽毛球 乒乓球 网球 象棋 围棋
+    摄影 画画 书法 唱歌 跳舞 追剧 看书 阅读 旅游 旅行 做饭 烘焙 养花 种菜 编程 动漫 二次元
+    电影 音乐 历史 军事 科技 数码 汽车 花粉 尘螨 猫毛 狗毛 乳胶
+    支付宝 微信 现金 银联 借记卡
+    """
 )
 
 TOPIC_STOP: frozenset[str] = _words(
