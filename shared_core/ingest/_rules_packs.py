@@ -344,7 +344,10 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "relationship.status",
         "widowed",
         r"\bi(?:'m|\s+am)\s+(?:a\s+)?widow(?:ed|er)?\b|我丧偶|我是(?:寡妇|鳏夫)"
-        r"|我(?:的)?(?:老伴|老伴儿|丈夫|老公|妻子|老婆|爱人)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)",
+        r"|我(?:的)?(?:老伴|老伴儿|丈夫|老公|妻子|老婆|爱人)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)"
+        # without a subject, opening the message: "老伴前年走了", "老伴儿过世了" (an old
+        # couple's word, the speaker's own partner; "我朋友的老伴走了" has someone before it)
+        r"|^\W*(?:老伴|老伴儿)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)",
     ),
     # ---- travel
     (
@@ -2956,7 +2959,7 @@ ITEM_ROWS_4ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "taste.like",
         None,
         r"(?:业余时间|空闲时间|闲暇时|平时|平常|周末|有空的时候|有空|下班后|没事儿?|闲下来)(?:我)?(?:下班)?(?:后)?(?:没事|没事儿|有空|闲下来)?(?:的时候)?"
-        r"(?:一般|通常|经常|常常|基本上?|都|总|就)+(?:会)?(?:去)?(?P<v>(?![是在用都])[^，。,；;！!？?]{2,12})"
+        r"(?:一般|通常|经常|常常|基本上?|都|总|就)+(?:会)?(?:爱|喜欢)?(?:去)?(?P<v>(?![是在用都])[^，。,；;！!？?]{2,12})"
         r"|(?:偶尔|有时候?|经常|常常|没事就|有空就|闲了就)(?P<v5>"
         + _REDUP_VERB
         + r"[\u4e00-\u9fff]{2,6})(?=$|[，。,.!！])"
@@ -4473,6 +4476,23 @@ ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)我(?:已经)?(?:吃|服用|用)了(?:大|小)?(?:半年|[一二两三四五六七八九十几\d]+(?:个)?(?:年|月|多年|多月))",
     ),
+    # a known food or pastime fronted that the user cannot do without: "奶茶我离不开",
+    # "可乐我是戒不掉了" (a known word only: "手机我离不开" or a person is no taste)
+    (
+        "taste.like",
+        None,
+        r"^\W*(?P<v>"
+        + "|".join(sorted(L.ZH_LIST_WORDS, key=len, reverse=True))
+        + r")(?:的话)?我(?:是|真|真的|实在|每天|天天)?(?:离不开|戒不掉)(?:了)?(?![吗么嘛?？])",
+    ),
+    # an airline fronted and liked: "国航我比较喜欢", "南航的话我一直挺喜欢的"
+    (
+        "travel.airline",
+        None,
+        r"^\W*(?P<v>[\u4e00-\u9fff]{0,6}航空|国航|东航|南航|海航|川航|厦航|深航|国泰|亚航|酷航|春秋|吉祥"
+        r"|长荣|华航|星宇|港龙|虎航)(?:的话)?我(?:还是|一直|都)?(?:比较|挺|很|最|特别|蛮)?(?:喜欢|偏爱|爱坐)"
+        r"(?:坐)?(?:的)?(?![吗么嘛?？])(?=$|[，。,.!！])",
+    ),
     # "家里猫狗都有", "猫狗我都养着"
     (
         "pet.species",
@@ -4679,8 +4699,9 @@ _HINTS_4ZH: Mapping[str, str] = {
 _HINTS_21ZH: Mapping[str, str] = {
     "language.spoken": "都会|就会|母语|在学",
     "allergy": "都",
-    "taste.like": "都",
+    "taste.like": "都|离不开|戒不掉",
     "taste.dislike": "都",
+    "travel.airline": "喜欢|偏爱|爱坐",
     "interest": "都",
     "pet.species": "都",
     "contact.channel": "上说|上聊|给我|留言",

@@ -205,6 +205,8 @@ _WANT = re.compile(
 #: is a budget without the word 预算 ("五点到八点之间" has no 千/万 and is no amount).
 _SHOPPING_ZH = re.compile(r"帮我|给我|推荐|挑|买|选|看(?:下|看|一下)")
 _ROUND_ZH = re.compile(r"[千万kKw]")
+#: Money already spent, just before a range: "花了两三百", "一共用了三到五千".
+_SPENT_ZH = re.compile(r"(?:花|用|付|花掉|用掉)了(?:大概|差不多|大约|将近)?$")
 _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 
 
@@ -304,6 +306,8 @@ def _budget_hits(cl: Clause) -> Iterator[Hit]:
                 continue
             if _DIGITS_GO_ON.match(cl.text, r.end()):
                 continue  # "415-555-0199" is a phone number, not a range
+            if _SPENT_ZH.search(cl.text, max(0, r.start() - 4), r.start()):
+                continue  # "上个月花了两百到三百": money already spent sets no limit
             lo, hi = _amount(r.group("lo")), _amount(r.group("hi"))
             lo = _scaled_low(r.group("lo"), lo, r.group("hi"), hi)
             if isinstance(lo, str) or isinstance(hi, str):

@@ -1077,6 +1077,7 @@ ZH_LIST_WORDS: frozenset[str] = _words(
     减肥药 化妆品 护肤品 彩票
     钓鱼 爬山 徒步 跑步 游泳 健身 瑜伽 骑行 露营 滑雪 篮球 足球 羽毛球 乒乓球 网球 象棋 围棋
     摄影 画画 书法 唱歌 跳舞 追剧 看书 阅读 旅游 旅行 做饭 烘焙 养花 种菜 编程 动漫 二次元
+    下棋 逛街 散步 遛狗 喝茶
     电影 音乐 历史 军事 科技 数码 汽车 花粉 尘螨 猫毛 狗毛 乳胶
     支付宝 微信 现金 银联 借记卡
     """
@@ -1285,6 +1286,28 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
         "是",
     ),
     (re.compile(r"(?:^|(?<=[，,。！!？?；;：:\s]))本人(?=[\u4e00-\u9fff])"), "我"),
+    # a pastime said with a doubled verb, "钓钓鱼爬爬山", "散散步", is the pastime (a known
+    # verb-object pair only: "逛逛博物馆" keeps its doubled verb for the rows that trim it,
+    # "下下周" is the week after next)
+    (
+        re.compile(
+            r"(钓|爬|看|逛|散|遛|下|喝|唱|跳|跑|游|打|练|种|聊|弹|拍)\1"
+            r"(?=(?<=钓)鱼|(?<=爬)山|(?<=看)书|(?<=逛)街|(?<=散)步|(?<=遛)狗|(?<=下)棋|(?<=喝)茶"
+            r"|(?<=唱)歌|(?<=跳)舞|(?<=跑)步|(?<=游)泳|(?<=打)球|(?<=练)字|(?<=种)[花菜]|(?<=聊)天"
+            r"|(?<=弹)琴|(?<=拍)照)"
+        ),
+        r"\1",
+    ),
+    # a rough amount: "十来万" is about 十万, "两千来块" about 两千; two neighbouring digits
+    # before a scale are a range, "两三百" is 两百到三百, "一两万" 一万到两万 (a scale of
+    # 百 / 千 / 万 only: "三四十岁", "两三个" stay as they are)
+    (re.compile(r"(?<=[十百千])来(?=万|千|块|元)"), ""),
+    (
+        re.compile(
+            r"(?<![零〇一二两三四五六七八九十百千万亿\d])(一两|两三|三四|四五|五六|六七|七八|八九)([百千万])"
+        ),
+        lambda m: f"{m.group(1)[0]}{m.group(2)}到{m.group(1)[1]}{m.group(2)}",
+    ),
     # Cantonese written as it is spoken (after the traditional -> simplified step, so 係 is
     # 系 here): "我住喺香港", "我唔食猪肉嘅", "我由广州搬咗去香港", "我仲係單身", "佢哋",
     # "一万蚊", "要係我識講日文", "頭先講錯咗". Only words that are no Mandarin word.
