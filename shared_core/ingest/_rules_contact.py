@@ -30,7 +30,15 @@ from ._rulebase import (
 )
 from .lexicon import parse_number, slugify
 
-__all__ = ["h_call", "h_channel", "h_name", "h_quiet", "h_recommend", "quiet_pair"]
+__all__ = [
+    "h_call",
+    "h_channel",
+    "h_name",
+    "h_quiet",
+    "h_recommend",
+    "lower_name_ok",
+    "quiet_pair",
+]
 
 _I = re.IGNORECASE
 
@@ -381,7 +389,7 @@ _ITS_NAME = re.compile(
 )
 _MY_NAME = re.compile(r"\bmy\s+name\b", _I)
 _NAME_EN = re.compile(
-    r"\b(?:my\s+(?:full\s+|real\s+|legal\s+|actual\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's"
+    r"\b(?:my\s+(?:full\s+|real\s+|legal\s+|actual\s+|good\s+)?name\s+is|my\s+name's|i(?:'m|\s+am)\s+called|the\s+name's"
     # "the name on my passport is Oluwaseun Adeyemi"
     r"|the\s+name\s+on\s+my\s+(?:passport|id|licen[cs]e|birth\s+certificate|bank\s+card|card)\s+is"
     # "real name is Josefina", "legal name's Olumide" (the subject dropped)
@@ -447,8 +455,133 @@ _NOT_CALLED = re.compile(
 )
 
 
+#: A lowercase first name is read only where the wording itself introduces one (people type
+#: "raj here, quick q", "hi im sam", "everyone calls me jojo", "i go by lex", "this is kavya
+#: from accounts"); the word must not be one the lexicons know or a state ("im new here",
+#: "hey im back", "newbie here", "coeliac here").
+_LOWER = r"(?P<n>[a-z][a-z'-]{1,15})"
+_LOWER_NAME_SLOTS = (
+    (
+        "name",
+        re.compile(r"^\W*(?:(?:hi|hey|hello|hiya|yo)\W+)?" + _LOWER + r"\s+here\s*(?:[,.!:;-]|$)"),
+    ),
+    (
+        "name",
+        re.compile(
+            r"^\W*(?:hi|hey|hello|hiya|yo)\W+i'm\s+"
+            + _LOWER
+            + r"\s*(?:[,.!]|$|(?=\s+(?:and|btw|from|here)\b))"
+        ),
+    ),
+    (
+        "name",
+        re.compile(
+            r"^\W*(?:(?:hi|hey|hello|hiya|yo)\W+)?this\s+is\s+"
+            + _LOWER
+            + r"\s+(?:from|at)\s+(?:the\s+)?\w"
+        ),
+    ),
+    (
+        "name.preferred",
+        re.compile(
+            r"\b(?:everyone|everybody|people|friends|my\s+friends|most\s+people|they\s+all|folks)"
+            r"\s+(?:just\s+|usually\s+|all\s+)?calls?\s+me\s+"
+            + _LOWER
+            + r"\s*(?:[,.!;]|$|(?=\s+(?:so|and|but|too)\b))"
+        ),
+    ),
+    (
+        "name.preferred",
+        re.compile(
+            r"\bi\s+go\s+by\s+" + _LOWER + r"\s*(?:[,.!;]|$|(?=\s+(?:so|and|but|now|these)\b))"
+        ),
+    ),
+)
+#: Words that stand where a first name would and are none: states, roles, people in general.
+_NOT_LOWER_NAME = frozenset(
+    (
+        *(
+            "same",
+            "newbie",
+            "noob",
+            "lurker",
+            "newcomer",
+            "beginner",
+            "mum",
+            "mom",
+            "dad",
+            "parent",
+        ),
+        *("question", "help", "anyone", "everyone", "nobody", "someone", "me", "you", "us"),
+        *("them", "nothing", "something", "everything", "all", "who", "what", "lost", "stuck"),
+        *("late", "early", "bored", "broke", "back", "here", "there", "stressed", "exhausted"),
+        *("knackered", "shattered", "starving", "freezing", "cold", "hot", "ill", "unwell"),
+        *("awake", "up", "off", "out", "in", "away", "online", "offline", "good", "great"),
+        *("grand", "alright", "cool", "lucky", "screwed", "doomed", "dying", "dead", "over"),
+        *("human", "person", "customer", "user", "member", "guest", "admin", "support", "team"),
+        *("everyone's", "nobody's", "that", "this", "it", "one", "two", "first", "last", "next"),
+        *("gonna", "gone", "sure", "right", "wrong", "sorry", "curious", "confused", "worried"),
+        *("nervous", "scared", "annoyed", "upset", "angry", "mad", "sad", "happy", "tired"),
+        *(
+            "hello",
+            "hi",
+            "hey",
+            "hiya",
+            "yo",
+            "thanks",
+            "ok",
+            "okay",
+            "yes",
+            "no",
+            "hmm",
+            "oh",
+            "bye",
+        ),
+        # what people are called in jest, and how one goes places ("i go by bus")
+        *("crazy", "lazy", "silly", "funny", "grumpy", "bossy", "nosy", "moody", "picky"),
+        *("fussy", "needy", "clumsy", "messy", "sleepy", "nerdy", "geeky", "weird", "stupid"),
+        *(
+            "dumb",
+            "daft",
+            "mental",
+            "nuts",
+            "names",
+            "later",
+            "whenever",
+            "anytime",
+            "tomorrow",
+            "every",
+            "mine",
+            "boss",
+        ),
+        *("bus", "train", "car", "bike", "foot", "plane", "boat", "tube", "metro", "taxi"),
+        *("uber", "road", "rail", "coach", "air", "sea", "feel", "instinct", "ear", "rules"),
+    )
+)
+
+
+def lower_name_ok(word: str) -> bool:
+    """Whether a lowercase word in a name's slot can be a first name (no known word, no state)."""
+    low = word.lower()
+    return not (
+        low in L.NAME_STOP
+        or low in _NOT_LOWER_NAME
+        or low.endswith(("ing", "ed", "ful", "ous", "less", "ive", "able", "ible", "ish", "ist"))
+        or any(
+            L.lookup(table, low) is not None
+            for table in (L.LANGUAGES, L.CONDITIONS, L.DIETS, L.FOODS, L.FAMILY, L.CHANNELS)
+        )
+        or low in L.JOB_HEADS
+        or low in L.CITIES
+        or low in L.COUNTRIES
+    )
+
+
 def h_name(cl: Clause) -> Iterator[Hit]:
     t = cl.text
+    for key, rx in _LOWER_NAME_SLOTS:
+        if (ml := rx.search(t)) is not None and lower_name_ok(ml.group("n")):
+            yield ml.start("n"), ml.end("n"), cand(Kind.FACT, key, ml.group("n").capitalize())
     for m in _NOT_CALLED.finditer(t):
         if m.group("n").lower() not in L.NAME_STOP:
             said = cand(Kind.FACT, "name.preferred", m.group("n"))

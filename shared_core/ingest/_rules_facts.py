@@ -186,8 +186,10 @@ def h_allergy(cl: Clause) -> Iterator[Hit]:
 _COND_ALT = alt(k for k in L.CONDITIONS if k.isascii())
 _COND_EN = re.compile(
     r"\bi(?:\s+(?:also|still|now))?(?:\s+|(?='))(?P<nh>no\s+longer\s+|don't\s+|do\s+not\s+)?"
-    r"(?:have|'ve\s+(?:also\s+)?got|have\s+(?:also\s+)?got|suffer\s+from|live\s+with)\s+"
-    r"(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b"
+    r"(?:have|'ve\s+(?:also\s+)?got|have\s+(?:also\s+)?got|suffer\s+from|live\s+with|got"
+    # "i've had colitis since uni": a condition had for years is one the user has
+    r"|'ve\s+had|\s+have\s+had)\s+"
+    r"(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b(?!\s+(?:once|before|as\s+a\s+kid|as\s+a\s+child))"
     r"(?:\s*(?:,|and|&)\s*(?:an?\s+)?(?P<c2>" + _COND_ALT + r")\b)?"
     r"|\bi(?:'m|\s+am|'ve\s+been|\s+was)\s+(?:also\s+)?(?:got\s+)?diagnosed\s+with\s+(?:an?\s+)?"
     r"(?P<free>"
@@ -199,7 +201,10 @@ _COND_EN = re.compile(
     # IBS", "type 2 diabetic btw" (a question, "asthma?", is no statement)
     r"|^\W*(?:(?:also|and|plus)\s+)?(?P<f>" + _COND_ALT + r")"
     r"(?:\s*(?:,|and|&|\+|plus)\s*(?P<f2>" + _COND_ALT + r"))?"
-    r"(?:\s+(?:here|too|also|btw|fyi|actually))?[\s.!]*$",
+    r"(?:\s+(?:here|too|also|btw|fyi|actually|sufferer))?"
+    # "type 1 diabetic since i was 9", "adhd here so keep it short": the fragment may be
+    # dated or give a reason after it
+    r"(?:\s+since\s+[^,.;!?]{1,40})?(?:[\s.!]*$|(?=\s+so\s+\w))",
     _I,
 )
 _COND_ZH = re.compile(

@@ -453,12 +453,16 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.emoji",
         "false",
-        r"\bno\s+emojis?\b|\b(?:don't|do\s+not|never)\s+use\s+(?:any\s+)?emojis?\b|\bwithout\s+emojis?\b|(?:别|不要)(?:用|加|发)(?:表情符号|表情|emoji)",
+        r"\bno\s+emojis?\b|\b(?:don't|do\s+not|never)\s+use\s+(?:any\s+)?emojis?\b|\bwithout\s+emojis?\b|(?:别|不要)(?:用|加|发)(?:表情符号|表情|emoji)"
+        # "emojis make me cringe, leave them out": the user's own dislike of them
+        r"|\bemojis?\s+(?:make\s+me\s+cringe|are\s+(?:cringe|annoying|unprofessional)|annoy\s+me"
+        r"|drive\s+me\s+(?:mad|nuts|crazy|up\s+the\s+wall))\b|\bleave\s+(?:out\s+)?(?:the\s+)?emojis?\b",
     ),
     (
         "response.emoji",
         "true",
-        r"\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|(?<!n't\s)(?<!not\s)(?<!never\s)\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)",
+        r"\bgo\s+(?:wild|nuts|crazy|mad)\s+with\s+(?:the\s+)?emojis?\b|\bi\s+(?:love|like|adore)\s+emojis?\b"
+        r"|\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|(?<!n't\s)(?<!not\s)(?<!never\s)\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)",
     ),
     (
         "response.style",
@@ -563,6 +567,19 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 
 #: (key, codes or None, pattern): named groups ``v``, ``v2`` ... hold the item(s).
+#: Allergens the lexicons know by an English name (foods, drugs, stings, pollen, animals).
+_ALLERGENS_EN = "|".join(
+    sorted(
+        {
+            re.escape(k)
+            for table in (L.FOODS, L.OTHER_ALLERGENS, L.MEDICATIONS)
+            for k in table
+            if k.isascii() and len(k) > 2
+        },
+        key=len,
+        reverse=True,
+    )
+)
 ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # ---- contact
     # an address after "to"/"cc"/"from" is someone else's ("email the report to sarah@...")
@@ -750,6 +767,23 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?P<v>[A-Za-z][\w-]+)\s+(?:gives|give)\s+me\s+(?:hives|a\s+rash|rashes|swelling|a\s+(?:bad\s+)?reaction|an\s+allergic\s+reaction|anaphylaxis)|^\W*(?P<v2>[A-Za-z][\w-]+)\s+makes?\s+(?:my\s+\w+\s+swell|me\s+(?:break\s+out|swell|itch))",
     ),
     ("allergy", None, r"^\W*(?P<v>[\u4e00-\u9fff]{2,8}?)我(?:不能|不可以)(?:吃|用)(?=.*过敏)"),
+    # "i break out in hives from strawberries", "i carry an epipen for shellfish", "bee
+    # stings = epipen for me": the reaction or the rescue pen names the allergen
+    (
+        "allergy",
+        None,
+        r"\bi\s+(?:always\s+)?(?:break|come)\s+out\s+in\s+(?:hives|a\s+rash|rashes|welts)\s+"
+        r"(?:from|with|after\s+(?:eating|taking|having))\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)"
+        + _END
+        + r"|\bi\s+(?:always\s+)?carry\s+(?:an?\s+|my\s+)?epi-?pen\s+(?:for|because\s+of)\s+"
+        r"(?P<v2>(?:"
+        + _ALLERGENS_EN
+        + r")(?:s|es)?)"
+        + _END
+        + r"|^\W*(?P<v3>(?:"
+        + _ALLERGENS_EN
+        + r")(?:s|es)?)\s*=\s*(?:an?\s+)?epi-?pen\b",
+    ),
     # ---- health
     (
         "health.condition",
@@ -1467,7 +1501,9 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "language.spoken",
         LANGS,
-        r"(?:\bi(?:\s+can)?\s+speak|\b(?:i(?:'m|\s+am)\s+)?fluent\s+in|^\W*(?:i\s+)?speak)\s+(?:fluent\s+|good\s+|decent\s+|basic\s+|conversational\s+|native\s+|broken\s+)?(?P<v>(?:"
+        r"(?:\bi(?:\s+can)?\s+speak|\b(?:i(?:'m|\s+am)\s+)?fluent\s+in|^\W*(?:i\s+)?speak"
+        # "i can get by in italian and arabic": a language spoken, if not well
+        r"|\bi\s+(?:can\s+)?(?:just\s+about\s+)?get\s+by\s+in)\s+(?:fluent\s+|good\s+|decent\s+|basic\s+|conversational\s+|native\s+|broken\s+)?(?P<v>(?:"
         + _alt(LANGS, ascii_only=True)
         + r")(?:\s*(?:,|and|&|plus)\s*(?:a\s+(?:bit|little)\s+(?:of\s+)?|some\s+|basic\s+)?(?:"
         + _alt(LANGS, ascii_only=True)
@@ -1553,6 +1589,8 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + r")"
         + _END
         + r"|^\W*(?P<v2>[a-z][a-z ]{1,25}?)\s+tastes?\s+(?:like\s+soap|awful|terrible|horrible|disgusting|gross|bad|weird)\b"
+        # "blue cheese makes me gag": a taste, not a reaction (no allergy is said)
+        + r"|^\W*(?P<v9>[a-z][a-z ]{1,25}?)\s+makes?\s+me\s+(?:gag|retch|heave|want\s+to\s+(?:gag|heave|throw\s+up|puke))\b"
         + r"|^\W*what\s+i\s+(?:really\s+)?(?:hate|can't\s+stand|dislike)\s+(?:most\s+)?is\s+(?P<v3>"
         + ITEM_EN
         + r")"
@@ -1951,6 +1989,14 @@ MEDS_EN = (
 _TZ_ABBR = r"(?:jst|cet|cest|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc)"
 #: The same abbreviations as written in capitals (a bare "IST" or "AEST" is a zone; "est" is a word).
 _TZ_ABBR_UP = r"(?-i:IST|" + _TZ_ABBR[3:].upper()
+#: Cities and regions the time-zone table knows by an English name of four letters or more.
+_TZ_CITIES = "|".join(
+    sorted(
+        (re.escape(k) for k in TIMEZONES if k.isascii() and len(k) > 3 and not k.isupper()),
+        key=len,
+        reverse=True,
+    )
+)
 _NOT_CALL_NAME = r"(?!(?:later|back|tomorrow|tonight|now|maybe|anytime|sometime|whenever|asap|soon|again|instead|please|pls|if|when|after|before|at|on|in|about|first|once|today|sometimes)\b)"
 _PRONOUN_ROWS = tuple(
     (
@@ -2465,6 +2511,18 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     ),
     # ---- "I'm in PST"
     ("timezone", TIMEZONES, r"\bi(?:'m|\s+am)\s+(?:in|on)\s+(?P<v>" + _TZ_ABBR + r")\b"),
+    # ---- "im in IST so ...", "CET for scheduling pls", "new york time zone for me": a zone
+    # written in capitals after "in/on" or opening the message, a zone's city before "time zone"
+    (
+        "timezone",
+        TIMEZONES,
+        r"\bi(?:'m|\s+am)\s+(?:in|on)\s+(?P<v>" + _TZ_ABBR_UP + r")\b"
+        r"|^\W*(?P<v2>"
+        + _TZ_ABBR_UP
+        + r")\s+(?:time\s+)?(?:for\s+(?:me|scheduling|meetings|everything)"
+        r"|please|pls|here|only)\b"
+        r"|\b(?P<v3>" + _TZ_CITIES + r")\s+time\s*zone\s+(?:for\s+me|please|pls|only)\b",
+    ),
     # ---- "no crypto stuff pls"
     (
         "recommend",
@@ -4542,13 +4600,13 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "name.preferred": "call|go by",
         "name": "name",
         "age": "i'm|i am|turned|岁|as a|as an|十有",
-        "language.spoken": "speak|fluent|native|mother tongue|first language|language|母语|会说|会讲",
+        "language.spoken": "speak|fluent|native|mother tongue|first language|language|get by|母语|会说|会讲",
         "language": "用|english|chinese|spanish|french|german|japanese",
         "diet.avoid": "eat|不吃|不喝|avoid|stay away|abstain",
         "intolerance": "intoleran|不耐|handle|tolerate|digest|agree",
         "taste.dislike": "disgusting|gross|revolting|nasty|inedible|vile",
         "taste.like": "最爱|最喜欢|into|play|practi|爱好|兴趣|collect|hobb|命|心头好|真爱|yyds|永远的神|绝绝子|天下第一|百吃不厌|吃不腻",
-        "allergy": "anaphylax|hives|rash|swell|reaction|itch|break out|过敏",
+        "allergy": "anaphylax|hives|rash|welts|swell|reaction|itch|break out|epipen|epi-pen|过敏",
         "health.condition": "had|living with|live with|患|有|得了|确诊|血",
         "medication": "take|use|taking|on |吃|服",
         "payment.method": "pay|card|cash|transfer|venmo|zelle|klarna|revolut|union|invoice|debit|credit|付|支付|卡|现金|转账|银联|云闪付|发票|花呗",
@@ -4594,7 +4652,7 @@ _HINTS_3: Mapping[str, str] = {
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
     "taste.like": "obsessed|addicted|crazy|mad about|hooked|passionate|sucker|what i|favo|fave|fav|weakness|guilty|fan of|无辣|控|喜欢|爱|迷|业余|空闲|闲暇|平时|平常|周末|有空|偶尔|有时|经常|常常|没事|闲了|发烧友|hobb|超|最|特别",
-    "taste.dislike": "fan of|taste|what i|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
+    "taste.dislike": "fan of|taste|what i|makes me|make me|受不了|讨厌|不喜欢|接受不了|吃不了|吃不惯|不爱吃",
     "allergy": "react|make|dangerous|deadly|threatening|allerg|疹|呼吸困难|休克|痒|不良反应|副作用|风团|红点|肿",
     "health.condition": "living with|lived with|struggling|dealing|diagnos|患者|病人|查出|检查出|诊断",
     "medication": "meds|medication|medicine|pills|prescription",
@@ -4648,7 +4706,7 @@ _HINTS_4: Mapping[str, str] = {
     + "|".join(k for k in PETS if k.isascii()),
     "travel.airline": "prefer|like|love|rate|trust|stick with|go with|or nothing|or bust|or nobody|or no one|always|only|usually",
     "travel.loyalty": "gold|silver|platinum|diamond|elite|titanium|ambassador|globalist|explorist|club|rewards|miles|honors|honours|plus|programme|program|frequent flyer|status",
-    "timezone": "gmt|utc|jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc",
+    "timezone": "gmt|utc|jst|cet|est|edt|pst|pdt|gmt|bst|aest|aedt|sgt|hkt|cst|cdt|mst|mdt|utc|ist|zone",
     "recommend": "interest|care less|stuff|content|ads|offers|spam|promo|deals",
     "industry": "my job|my work|my career|my background",
     "name": "here",

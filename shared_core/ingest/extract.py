@@ -119,10 +119,12 @@ from ._rules_contact import (
     h_name,
     h_quiet,
     h_recommend,
+    lower_name_ok,
 )
 from ._rules_open import h_address, h_correction, h_note, h_rule
 from ._rules_packs import (
     MAYBE,
+    PETS_EN,
     SENTENCE_HINTS,
     h_bare_value,
     h_birthday,
@@ -235,6 +237,7 @@ class RuleExtractor:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
         out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
+        out = _named_in_passing(out, text)
         out = _list_siblings(out, text)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
@@ -634,6 +637,14 @@ _SIGNOFF = re.compile(
     r"(?P<n2>(?-i:[A-Z][a-z'-]+)(?:[ \t]+(?-i:[A-Z][a-z'-]+))?)[ \t]*$",
     _I,
 )
+#: A lowercase sign-off on a line of its own, after a dash or after a line closing with
+#: thanks or a kiss: "thanks for the help!\n- tom", "perfect, thanks so much x\nellie".
+_SIGNOFF_LOWER = re.compile(
+    r"(?:\n[ \t]*[-\u2013\u2014~][ \t]*"
+    r"|(?:\b(?:thanks|thank\s+you|thx|cheers|ta)(?:\s+(?:again|so\s+much|a\s+lot))?|\sx{1,3})"
+    r"[ \t]*[!.]*[ \t]*\n[ \t]*)"
+    r"(?P<n>[a-z][a-z'-]{1,15})[ \t]*[.!]?\s*$"
+)
 #: Who a closing "thanks, X" thanks when it is not the user signing: assistants and crowds.
 _NOT_SIGNER = frozenset(
     (
@@ -650,7 +661,10 @@ def _signoff_as_name(text: str) -> str:
         return text
     m = _SIGNOFF.search(text, max(0, len(text) - 120))
     if m is None or m.start() == 0:
-        return text
+        ml = _SIGNOFF_LOWER.search(text, max(0, len(text) - 120))
+        if ml is None or ml.start() == 0 or not lower_name_ok(ml.group("n")):
+            return text
+        return f"{text[: ml.start()].rstrip()}\nmy name is {ml.group('n').capitalize()}."
     name = m.group("n") or m.group("n2") or ""
     if (
         not name
@@ -1058,6 +1072,158 @@ _ABOUT_MY_NAME = re.compile(
     r"|my\s+name\s+(?:wrong|right|is\s+spelt|is\s+spelled))\b",
     re.IGNORECASE,
 )
+
+
+#: Names people type lowercase where the wording marks them as names: a pet or child list
+#: after its noun ("i have 2 cats, luna and mochi", "we have twins, ollie and finn"), names
+#: in brackets ("my kids (mia 6, leo 9)", "raj (my husband) cooks"), "she's called bella",
+#: the pet or partner named before an adverb or a verb ("my dog biscuit hates the hoover",
+#: "my wife sarah usually books"), and an employer after the role ("accountant at deloitte").
+_LOW = r"[a-z][a-z'-]{1,15}"
+_KIDS = r"(?:kids|children|sons|daughters|boys|girls|twins|triplets)"
+_PARTNER = r"(?:husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|hubby|bf|gf)"
+_LOW_LIST = rf"(?P<list>{_LOW}(?:\s*(?:,|and|&)\s*{_LOW}){{0,5}})"
+_NAMED_RX: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("pet", re.compile(rf"\b(?:{PETS_EN})\s*,\s*{_LOW_LIST}\s*(?:[.!]|$)", re.I)),
+    (
+        "pet",
+        re.compile(
+            rf"\b(?:my|our)\s+(?:{PETS_EN})\s+(?P<list>{_LOW})\s+(?:(?:always|never|just|still"
+            r"|really|usually|also)\s+)?[a-z]+s\b",
+            re.I,
+        ),
+    ),
+    (
+        "named",
+        re.compile(
+            rf"\b(?:(?:she|he|it)(?:'s|\s+is)\s+called|(?:her|his|its)\s+name(?:'s|\s+is))\s+"
+            rf"(?P<list>{_LOW})\s*(?:[.!,]|$)",
+            re.I,
+        ),
+    ),
+    (
+        "child",
+        re.compile(
+            rf"\b(?:my|our)\s+(?:(?:two|three|four|\d|little|young|lovely|grown)\s+)?{_KIDS}\s*\(\s*(?P<list>{_LOW}\s*\d{{0,2}}(?:\s*(?:,|and|&)\s*{_LOW}\s*\d{{0,2}})"
+            r"{0,5})\s*\)",
+            re.I,
+        ),
+    ),
+    (
+        "child",
+        re.compile(
+            rf"\b(?:have|got)\s+(?:\w+\s+)?{_KIDS}\s*,\s*(?P<list>{_LOW}(?:\s*(?:,|and|&)\s*{_LOW}){{1,5}})\s*(?:[.!]|$)",
+            re.I,
+        ),
+    ),
+    ("partner", re.compile(rf"^\W*(?P<list>{_LOW})\s*\(\s*my\s+{_PARTNER}\s*\)", re.I)),
+    (
+        "partner",
+        re.compile(
+            rf"\bmy\s+{_PARTNER}\s+(?P<list>{_LOW})\s+(?:and\s+i\b|(?:usually|always|often|normally"
+            r"|mostly|sometimes|also|just)\s+[a-z]+s\b|live\b)",
+            re.I,
+        ),
+    ),
+    (
+        "employer",
+        re.compile(rf"\b(?:at|for)\s+(?P<list>{_LOW})\s*(?:[,.!]|$|(?=\s+as\s+an?\b))", re.I),
+    ),
+)
+#: Nouns that follow a pet word and are no pet's name ("my dog walker charges").
+_NOT_PET_NAME = frozenset(
+    (
+        *("food", "walker", "sitter", "bed", "bowl", "hair", "toy", "toys", "flap", "litter"),
+        *("tag", "lead", "leash", "collar", "insurance", "vet", "kennel", "cage", "tank"),
+        *("house", "door", "park", "groomer", "trainer", "treat", "tray", "box", "crate"),
+    )
+)
+#: Words after "at" that are no employer ("nurse at night", "engineer at heart").
+_NOT_EMPLOYER = frozenset(
+    (
+        *("night", "nights", "home", "work", "weekends", "school", "uni", "university"),
+        *("college", "hospital", "heart", "present", "moment", "least", "most", "best", "times"),
+        *("all", "once", "first", "last", "lunch", "weekend", "sea", "church", "office"),
+        *("clinic", "hospitals", "schools", "night-time", "nighttime", "midnight", "noon"),
+    )
+)
+
+
+#: The user's own child said before "her name is ...": "i have a daughter", "my son".
+_MY_CHILD = re.compile(
+    r"\b(?:i|we)(?:'ve)?\s+(?:have|got)\s+(?:an?\s+|one\s+|two\s+|\d\s+)?(?:little\s+|baby\s+)?"
+    r"(?:daughter|son|girl|boy|kid)s?\b|\bmy\s+(?:little\s+|baby\s+)?(?:daughter|son)\b",
+    re.I,
+)
+#: Someone else as the subject before an employer's "at X" ("my husband works at tesco").
+_SOMEONE_ELSE = re.compile(r"\b(?:my\s+(?!job\b|work\b|own\b)\w+|he|she|they|his|her)\b", re.I)
+
+
+def _low_name(name: str, *, pet: bool) -> bool:
+    """A lowercase word in a name's slot; a pet may be named after a food ("biscuit")."""
+    return lower_name_ok(name) and not not_a_name(name) and (pet or L.lookup(L.FOODS, name) is None)
+
+
+def _low_names(found: str, *, kid_ages: bool = False) -> list[str]:
+    words = re.split(r"\s*(?:,|\band\b|&)\s*", found.strip())
+    names = [re.sub(r"\s*\d+$", "", w).strip() for w in words] if kid_ages else words
+    return [n for n in names if n]
+
+
+def _named_in_passing(cands: list[Candidate], text: str) -> list[Candidate]:
+    """Lowercase names in the slots of ``_NAMED_RX`` (each name must pass the name check)."""
+    if len(text) > 2000:
+        return cands
+    keys = {".".join(c.key.split(".")[:2]) for c in cands}
+    has_pet = any(c.key.startswith("pet.species") and c.intent is Intent.ASSERT for c in cands)
+    has_job = any(c.key in ("job.title", "industry") and c.intent is Intent.ASSERT for c in cands)
+    child_said = _MY_CHILD.search(text) is not None
+    out = list(cands)
+    for what, rx in _NAMED_RX:
+        m = rx.search(text)
+        if m is None:
+            continue
+        names = _low_names(m.group("list"), kid_ages=what == "child")
+        if not names or not all(_low_name(n, pet=what == "pet") for n in names):
+            continue
+        if what == "named":
+            what = "pet" if has_pet else "child" if child_said else ""
+        if what == "pet" and (not has_pet or "pet.names" in keys):
+            continue
+        if what == "pet" and any(n.lower() in _NOT_PET_NAME or n.endswith("s") for n in names):
+            continue
+        if what == "child" and "family.child" in keys:
+            continue
+        if what == "partner" and ("family.partner" in keys or names[0].endswith("s")):
+            continue
+        if what == "employer" and (
+            not has_job
+            or "job.employer" in keys
+            or names[0].lower() in _NOT_EMPLOYER
+            or _SOMEONE_ELSE.search(re.split(r"[.;!?]", text[: m.start()])[-1]) is not None
+        ):
+            continue
+        key = {
+            "pet": "pet.names",
+            "child": "family.child.names",
+            "partner": "family.partner.name",
+            "employer": "job.employer",
+        }.get(what)
+        if key is None:
+            continue
+        kind = Kind.FACT if key in ("pet.names", "job.employer") else Kind.RELATIONSHIP
+        for n, name in enumerate(names):
+            value = name.capitalize() if key != "job.employer" else name.title()
+            slot = (
+                key
+                if n == 0 or key in ("family.partner.name", "job.employer")
+                else f"{key}.{L.slugify(name)}"
+            )
+            c = cand(kind, slot, value)
+            out.append(dataclasses.replace(c, span=m.group(0).strip()[:200]))
+            if key in ("family.partner.name", "job.employer"):
+                break
+    return out
 
 
 def _name_said_apart(cands: list[Candidate], sents: list[str]) -> list[Candidate]:
@@ -1591,6 +1757,9 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "easier",
             "better",
             "it's",
+            "here",
+            "go by",
+            "this is",
             "叫",
             "喊",
             "称呼",

@@ -220,6 +220,7 @@ crohn's disease: crohn's disease | crohn's | crohns
 psoriasis: psoriasis | 银屑病 | 牛皮癣
 sleep apnea: sleep apnea | sleep apnoea
 multiple sclerosis: multiple sclerosis
+ulcerative colitis: ulcerative colitis | colitis
 """
 )
 
@@ -253,6 +254,16 @@ italian: italian
 portuguese: portuguese
 russian: russian | 俄语
 arabic: arabic
+dutch: dutch
+polish: polish
+hindi: hindi
+tamil: tamil
+urdu: urdu
+swedish: swedish
+ukrainian: ukrainian
+vietnamese: vietnamese
+tagalog: tagalog
+hebrew: hebrew
 """
 )
 
@@ -1204,6 +1215,20 @@ can't: cant
 doesn't: doesnt
 isn't: isnt
 didn't: didnt
+won't: wont
+wouldn't: wouldnt
+aren't: arent
+wasn't: wasnt
+weren't: werent
+haven't: havent
+hasn't: hasnt
+couldn't: couldnt
+shouldn't: shouldnt
+that's: thats
+she's: shes
+he's: hes
+they're: theyre
+you're: youre
 through: thru
 please: plz | pleez
 intolerant: intollerant | intolerent
@@ -1608,10 +1633,19 @@ def make_that(text: str) -> str:
     return _MAKE_THAT_RE.sub(lambda m: f"{m.group('new')} please{m.group('old')}", text)
 
 
+#: "my names aoife", "names dan btw": "name's" typed without its apostrophe (a plural
+#: "names" never follows "my" and then a single word, nor opens a message that way).
+_NAMES_IS_RE = re.compile(
+    r"(?:(?<=\bmy\s)|(?<=\bthe\s)|(?<=^)|(?<=[.!?]\s))(names)(?=\s+[^\W\d_][\w'-]*(?:\s*$|\s*[,.!]|\s+(?:btw|but|and|by\s+the\s+way)\b))",
+    re.IGNORECASE,
+)
+
+
 def fix_typos(text: str) -> str:
     """Common misspellings corrected word by word (``TYPOS``): "im alergic" -> "im allergic";
     Chinese ones (``ZH_TYPOS``) as substrings: "俺的名子叫赵磊" -> "我的名字叫赵磊"."""
     text = _TYPO_RE.sub(lambda m: TYPOS.get(m.group(1).lower(), m.group(1)), text)
+    text = _NAMES_IS_RE.sub(lambda m: m.group(1)[:-1] + "'s", text)
     return _ZH_TYPO_RE.sub(lambda m: ZH_TYPOS[m.group(0)], text)
 
 
