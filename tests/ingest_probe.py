@@ -6,7 +6,7 @@ test file does not define its own copy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -51,3 +51,10 @@ def stored(*turns: str, embedder: Any = None, at: datetime = AT) -> set[tuple[st
         canonical(r["key"], r["value"], r["normalized"])
         for r in active_records(*turns, embedder=embedder, at=at)
     }
+
+
+def has_value(found: Iterable[tuple[str, str]], key: str, value: str) -> bool:
+    """A (key, value) pair under ``key`` (or ``key.<slug>``) whose value is ``value``, any case."""
+    return any(
+        (k == key or k.startswith(key + ".")) and v.lower() == value.lower() for k, v in found
+    )

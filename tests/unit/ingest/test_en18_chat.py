@@ -25,12 +25,6 @@ import pytest
 from tests.unit.ingest.test_rules_en_dev12 import items, records
 
 
-def _has(found: list[tuple[str, str]], key: str, value: str) -> bool:
-    return any(
-        (k == key or k.startswith(key + ".")) and v.lower() == value.lower() for k, v in found
-    )
-
-
 def test_filler_before_comma_keeps_the_clause_break() -> None:
     found = records("not a big fan of olives tbh, order something else")
     assert items(found, "food.dislike") == {"olives"}

@@ -23,13 +23,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ingest_probe import has_value as _has
 from tests.unit.ingest.test_rules_en_dev12 import items, records
-
-
-def _has(found: list[tuple[str, str]], key: str, value: str) -> bool:
-    return any(
-        (k == key or k.startswith(key + ".")) and v.lower() == value.lower() for k, v in found
-    )
 
 
 # the tests' turns are observed at 2026-04-15 (a Wednesday), as in test_rules_en_dev12

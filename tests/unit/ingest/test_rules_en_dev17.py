@@ -19,13 +19,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ingest_probe import has_value as _has
 from tests.unit.ingest.test_rules_en_dev12 import records
-
-
-def _has(found: list[tuple[str, str]], key: str, value: str) -> bool:
-    return any(
-        (k == key or k.startswith(key + ".")) and v.lower() == value.lower() for k, v in found
-    )
 
 
 @pytest.mark.parametrize(
