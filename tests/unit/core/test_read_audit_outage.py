@@ -143,6 +143,16 @@ def test_a_write_after_the_outage_carries_the_kept_reads(failing: Any) -> None:
     assert sum(a.action == "read" for a in mem.records.audit_log("u")) == 3
 
 
-def test_the_bound_is_validated() -> None:
+@pytest.mark.parametrize("bad", [0, -5, "100", 1.5, True, None, "x" * 10_000])
+def test_the_bound_is_validated(bad: Any) -> None:
     with pytest.raises(ConfigError):
-        MemoryConfig(audit_read_max_pending=0)
+        MemoryConfig(audit_read_max_pending=bad)
+
+
+def test_the_bound_from_the_environment_is_validated() -> None:
+    assert (
+        MemoryConfig.from_env({"USERMEMORY_AUDIT_READ_MAX_PENDING": "7"}).audit_read_max_pending
+        == 7
+    )
+    with pytest.raises(ConfigError):
+        MemoryConfig.from_env({"USERMEMORY_AUDIT_READ_MAX_PENDING": "lots"})
