@@ -90,6 +90,14 @@ people type to an assistant mid-conversation (the fact as a reason, inside a req
 context or as a short answer; particles, measure words, digits and Chinese numerals, common
 verbs such as 喜欢 / 受不了 / 习惯 / 一般都) over all 35 key groups, with 65 negatives over
 the 13 negative categories, written before reading the rule code; ``--with-dev2`` adds it.
+
+``dev23_*.jsonl`` (split ``dev23``, English and Chinese) holds answers to the assistant's
+own questions: each row's ``before`` ends with the assistant's turn (``{"role":
+"assistant", "text": ...}``), and the user's short answer is the row's ``text``; its
+negatives are answers that state nothing durable (one-off choices, others' facts, "not
+sure"). ``dev23x_*.jsonl`` (split ``dev23x``) was written the same way at the same time and
+is held out: ``--with-dev2`` leaves it out, ``--details`` refuses it, and it is run once
+with ``--split dev23x`` to report the finished work.
 """
 
 from __future__ import annotations
@@ -156,6 +164,8 @@ DEV20 = "dev20"  # fresh English chat the rules miss, tuned with the classifier 
 DEV21 = "dev21"  # fresh English chat of ordinary users, written before tuning (round 10)
 DEV21ZH = "dev21zh"  # fresh Chinese chat and look-alike negatives, before tuning (round 10)
 DEV22ZH = "dev22zh"  # negatives only: Chinese minimal pairs of each key group (round 10)
+DEV23 = "dev23"  # answers to the assistant's questions, English and Chinese (round 11)
+DEV23X = "dev23x"  # the same, written with dev23 and held out: run alone, never tuned on
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -185,7 +195,9 @@ EXTRA_SPLITS = (
     DEV21,
     DEV21ZH,
     DEV22ZH,
+    DEV23,
 )
+HELDOUT_SPLITS = (DEV23X,)  # run only with --split NAME; --with-dev2 leaves them out
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -210,7 +222,7 @@ def load_data(data_dir: Path = DATA_DIR) -> dict[str, Any]:
         "negatives": _read_jsonl(data_dir / "negatives.jsonl"),
         **{
             f"{split}_{part}": _read_optional(data_dir / f"{split}_{part}.jsonl")
-            for split in EXTRA_SPLITS
+            for split in (*EXTRA_SPLITS, *HELDOUT_SPLITS)
             for part in ("statements", "negatives")
         },
     }
@@ -241,9 +253,22 @@ def assign_splits(rows: Iterable[dict[str, Any]], seed: str = SEED) -> dict[str,
     return out
 
 
-def turns_of(row: dict[str, Any]) -> list[str]:
-    """The texts observed for a row, in order (earlier turns, then ``text``)."""
-    return [*row.get("before", []), row["text"]]
+def turns_of(row: dict[str, Any], role: str = "user") -> list[tuple[str, str]]:
+    """(role, text) observed for a row, in order: earlier turns, then ``text`` as ``role``.
+
+    An earlier turn is a string (said in the row's own role) or ``{"role", "text"}``: the
+    assistant's question a ``dev23`` answer replies to.
+    """
+    return [
+        (t.get("role", role), t["text"]) if isinstance(t, dict) else (role, t)
+        for t in [*row.get("before", []), row["text"]]
+    ]
+
+
+def _bad_turn(t: Any) -> bool:
+    if isinstance(t, dict):
+        return t.get("role") not in ("user", "assistant") or not str(t.get("text", "")).strip()
+    return not (isinstance(t, str) and t.strip())
 
 
 # --------------------------------------------------------------------------------------
@@ -456,7 +481,7 @@ def validate(data: dict[str, Any]) -> list[str]:
                 )
             if not isinstance(row.get("text"), str) or not row["text"].strip():
                 problems.append(f"{rid}: empty text")
-            if not all(isinstance(t, str) and t.strip() for t in row.get("before", [])):
+            if any(_bad_turn(t) for t in row.get("before", [])):
                 problems.append(f"{rid}: bad earlier turns")
         for lang in LANGS:
             for split in SPLITS:
@@ -473,7 +498,7 @@ def validate(data: dict[str, Any]) -> list[str]:
         if row.get("role", "user") not in ("user", "assistant"):
             problems.append(f"{row['id']}: role must be user or assistant")
     taken = set(ids)
-    for extra in EXTRA_SPLITS:
+    for extra in (*EXTRA_SPLITS, *HELDOUT_SPLITS):
         problems += _extra_problems(data, extra, taken)
         taken |= {
             r["id"]
@@ -483,7 +508,7 @@ def validate(data: dict[str, Any]) -> list[str]:
 
 
 def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[str]:
-    """An extra development set (dev2 to dev22zh): own ids, own split name, the same row rules."""
+    """An extra set (dev2 to dev23, held-out dev23x): own ids, own split name, the same rules."""
     stmts, negs = data.get(f"{split}_statements", []), data.get(f"{split}_negatives", [])
     problems: list[str] = []
     ids = [r["id"] for r in (*stmts, *negs)]
@@ -498,6 +523,8 @@ def _extra_problems(data: dict[str, Any], split: str, taken: set[str]) -> list[s
             problems.append(f"{row['id']}: empty text")
         if row.get("role", "user") not in ("user", "assistant"):
             problems.append(f"{row['id']}: role must be user or assistant")
+        if any(_bad_turn(t) for t in row.get("before", [])):
+            problems.append(f"{row['id']}: bad earlier turns")
     return problems + _expected_problems(stmts, data["keys"])
 
 
@@ -555,11 +582,11 @@ def _observe_row(
     error = ""
     with UserMemory("sqlite:///:memory:", embedder=_embedder(embedder)) as mem:
         try:
-            for n, text in enumerate(turns_of(row)):
+            for n, (said_by, text) in enumerate(turns_of(row, role)):
                 mem.observe(
                     user,
                     text,
-                    role=role,
+                    role=said_by,
                     session_id="s1",
                     turn_id=f"t{n}",
                     at=AT + timedelta(minutes=n),
@@ -603,10 +630,11 @@ def run(
     ``details`` adds every row's outcome and stored records (use it on dev only:
     the test half is for reporting, not for tuning).
     """
-    if split not in (*SPLITS, "all", *EXTRA_SPLITS):
-        raise ValueError(f"split must be dev, test, all or one of {EXTRA_SPLITS}, not {split!r}")
+    extras = (*EXTRA_SPLITS, *HELDOUT_SPLITS)
+    if split not in (*SPLITS, "all", *extras):
+        raise ValueError(f"split must be dev, test, all or one of {extras}, not {split!r}")
     keys = data["keys"]
-    if split in EXTRA_SPLITS:
+    if split in extras:
         chosen = [split]
         stmts = data[f"{split}_statements"][:limit]
         negs = data[f"{split}_negatives"][:limit]
@@ -703,14 +731,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--split",
-        choices=(*SPLITS, "all", *EXTRA_SPLITS),
+        choices=(*SPLITS, "all", *EXTRA_SPLITS, *HELDOUT_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev22zh (extra development sets) are reported on their own",
+        help="all = dev + test; dev2 to dev23 (extra development sets) are reported on their "
+        "own; dev23x is held out (run it alone, no --details)",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev22zh, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev23, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")

@@ -442,3 +442,34 @@ def test_dev13_is_a_two_language_yardstick_over_every_group(data: dict[str, Any]
         assert groups <= {r["category"] for r in rows}
     report = pb.run(data, split="dev13", limit=2)
     assert set(report["table"]) == {"dev13"}
+
+
+def test_an_earlier_turn_may_be_the_assistants_question(data: dict[str, Any]) -> None:
+    row = {
+        "id": "qa-1",
+        "text": "Leeds",
+        "before": ["hi", {"role": "assistant", "text": "Where are you based?"}],
+    }
+    assert pb.turns_of(row) == [
+        ("user", "hi"),
+        ("assistant", "Where are you based?"),
+        ("user", "Leeds"),
+    ]
+    assert pb.turns_of({"id": "n", "text": "ok"}, "assistant") == [("assistant", "ok")]
+    bad = {
+        "id": "d23-en-city-99",
+        "lang": "en",
+        "category": "city",
+        "split": "dev23",
+        "text": "Leeds",
+        "before": [{"role": "robot", "text": "Where are you based?"}],
+        "expected": [{"key": "location.city", "value": "Leeds"}],
+    }
+    broken = {**data, "dev23_statements": [*data["dev23_statements"], bad]}
+    assert any("d23-en-city-99: bad earlier turns" in p for p in pb.validate(broken))
+
+
+def test_held_out_splits_stay_out_of_the_development_table() -> None:
+    assert set(pb.HELDOUT_SPLITS).isdisjoint(pb.EXTRA_SPLITS)
+    with pytest.raises(SystemExit):
+        pb.main(["--split", "dev23x", "--details"])
