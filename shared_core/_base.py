@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
 
+from . import _forksafe
 from .clock import Clock, SystemClock
 from .config import MemoryConfig
 from .entities import (
@@ -80,8 +81,7 @@ def _reset_open_after_fork() -> None:
             log.warning("could not reset a memory instance after fork: %s", exc)
 
 
-if hasattr(os, "register_at_fork"):  # POSIX
-    os.register_at_fork(after_in_child=_reset_open_after_fork)
+_forksafe.in_child(_reset_open_after_fork)  # the core's one fork hook (_forksafe.py)
 
 
 class MemoryBase:

@@ -26,11 +26,13 @@ import asyncio
 import concurrent.futures
 import functools
 import inspect
+import os
 import threading
 import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from . import _forksafe
 from .entities import ScoredMemory
 from .errors import InvalidInputError
 from .pipeline import UserMemory
@@ -137,6 +139,7 @@ class _LoopThread:
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
+        self.pid = os.getpid()
         self._ready = threading.Event()
         self.thread = threading.Thread(target=self._run, name="usermemory-core-loop", daemon=True)
         self.thread.start()
@@ -152,7 +155,9 @@ class _LoopThread:
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
     def stop(self) -> None:
-        if self.loop.is_running():
+        # a forked child's copy: its thread never ran here, and waking the loop would
+        # write to the self-pipe the parent's loop shares
+        if self.pid == os.getpid() and self.loop.is_running():
             self.loop.call_soon_threadsafe(self.loop.stop)
 
 
@@ -160,6 +165,15 @@ class _LoopThread:
 # the loop stops when the core is garbage collected.
 _LOOPS: weakref.WeakKeyDictionary[Any, _LoopThread] = weakref.WeakKeyDictionary()
 _LOOPS_LOCK = threading.Lock()
+_forksafe.renew_lock(globals(), "_LOOPS_LOCK")
+
+
+@_forksafe.in_child
+def _forget_loops() -> None:
+    """In a forked child: no loops (their threads are the parent's); a core's next
+    call starts a loop of the child's own."""
+    global _LOOPS
+    _LOOPS = weakref.WeakKeyDictionary()
 
 
 def _loop_for(core: Any) -> _LoopThread:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from . import _forksafe
 from .errors import InvalidInputError
 from .scripts import CJK_TEXT
 from .validate import check_count
@@ -45,6 +46,7 @@ _custom: Callable[[str], int] | None = None
 _tokenizer: Any = None
 _tokenizer_failed = False
 _lock = threading.Lock()
+_forksafe.renew_lock(globals(), "_lock")  # a parent thread may be loading it at a fork
 
 
 def heuristic_count_tokens(text: str) -> int:

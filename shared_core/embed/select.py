@@ -7,6 +7,7 @@ import logging
 import os
 import threading
 
+from .. import _forksafe
 from ..config import MemoryConfig
 from ..errors import ConfigError, MissingDependencyError
 from .cache import CachingEmbedder
@@ -19,6 +20,7 @@ logger = logging.getLogger(__name__)
 
 _warned_fallback = False
 _warn_lock = threading.Lock()
+_forksafe.renew_lock(globals(), "_warn_lock")
 
 
 def _onnx_can_run(emb: OnnxEmbedder) -> bool:

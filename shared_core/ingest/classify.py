@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .. import taxonomy
+from .. import _forksafe, taxonomy
 from ..entities import Candidate
 from . import lexicon as L
 from ._rulebase import ok_topic, phrase, split_items, third_party
@@ -134,6 +134,7 @@ def prototypes() -> list[tuple[str, str]]:
 
 _CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
 _CACHE_LOCK = threading.Lock()
+_forksafe.renew_lock(globals(), "_CACHE_LOCK")  # the matrices are kept (plain arrays)
 
 
 def _matrix(embedder: _Embedder) -> tuple[list[str], np.ndarray]:

@@ -23,11 +23,13 @@ import functools
 import logging
 import math
 import re
+import sys
 import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
 from types import ModuleType
 
+from .. import _forksafe
 from ..scripts import HAN
 
 __all__ = [
@@ -108,6 +110,28 @@ STOPWORDS = _EN_STOP | _ZH_STOP
 
 _jieba: ModuleType | None = None
 _jieba_lock = threading.Lock()
+_forksafe.renew_lock(globals(), "_jieba_lock")
+
+
+@_forksafe.in_child
+def _renew_jiebas_own_locks() -> None:
+    """In a forked child: new locks for jieba's own first load.
+
+    A parent thread may have been loading the dictionary at the fork: it holds our
+    ``_jieba_lock`` (renewed like every module lock), jieba's ``Tokenizer.lock`` and,
+    while it writes jieba's cache file, an entry of ``jieba.DICT_WRITING``; the child's
+    load takes the same locks. A loaded dictionary is kept (jieba's cut takes no lock
+    once initialised).
+    """
+    jieba = sys.modules.get("jieba")
+    if jieba is None:
+        return
+    tokenizer = getattr(jieba, "dt", None)
+    if tokenizer is not None and hasattr(tokenizer, "lock"):
+        tokenizer.lock = threading.RLock()
+    writing = getattr(jieba, "DICT_WRITING", None)
+    if isinstance(writing, dict):
+        writing.clear()  # only loads under way are listed: none is, in the child
 
 
 def _get_jieba() -> ModuleType:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _forksafe
 from ..clock import Clock
 from ..config import MemoryConfig
 from ..entities import Kind
@@ -94,6 +95,7 @@ def pgvector_migrations(dimension: int) -> tuple[Migration, ...]:
 
 _warned = False
 _warn_lock = threading.Lock()
+_forksafe.renew_lock(globals(), "_warn_lock")
 
 
 def _warn_once(detail: str) -> None:

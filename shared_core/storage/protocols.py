@@ -481,9 +481,10 @@ class EventBus(Protocol):
 class ForkAware(Protocol):
     """Optional on any store: what it does in a child process after ``os.fork()``.
 
-    :class:`~shared_core.UserMemory` registers one ``os.register_at_fork`` hook; in the
-    child it calls ``after_fork()`` on each store of every memory not closed yet, on the
-    child's only thread, before the child runs anything else. A store then:
+    The core's one ``os.register_at_fork`` hook (``shared_core/_forksafe.py``, which
+    also renews module-level locks) calls, in the child, ``after_fork()`` on each store
+    of every memory not closed yet, on the child's only thread, before the child runs
+    anything else. A store then:
 
     - replaces its locks (a thread of the parent may have held one at the fork; that
       thread does not exist in the child, so the lock would never be released);

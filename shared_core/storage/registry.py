@@ -31,6 +31,7 @@ from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
+from .. import _forksafe
 from ..clock import Clock, SystemClock
 from ..config import MemoryConfig
 from ..errors import ConfigError, MissingDependencyError, UnknownBackendError, UserMemoryError
@@ -220,6 +221,7 @@ BUILTIN_BACKENDS: Mapping[str, BackendSpec] = MappingProxyType(
 
 _registered: dict[str, BackendSpec] = {}
 _lock = threading.Lock()
+_forksafe.renew_lock(globals(), "_lock")
 
 
 def register_backend(
