@@ -34,6 +34,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from . import _forksafe
 from .errors import ConfigError, InvalidInputError
 
 __all__ = ["COUNTERS", "LATENCY_BUCKETS", "Metrics", "prometheus_available"]
@@ -81,6 +82,44 @@ def _full_name(name: str, *, counter: bool = False) -> str:
     return full
 
 
+_LOCK_TYPES = {type(threading.Lock()): threading.Lock, type(threading.RLock()): threading.RLock}
+
+
+def _renew_lock_attrs(obj: object) -> None:
+    """Replace every lock held in ``obj``'s attributes with a new one of its kind."""
+    attrs = getattr(obj, "__dict__", None)
+    if not attrs:
+        return
+    for name, value in list(attrs.items()):
+        new = _LOCK_TYPES.get(type(value))
+        if new is not None:
+            setattr(obj, name, new())
+
+
+def _renew_prometheus_locks(registry: Any, collectors: list[Any]) -> None:
+    """New locks for these ``prometheus_client`` collectors, in a forked child.
+
+    The locks are private attributes of ``prometheus_client`` objects (0.20 .. 0.26:
+    ``CollectorRegistry._lock``, a labelled metric's ``_lock`` over its children, and a
+    ``MutexValue._lock`` per value: a counter's value, a histogram's sum and each of its
+    buckets), so they are found by type, one level below each metric, rather than by
+    name. Only this ``Metrics``' collectors and registry are renewed; multiprocess mode
+    (``PROMETHEUS_MULTIPROC_DIR``) keeps one lock in a closure and is not covered.
+    """
+    metrics: list[Any] = []
+    for wrapper in collectors:
+        metrics.append(wrapper)
+        children = getattr(wrapper, "_metrics", None)
+        if isinstance(children, dict):
+            metrics.extend(children.values())
+    _renew_lock_attrs(registry)
+    for metric in metrics:
+        _renew_lock_attrs(metric)
+        for value in list(vars(metric).values()):
+            for part in value if isinstance(value, list) else (value,):
+                _renew_lock_attrs(part)
+
+
 class Metrics:
     """Counters and latency histograms for one ``UserMemory``; no-op when disabled.
 
@@ -116,11 +155,21 @@ class Metrics:
                     f"this registry already holds UserMemory metrics ({exc}); "
                     "use one Metrics per shared registry"
                 ) from exc
+        _forksafe.track(self)  # also when no UserMemory holds it (e.g. a server's)
 
     def after_fork(self) -> None:
-        """In a forked child: a new lock (the counts so far are the parent's: a child's
-        counters start from them, as ``prometheus_client`` values do)."""
+        """In a forked child: new locks, ours and ``prometheus_client``'s (the counts so
+        far are the parent's: a child's counters start from them, as
+        ``prometheus_client`` values do).
+
+        ``prometheus_client`` has no fork hook: each value, each labelled metric and the
+        registry has a ``threading.Lock`` that a parent thread may hold at the fork
+        (:func:`_renew_prometheus_locks`).
+        """
         self._lock = threading.Lock()
+        if self._prom is not None:
+            collectors = [c for c, _ in self._counters.values()]
+            _renew_prometheus_locks(self.registry, [*collectors, *self._histograms.values()])
 
     @classmethod
     def disabled(cls) -> Metrics:

@@ -25,6 +25,7 @@ from shared_core import _forksafe, tokens
 from shared_core.aio import CoreBridge
 from shared_core.embed import HashingEmbedder
 from shared_core.ingest import classify
+from shared_core.metrics import Metrics, prometheus_available
 from shared_core.storage import lexical, registry
 from tests.forking import PASSED, in_child
 
@@ -168,3 +169,39 @@ def test_the_backend_registry_and_warn_once_locks_are_free_in_the_child() -> Non
                 assert lock.acquire(timeout=1)
 
         assert in_child(child, timeout=30) == PASSED
+
+
+@pytest.mark.skipif(not prometheus_available(), reason="prometheus_client not installed")
+def test_metrics_count_in_the_child_though_prometheus_locks_were_held() -> None:
+    m = Metrics()
+    m.inc("recall")
+    m.inc("gated_out", reason="low_confidence")
+    m.observe_latency("recall", 0.01)
+    counter = m._counters["usermemory_recall_total"][0]
+    gated = m._counters["usermemory_gated_out_total"][0]
+    hist = m._histograms["recall"]
+    locks = [
+        m._lock,
+        m.registry._lock,  # collect(), register()
+        counter._value._lock,  # a counter's value
+        gated._lock,  # a labelled metric's children
+        gated.labels(reason="low_confidence")._value._lock,
+        hist._sum._lock,
+        *(bucket._lock for bucket in hist._buckets),
+    ]
+    with held_by_a_thread(*locks):
+
+        def child() -> None:
+            m.inc("recall")
+            m.inc("gated_out", reason="low_confidence")
+            m.inc("gated_out", reason="duplicate")  # a new child of the labelled metric
+            m.observe_latency("recall", 0.02)
+            m.inc("brand_new")  # a new counter: registers under the registry lock
+            assert m.value("recall_total") == 2.0
+            assert m.value("gated_out_total", reason="low_confidence") == 2.0
+            assert m.value("recall_seconds_count") == 2.0
+            assert b"usermemory_brand_new_total 1.0" in m.generate_latest()
+
+        assert in_child(child, timeout=30) == PASSED
+    assert m.value("recall_total") == 1.0  # the child's counts are its own
+    assert m.value("recall_seconds_count") == 1.0
