@@ -19,16 +19,19 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .. import _forksafe
 from ..clock import Clock, SystemClock
 from ..config import MemoryConfig
 from ..errors import ConfigError
 from ..ids import check_id
+from .protocols import after_fork
 from .redis import (
     CACHE_INVALIDATE_LUA,
     CACHE_SET_LUA,
@@ -149,9 +152,15 @@ class LocalProfileCache:
 
     def after_fork(self) -> None:
         """In a forked child: empty, with a new lock. The subscriber that invalidated
-        the entries is a thread of the parent: the copies could go stale here."""
+        the entries is a thread of the parent: the copies could go stale here (the
+        child's copy of the :class:`EventSubscriber` subscribes anew)."""
         self._lock = threading.Lock()
         self._data = {}
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._data.clear()
 
     def get(self, user_id: str, system_context: str, scope_key: str = "") -> dict[str, str] | None:
         """The cached profile, or ``None``."""
@@ -183,8 +192,7 @@ class LocalProfileCache:
 
     def close(self) -> None:
         """Forget every entry."""
-        with self._lock:
-            self._data.clear()
+        self.clear()
 
 
 # --------------------------------------------------------------------------- events
@@ -254,6 +262,15 @@ class EventSubscriber:
     ``cache`` are invalidated, then ``handler(event)`` runs) and XACKed. Entries pending
     for this consumer (delivered, not acked: a crash) are processed first.
 
+    After ``os.fork()`` the child's copy has a cache of its own (emptied), so it needs
+    every event, not a share of the parent's group: on its first poll it reads in a
+    group of its own, ``<group>.<child pid>``, from the stream's end (created, or moved
+    there if a process with the same pid left it), then empties its cache again (what
+    was cached before the group existed could have missed an invalidation). If the
+    parent's thread was running at the fork, the child starts its own with the same
+    arguments; ``handler`` then runs in both processes. :meth:`close` in the child
+    deletes its group (a child that never closes leaves an empty group behind).
+
     Args:
         client_or_url: a client or a Redis URL.
         group: the consumer group (created with ``XGROUP CREATE ... MKSTREAM``).
@@ -279,6 +296,7 @@ class EventSubscriber:
         self._client, self._owned, opts = connect(client_or_url)
         self.keys = RedisKeys(opts.prefix if prefix is None else prefix, stream or opts.stream)
         self.group = check_id(group, "group")
+        self._first_group = self.group
         self.consumer = check_id(consumer, "consumer")
         self.cache = cache if cache is not None else LocalProfileCache()
         self.handler = handler
@@ -287,7 +305,45 @@ class EventSubscriber:
         self._pending_done = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._running = False  # a run() loop is under way (restarted in a forked child)
+        self._run_args: dict[str, Any] = {}
+        self._owns_group = False  # a forked child's own group, deleted by close()
+        self._join_own_group = False  # set in a forked child: join it on the next poll
         self.ensure_group(start_id)
+        _forksafe.track(self)
+
+    def after_fork(self) -> None:
+        """In a forked child (see the class doc): its own group, joined on the next
+        poll; a new stop flag and the cache emptied with new locks; the thread
+        restarted if the parent's was running. No I/O here: the thread (or the
+        caller's first poll) joins the group."""
+        restart = self._thread is not None and self._running
+        self._stop = threading.Event()
+        self._thread = None
+        self._running = False
+        self.group = f"{self._first_group}.{os.getpid()}"
+        self._owns_group = True
+        self._join_own_group = True
+        self._pending_done = False
+        after_fork(self.cache)
+        if restart:
+            self.start(**self._run_args)
+
+    def _join_group_here(self) -> None:
+        """A forked child's group: created at the stream's end, or moved there."""
+        from redis import exceptions as rx
+
+        with redis_errors():
+            try:
+                self._client.xgroup_create(self.keys.stream, self.group, id="$", mkstream=True)
+            except rx.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+                self._client.xgroup_setid(self.keys.stream, self.group, "$")
+        self._join_own_group = False
+        clear = getattr(self.cache, "clear", None)
+        if callable(clear):
+            clear()
 
     def ensure_group(self, start_id: str = "$") -> None:
         """Create the group (and the stream) if missing."""
@@ -327,6 +383,8 @@ class EventSubscriber:
 
     def poll(self, *, block_ms: int | None = 100, count: int | None = None) -> int:
         """Read, apply and ack one batch; return how many events were applied."""
+        if self._join_own_group:
+            self._join_group_here()
         start = "0" if not self._pending_done else ">"
         with redis_errors():
             reply = self._client.xreadgroup(
@@ -355,13 +413,17 @@ class EventSubscriber:
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         done = 0
-        while not self._stop.is_set():
-            if max_events is not None and done >= max_events:
-                break
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            left = None if max_events is None else max_events - done
-            done += self.poll(block_ms=100, count=min(left or self.batch, self.batch))
+        self._running = True
+        try:
+            while not self._stop.is_set():
+                if max_events is not None and done >= max_events:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                left = None if max_events is None else max_events - done
+                done += self.poll(block_ms=100, count=min(left or self.batch, self.batch))
+        finally:
+            self._running = False
         self._stop.clear()
         return done
 
@@ -369,6 +431,7 @@ class EventSubscriber:
         self, *, max_events: int | None = None, timeout: float | None = None
     ) -> threading.Thread:
         """Run :meth:`run` in a daemon thread; :meth:`stop` / :meth:`join` end it."""
+        self._run_args = {"max_events": max_events, "timeout": timeout}
         self._thread = threading.Thread(
             target=self.run,
             kwargs={"max_events": max_events, "timeout": timeout},
@@ -388,9 +451,15 @@ class EventSubscriber:
             self._thread.join(timeout)
 
     def close(self) -> None:
-        """Stop the thread and close the client if this object created it."""
+        """Stop the thread, delete a forked child's own group, close the client if this
+        object created it."""
         self.stop()
         self.join(5)
+        _forksafe.untrack(self)
+        if self._owns_group:
+            self._owns_group = False
+            with contextlib.suppress(Exception):
+                self._client.xgroup_destroy(self.keys.stream, self.group)
         if self._owned:
             with contextlib.suppress(Exception):
                 self._client.close()
