@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 from cachetools import LRUCache
 
+from .. import _forksafe
 from ..errors import ConfigError, InvalidInputError
 from .languages import multilingual_flag
 
@@ -70,9 +71,12 @@ class CachingEmbedder:
         self.model_calls = 0
         self.cache_hits = 0
         self.cache_misses = 0
+        _forksafe.track(self)  # also when no UserMemory holds it
 
     def after_fork(self) -> None:
-        """In a forked child: new locks (a parent thread may have held one at the fork)."""
+        """In a forked child: new locks (a parent thread may have held one at the fork;
+        the model itself is kept: an ONNX Runtime session runs in the child even when a
+        parent thread was inside it at the fork)."""
         self._cache_lock = threading.Lock()
         self._model_lock = threading.RLock()
 

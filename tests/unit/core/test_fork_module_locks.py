@@ -23,7 +23,7 @@ import pytest
 import shared_core
 from shared_core import _forksafe, tokens
 from shared_core.aio import CoreBridge
-from shared_core.embed import HashingEmbedder
+from shared_core.embed import CallableEmbedder, HashingEmbedder
 from shared_core.ingest import classify
 from shared_core.metrics import Metrics, prometheus_available
 from shared_core.storage import lexical, registry
@@ -167,6 +167,18 @@ def test_the_backend_registry_and_warn_once_locks_are_free_in_the_child() -> Non
             registry.register_backend("forktest", lambda url, **kw: None, role="cache")
             for lock in (select._warn_lock, pgvector._warn_lock):
                 assert lock.acquire(timeout=1)
+
+        assert in_child(child, timeout=30) == PASSED
+
+
+def test_an_embedder_no_memory_holds_embeds_in_the_child_though_its_locks_were_held() -> None:
+    hashing = HashingEmbedder()
+    embedder = CallableEmbedder(hashing.embed, dimension=hashing.dimension, name="standalone")
+    embedder.embed(["warm"])
+    with held_by_a_thread(embedder._model_lock, embedder._cache_lock):
+
+        def child() -> None:
+            assert embedder.embed(["a text first seen in the child"]).shape[0] == 1
 
         assert in_child(child, timeout=30) == PASSED
 
