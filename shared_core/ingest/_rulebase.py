@@ -151,6 +151,11 @@ LAUGH_RE = re.compile(
     r"|^\W*(?:太好了|真好|真棒|好棒|棒极了|太棒了|好极了|妙极了|完美|好开心|真开心|真不错)\W*[^，,。.!！]{0,6}?又"
     # a laughing opener: "笑死，我对周一早上的闹钟过敏", "笑哭，我是…"
     r"|^\W*(?:笑死|笑哭|笑不活|乐死)"
+    # a body part working like a gadget tuned to one thing: "我的眼睛只对红包有识别功能",
+    # "我的耳朵只对开饭有反应", "我的胃自带火锅雷达"
+    r"|(?:眼睛|眼|耳朵|鼻子|脑子|大脑|胃|肚子|嘴巴?|手指?|腿|身体|钱包)(?:只|就只|仅)对[^，,。]{1,10}?"
+    r"(?:有|才有)[^，,。]{0,10}?(?:功能|反应|感应|雷达|信号)"
+    r"|(?:眼睛|耳朵|鼻子|脑子|大脑|胃|肚子|嘴巴?)(?:自带|装了|内置)[^，,。]{1,8}?(?:功能|雷达|系统|芯片)"
     # forever eighteen: "已经连续过了二十年十八岁生日", "永远十八岁"
     r"|(?:连续|年年|每年都?)[^，,。]{0,4}过了?[^，,。]{0,6}(?:十八|18)岁(?:的)?生日|永远(?:的)?(?:十八|18)岁"
     # a hobby that is something suffered: "我的爱好是被老板骂", "特长是挨骂"
@@ -227,7 +232,8 @@ _PAST_SPAN = re.compile(
 _NOW = re.compile(
     r"\b(?:still|these\s+days)\b|\bnow\b(?!\s+(?:i'?m\s+)?(?:not|no|over|fine))"
     # "现在也不吃" goes on; "现在好了", "现在不过敏了", "现在啥都吃", "现在改吃肉了" end it
-    r"|(?:现在|目前|如今)(?!(?:已经|早就?)?(?:好了|不|没|啥都|什么都|改|换))|至今|仍|依然|到现在",
+    # ("现在改住杭州了" is where the user lives now)
+    r"|(?:现在|目前|如今)(?!(?:已经|早就?)?(?:好了|不|没|啥都|什么都|改(?!住|在|到)|换(?!住|在|到)))|至今|仍|依然|到现在",
     _I,
 )
 #: A state that began in that stretch and goes on: "高中时我就不吃香菜了", "上大学的时候开始过敏".
@@ -245,12 +251,39 @@ _ENDED = re.compile(
 )
 
 
+#: A finding told as the turn of a story, the reason something then stopped: "后来体检查出
+#: 贫血就放弃了", "查出尿酸高以后就戒了".
+_FOUND_THEN_STOPPED = re.compile(
+    r"(?:查出来?|检查出|诊断出|确诊)[^，,。]{1,8}?(?:就|便|于是|所以|之后|以后)[^，,。]{0,6}?"
+    r"(?:放弃|戒|停|不[\u4e00-\u9fff]|没再|改)"
+)
+
+
+#: A condition said to be over: "现在已经好了", "早就治好了", "已经痊愈了" ("好了很多" is better,
+#: not over).
+_CURED_ZH = re.compile(
+    r"(?:已经|早就?|都)(?:完全)?(?:好了|治好了?|痊愈|康复)(?!很多|不少|一些|一点|点|些|大半)"
+    r"|(?:治好了|痊愈了|康复了)(?!很多|不少|一些|一点|点|些|大半)"
+)
+
+
 def past_state(clause: str, key: str, sentence: str = "") -> bool:
     """Whether a memory of ``key`` read from ``clause`` is a state that was and is no more
     (the extractor marks it ``past``); a ``.previous`` key, an event or a note of one's
     history is meant as past and keeps."""
     if key.endswith(".previous") or key.startswith(("event.", "note.")):
         return False
+    if (
+        key.startswith("health.condition")
+        and _FOUND_THEN_STOPPED.search(clause) is not None
+        and (_PAST.search(sentence or clause) or _PAST_SPAN.search(sentence or clause))
+        and re.search(r"现在还|一直|至今|仍|依然|还在", sentence or clause) is None
+    ):
+        # a finding in a story told of the past ("以前吃过两年素，后来体检查出贫血就放弃了"):
+        # the story's turn, not a condition said to hold now
+        return True
+    if key.startswith("health.condition") and _CURED_ZH.search(sentence or clause) is not None:
+        return True  # "去年查出脂肪肝，不过现在已经好了": a condition that is over
     ended = _ENDED.search(sentence or clause) is not None
     if (
         _PAST_SPAN.search(clause) is not None
@@ -553,6 +586,12 @@ def one_answer_aside(text: str, start: int = 0, end: int | None = None) -> bool:
 NAMED_RETRACT_ZH = re.compile(
     r"(?:跟你|和你|给你)?(?:说|讲|提)(?:过)?的[^，,。]{1,16}?(?:那条|这条|那句|这句|那个|这个|那件事|的事)"
     r"(?:信息|消息|话)?[^，,。]{0,2}?(?:删|不算|作废|别记|不要记|撤回|忘了|忘掉|取消)"
+    # the earlier words pointed at by when, then called a slip: "刚才说我住广州是打错了",
+    # "前面说我养猫那句不算", "之前讲我对芒果过敏是开玩笑的"
+    r"|(?:刚才|刚刚|前面|之前|上面|上一条)(?:跟你|和你|给你)?(?:说|讲|提|打|写)(?:过)?的?(?:我|俺)"
+    r"[^，,。]{1,16}?(?:那条|这条|那句|这句|那个|这个)?(?:信息|消息|话)?[^，,。]{0,2}?"
+    r"(?:删|不算|作废|别记|不要记|撤回|忘了|忘掉|取消|(?:是)?(?:打错|说错|写错|开玩笑|逗你|骗你"
+    r"|瞎说|乱说|瞎编|假的|手滑))"
 )
 #: "actually", "I meant", "不对", "其实", "我说错了", ", not X".
 CORRECTION_RE = re.compile(
@@ -789,7 +828,7 @@ THIRD_PARTY_RE = re.compile(
     r"|downstairs|across\s+the\s+(?:street|hall|road)|down\s+the\s+(?:street|road))|the\s+neighbou?rs?"
     r"|(?:people|everyone|everybody|friends)(?!\s+calls?\s+me\b))\b"
     # (after 是 too, as a correction names who it is: "是我儿子过敏，不是我")
-    r"|^\W*(?:(?:就|其实|原来)?是)?(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
+    r"|^\W*(?:(?:就|其实|原来)?是)?(?:我的?)?(?:那个|这个|那位|这位)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子"
     r"|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|男朋友|女朋友|客户|表[哥姐弟妹]|堂[哥姐弟妹]"
     # more kin and friends: "我闺蜜，在杭州做护士", "我婆婆那边…", "我发小他…"
     r"|闺蜜|发小|哥们儿?|姐们儿?|婆婆|公公|岳母|岳父|丈母娘|老丈人|舅舅|舅妈|姑姑|姑妈|姨妈|小姨|叔叔"
@@ -1336,6 +1375,13 @@ def _vocab_zh() -> frozenset[str]:
 
 
 _LIST_VOCAB_ZH = _vocab_zh()
+#: A pastime named by how it is done and what it is ("徒步旅行", "自驾游", "户外运动",
+#: "水下摄影", "野外露营"): one compound, not two items, though both halves are words.
+_MANNER_COMPOUND_ZH = re.compile(
+    r"(?:徒步|自驾|骑行|骑车|背包|穷游|自助|跟团|户外|野外|极限|水上|水下|室内|长途|短途|越野|登山|潜水|海岛|环球"
+    r"|街头|风光|人像|夜景|野生动物|城市)"
+    r"(?:旅行|旅游|游|运动|摄影|露营|探险|骑行|徒步|跑)"
+)
 _LIST_VOCAB_LONGEST = max(len(w) for w in _LIST_VOCAB_ZH)
 
 
@@ -1352,7 +1398,7 @@ def run_items(item: str) -> list[str]:
     if len(trimmed) >= 3 and trimmed.endswith("类") and not trimmed.endswith("药类"):
         trimmed = trimmed[:-1]  # "内脏类": the kind, not the word 类 (贝类 stays)
     trimmed = trimmed or item
-    if trimmed in _LIST_VOCAB_ZH or len(trimmed) < 2:
+    if trimmed in _LIST_VOCAB_ZH or len(trimmed) < 2 or _MANNER_COMPOUND_ZH.fullmatch(trimmed):
         return [trimmed]
     n = len(trimmed)
     best: list[list[str] | None] = [None] * (n + 1)
@@ -1413,7 +1459,10 @@ def classify(term: str) -> tuple[str, Kind, str] | None:
 
 
 #: "anymore" / "no longer" / "不再": a declaration that takes a fact back.
-ANYMORE = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b|不再|已经不|不(?!了$).{0,8}了$", _I)
+#: ("戒不掉了", "离不开了": cannot quit, cannot do without, a "不…了" that goes on)
+ANYMORE = re.compile(
+    r"\b(?:anymore|any\s+more|no\s+longer)\b|不再|已经不|(?<![戒离])不(?!了$).{0,8}了$", _I
+)
 
 
 def negate(c: Candidate) -> Candidate:

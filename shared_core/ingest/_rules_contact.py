@@ -431,8 +431,14 @@ _NAME_ZH_PREF = re.compile(
     r"(?<!别)(?<!不要)(?<!不用)(?<!别再)(?:叫|喊|称呼)我(?:(?<=称呼我)为)?"  # "请称呼我为王老师"
     # "叫我起床", "喊我吃饭": a call to do something, not a name
     r"(?!起床|起来|吃饭|回家|去|来|过来|一声|一下|做|帮|别|不要|出去|下楼|上班|睡觉|开门)"
-    r"(?P<n>(?:(?!吧|呢|了|就|哈)[" + CJK + r"A-Za-z]){1,6}?)(?:吗|呢)?"
-    r"(?:就行|就好|就可以|吧|$|[，,。.!！？?])"
+    r"(?P<n>(?:(?!吧|呢|了|就|哈|也(?:行|可以|成|好))[" + CJK + r"A-Za-z]){1,6}?)(?:吗|呢)?"
+    r"(?:就行|就好|就可以|也行|也可以|也成|也好|吧|$|[，,。.!！？?])"
+)
+#: Names offered in turn, each as good as the other ("叫我秦始皇也行，叫我彭于晏也行",
+#: "喊我小王也可以喊我王总也可以"): no name is chosen, whichever is said.
+_NAMES_IN_TURN_ZH = re.compile(
+    r"(?:叫|喊|称呼)我[^，,。]{1,8}?(?:也|都)(?:行|可以|成|好)[^。]{0,12}?"
+    r"(?:叫|喊|称呼)我[^，,。]{1,8}?(?:也|都)(?:行|可以|成|好)"
 )
 _NAME_WORD_CUT = re.compile(
     r"\s+(?:and|but|from|i|by|here|please|pls|so|nice|if|when|for|in\s+case|btw|fyi|fwiw|lol"
@@ -633,7 +639,7 @@ def h_name(cl: Clause) -> Iterator[Hit]:
             yield mz.start(), mz.end(), cand(Kind.FACT, "name", name.strip())
     if (mis := _NAME_ZH_IS.search(t)) and _zh_self_intro(mis.group("n")):
         yield mis.start("n"), mis.end("n"), cand(Kind.FACT, "name", mis.group("n"))
-    if mp := _NAME_ZH_PREF.search(t):
+    if (mp := _NAME_ZH_PREF.search(t)) and not _NAMES_IN_TURN_ZH.search(cl.sentence.text):
         yield mp.start(), mp.end(), cand(Kind.FACT, "name.preferred", mp.group("n"))
 
 

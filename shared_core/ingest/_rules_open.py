@@ -275,6 +275,14 @@ _NOTE_ZH = re.compile(
     r"|没有?(?:驾照|驾驶证|护照|车|房子?|医保|社保)|戒(?:烟|了烟))"
     r"[^?？吗呢]{0,40}))$"
 )
+#: The same with the thing fronted as the topic: "驾照我一直没考", "游泳我不会", "车我不会开",
+#: "飞机我从来没坐过", "坐车我晕得厉害" (not a pointer or a time: "这题我不会", "明天我没空").
+_NOTE_ZH_FRONTED = re.compile(
+    r"^\W*(?P<body>(?!这|那|哪|啥|什么|今天|明天|昨天|后天|现在|刚才|待会|上次|这次|下次|他|她|它|你|您|谁|我)[\u4e00-\u9fff]{1,4}"
+    r"我(?:是|真的?|根本|也|还|都)*"
+    r"(?:(?:一直|从来|从|到现在都?|至今|这辈子|长这么大|都)(?:都|也|还)?没有?|(?:学)?不会|(?:最|特别|很)?怕|晕)"
+    r"[^?？吗呢，,。]{0,30})$"
+)
 #: Passing states, feelings, plans, opinions and chat: not durable facts about the user.
 _NOT_DURABLE = re.compile(
     r"\b(?:today|tonight|now|right\s+now|tomorrow|yesterday|this\s+(?:morning|afternoon|evening"
@@ -317,7 +325,7 @@ _SO_THEN = re.compile(r",\s*(?:so|which\s+means)\s+(?!i\b|i'm\b).*$", _I)
 def h_note(cl: Clause) -> Iterator[Hit]:
     """note.<slug> = the user's words, for a durable first-person statement no rule read
     ("I'm left-handed", "I work night shifts", "我不会开车"), with a lower confidence."""
-    m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text)
+    m = _NOTE_EN.match(cl.text) or _NOTE_ZH.match(cl.text) or _NOTE_ZH_FRONTED.match(cl.text)
     if m is None or _NOT_DURABLE.search(m.group("body")):
         return
     # what follows ", so ..." is the consequence asked for, not part of the trait ("I'm left
@@ -416,7 +424,8 @@ _ZH_DEGREE = (
 _ZH_NOT = r"(?:不太|不怎么|不大|不是很|不)"
 _TASTE_ZH = re.compile(
     r"我" + _ZH_DEGREE + r"(?P<pol>" + _ZH_NOT + r"(?:喜欢|爱)(?:吃|喝)?|喜欢吃|喜欢喝|喜欢"
-    r"|热爱|爱吃|爱喝|爱|迷上了|迷上|痴迷于?|着迷于?|迷(?![路糊信惑失茫人你他她上])"
+    # ("我爱好户外运动": a hobby, not 爱 + 好户外运动)
+    r"|热爱|爱吃|爱喝|爱好|爱(?!好)|迷上了|迷上|痴迷于?|着迷于?|迷(?![路糊信惑失茫人你他她上])"
     r"|讨厌吃|讨厌喝|讨厌|受不了|不吃|吃不了|不能吃|不敢吃|喝不了|能吃)(?P<item>[^，,。.!?！？；;]{1,12})"
 )
 #: The same without a subject, in a later clause of a first-person sentence ("我喜欢吃面条，

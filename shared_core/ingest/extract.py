@@ -222,6 +222,14 @@ class RuleExtractor:
                         and (clause.start >= trailing[1] or len(clause.text) == len(sent.text))
                     )
                 )
+                # a self-label in the sentence that ends laughing is part of the joke ("我是
+                # 地球人，住在银河系 😂"): a free-form note keeps only what is said straight
+                laughed = laughed or (
+                    trailing is not None
+                    and n_sent == trailing[0]
+                    and hit.key.startswith("note.")
+                    and _SELF_LABEL_NOTE_ZH.match(hit.value or "") is not None
+                )
                 c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh or laughed)
                 if (
                     "question" in c.signals
@@ -247,11 +255,18 @@ class RuleExtractor:
                 c.intent is Intent.ASSERT and not {"third_party", "negated"} & c.signals
                 for c in out
             )
-        if retraction and NAMED_RETRACT_ZH.search(text):
+        named = [m.span() for m in NAMED_RETRACT_ZH.finditer(text)] if retraction else []
+        if named:
             # "之前跟你说的我不吃辣那条删了吧": the fact named is taken back, not said again
+            # (what the turn says after it stands: "刚才说我住广州是打错了，我住深圳")
             out = [
                 dataclasses.replace(c, signals=c.signals | {"retraction"})
                 if c.intent is Intent.ASSERT
+                and (
+                    (at_ := text.find((c.value or "")[:2])) < 0
+                    or not c.value
+                    or any(a <= at_ < b for a, b in named)
+                )
                 else c
                 for c in out
             ]
@@ -902,6 +917,8 @@ def _reason_after_task(clause: Clause) -> bool:
     )
 
 
+#: A free-form self-label note: "我是坚定的肉食主义者", "我是地球人".
+_SELF_LABEL_NOTE_ZH = re.compile(r"^\W*我(?:就|也|可|真|本来就)?是")
 #: "diagnosed with diabetes this morning" is news of a lasting condition, not a passing one.
 #: This one trip or order: a budget said with it is for this one only ("这次最多花800"
 #: is read as the user's limit, as dev16zh has it).
@@ -1692,6 +1709,13 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "原来",
             "过去",
             "本来",
+            "那几年",
+            "那些年",
+            "早些年",
+            "前些年",
+            "早年",
+            "那时",
+            "当年",
         ),
     ),
     (h_sentence_rows, SENTENCE_HINTS),

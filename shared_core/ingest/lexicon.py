@@ -1289,6 +1289,23 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
     (re.compile(r"(?<![A-Za-z])[bB]ase(?:在)?\s*(?=[\u4e00-\u9fff])"), "住在"),
     (re.compile(r"(?<![A-Za-z])[cC]all\s*我"), "打电话给我"),
     (re.compile(r"灰常"), "非常"),
+    # a reading said to run high, however softly, and treated: "血压有点高，在吃药控制" is
+    # 血压高 (a reading "有点高" alone may be today's, and stays as it is)
+    (
+        re.compile(
+            r"(血压|血糖|血脂|尿酸)(?:有点儿?|有些|也|都|本来就)*(?:偏|比较|稍微|稍|略|挺)?高"
+            r"(?=[，,]?\s*(?:现在|目前|一直|平时|每天|天天)?(?:在|要|得|靠)?(?:吃药|用药|服药|打胰岛素))"
+        ),
+        r"\1高",
+    ),
+    # a telling opener said aloud (voice input): "我跟你说啊我那个表姐她…" is "我那个表姐她…"
+    (
+        re.compile(
+            r"(?:^|(?<=[，,。！!？?\s]))我?(?:跟你|和你|跟您)(?:说|讲)(?!过|的|了|一声|实话)"
+            r"(?:啊|哈|哦|呀|吧|个事儿?|件事儿?)?\s*(?=[\u4e00-\u9fff])"
+        ),
+        "",
+    ),
     # English words typed inside a Chinese sentence ("我比较prefer微信支付", "我是freelancer",
     # "我lactose intolerant", "我在做PM"): read as the Chinese words the rules know
     (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:prefer)\s*(?=[\u4e00-\u9fff])"), "喜欢"),

@@ -1,0 +1,141 @@
+"""Chinese families of round 23: precision first (jokes, a finding in a story of the past,
+a named retraction, a voice-typed lead-in), then misses (a move told as "那几年…现在改住…",
+fronted objects, a treated reading, compound pastimes). Wordings of our own, in no
+benchmark file."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ingest_probe import has_value, stored
+
+# ---- precision: nothing stored ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # names offered in turn, each as good as the other: no name is chosen
+        "喊我孙悟空也行，喊我猪八戒也行，随你",
+        "叫我老板也可以叫我老大也可以 哈",
+        # a body part working like a gadget tuned to one thing
+        "我的耳朵只对下班两个字有自动识别功能",
+        "我的鼻子只对烧烤有感应",
+        "我的胃自带奶茶雷达",
+        # a self-label in a sentence that ends laughing
+        "我是火星人，刚来地球报到 😂",
+        "我是资深沙发土豆，周末只会躺着哈哈哈",
+    ],
+)
+def test_jokes_store_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_name_offered_with_ye_xing_alone_is_kept_without_the_words() -> None:
+    assert has_value(stored("叫我阿凯也行"), "name.preferred", "阿凯")
+    assert has_value(stored("我叫陈立，叫我小陈也可以"), "name.preferred", "小陈")
+
+
+def test_a_straight_self_label_with_a_laugh_elsewhere_stays() -> None:
+    found = stored("我住成都，天天吃火锅 😂")
+    assert has_value(found, "location.city", "chengdu")
+    assert stored("我是素食主义者")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a finding that was the turn of a story of the past
+        "以前天天喝奶茶，后来体检查出血糖高就戒了",
+        "那时候跑马拉松，后来检查出半月板损伤就放弃了",
+        # a condition said to be over
+        "前年查出脂肪肝，现在已经好了",
+        "我的鼻炎早就治好了",
+    ],
+)
+def test_a_condition_that_is_over_is_not_stored(text: str) -> None:
+    assert not any(k.startswith("health.condition") for k, _ in stored(text))
+
+
+def test_a_condition_found_and_still_held_stays() -> None:
+    assert any(k.startswith("health.condition") for k, _ in stored("去年查出痛风以后就戒啤酒了"))
+    assert has_value(stored("我有湿疹，已经好了很多"), "health.condition", "eczema")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["刚才说我住厦门是打错了，别管它", "前面说我养狗那句不算", "之前讲我对虾过敏是逗你的"],
+)
+def test_a_retraction_that_names_what_it_takes_back_stores_it_not(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_retraction_named_then_a_new_fact_keeps_the_new_one() -> None:
+    found = stored("刚才说我住厦门是打错了，我住福州")
+    assert has_value(found, "location.city", "fuzhou")
+    assert not has_value(found, "location.city", "xiamen")
+
+
+def test_a_named_retraction_takes_back_the_turn_before() -> None:
+    assert not has_value(stored("我住在厦门", "前面说我住厦门那句不算"), "location.city", "xiamen")
+
+
+def test_a_spoken_lead_in_does_not_hide_whom_it_is_about() -> None:
+    assert not stored("我跟你说啊我那个堂哥他对花生过敏然后每次聚餐都很麻烦")
+    assert has_value(stored("我跟你讲啊我对花生过敏"), "allergy.food", "peanuts")
+
+
+# ---- misses: stored now ----------------------------------------------------------------
+
+
+def test_a_stretch_of_years_then_where_now() -> None:
+    found = stored("前些年我住在武汉，现在改住长沙了")
+    assert has_value(found, "location.city", "changsha")
+    assert has_value(found, "location.city.previous", "wuhan")
+
+
+def test_a_move_told_of_someone_else_is_not_the_users() -> None:
+    assert not stored("我表哥那几年住在武汉，现在改住长沙了")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("护照我一直没办", "护照我一直没办"),
+        ("滑雪我不会", "滑雪我不会"),
+        ("船我从来没坐过", "船我从来没坐过"),
+    ],
+)
+def test_a_fronted_thing_the_user_never_did_is_a_note(text: str, words: str) -> None:
+    assert any(k.startswith("note.") and v == words for k, v in stored(text))
+
+
+@pytest.mark.parametrize("text", ["这题我不会", "作业我还没写", "明天我没空", "他我不会理"])
+def test_a_fronted_pointer_or_one_off_is_no_note(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_fronted_food_the_user_cannot_quit_is_liked() -> None:
+    assert has_value(stored("可乐我是戒不掉了"), "food.like", "可乐")
+
+
+def test_a_treated_reading_is_the_condition() -> None:
+    assert has_value(stored("我血糖偏高，每天在吃药"), "health.condition", "高血糖")
+    assert not stored("这几天血压有点高")
+
+
+def test_a_condition_with_how_long_it_lasted() -> None:
+    assert has_value(stored("我痛风十几年了"), "health.condition", "gout")
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("我喜欢骑行旅游和钓鱼", "骑行旅游"),
+        ("我爱好户外运动", "户外运动"),
+        ("周末爱去野外露营", "野外露营"),
+    ],
+)
+def test_a_pastime_named_by_how_it_is_done_stays_one_item(text: str, item: str) -> None:
+    found = stored(text)
+    assert any(k.endswith("." + item) for k, _ in found), found
