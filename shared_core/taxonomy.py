@@ -465,8 +465,9 @@ _CURRENCY_WORDS: tuple[tuple[str, str], ...] = (
     # "两千欧", "500欧": the short form after an amount
     (r"€|\beur\b|\beuros?\b|欧元|(?<=[\d零一二两三四五六七八九十百千万])欧(?![洲美])", "EUR"),
     (r"£|\bgbp\b|\bpounds?\b|\bquid\b|\bsterling\b|英镑", "GBP"),
+    # (yen before yuan: the 元 of 日元 is no CNY)
+    (r"\bjpy\b|\byen\b|日元|日币", "JPY"),
     (r"[¥￥]|\bcny\b|\brmb\b|\byuan\b|人民币|块|元", "CNY"),
-    (r"\bjpy\b|\byen\b|日元", "JPY"),
 )
 
 #: Words that make a liked or disliked item a food ("spicy food", "甜食", "火锅").

@@ -884,6 +884,9 @@ THIRD_PARTY_RE = re.compile(
     # someone else's household: "我闺蜜家的猫叫年糕", "我姐家狗子…", "我同事家孩子…"
     r"|^\W*(?:我的?)?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|闺蜜|发小|哥们儿?|姐们儿?|表[哥姐弟妹]|堂[哥姐弟妹]"
     r"|哥哥?|姐姐?|弟弟?|妹妹?|舅舅|姑姑|姨妈?|叔叔|阿姨|领导|老师)(?:家|家里)的?"
+    # a rule of one's workplace or school: "我们公司规定周末不能打电话", "学校要求…"
+    r"|^\W*(?:我们|咱们|我)?(?:的)?(?:公司|单位|学校|部门|小区|医院|物业|领导|老板)(?:里|的)?"
+    r"(?:规定|要求|不让|不允许|禁止|明文规定)"
     # one of "our" group or unit: "我们组的新人…", "我们公司有个同事…", "咱们部门那个大姐…"
     r"|^\W*(?:我们|咱们|我)(?:组|部门|公司|单位|班|宿舍|团队|科室|小区|楼|办公室|群|项目组)(?:里|上)?"
     r"(?:的|有个|有位|那个|那位|新来的)(?:新人|新来的|同事|领导|老板|经理|主管|实习生|小伙子?|姑娘|姐们儿?"
@@ -930,6 +933,17 @@ def has_explicit_marker(text: str) -> bool:
     return EXPLICIT_MARKER_RE.search(text) is not None
 
 
+#: A question about what a business or service offers, asked of "你们" without 吗: "你们能不能
+#: 用支付宝付款啊", "你们这边支不支持微信支付" (a request to the user's benefit, "你们能不能
+#: 别给我打电话", is not).
+_SERVICE_Q_ZH = re.compile(
+    r"^\W*(?:请问|问一下|想问下?)?\W*你们(?:这边|那边|这里|那里|店里?|家|公司|平台|酒店|医院|银行)?"
+    r"(?:能不能|可不可以|支不支持|收不收|接不接受|有没有|能否)"
+    r"(?![^，,。]*(?:给我|帮我|替我|我的|回复我|告诉我|叫我|提醒我|通知我|发我|联系我|打给我|别|不要))"
+    r"[^，,。]*\W*$"
+)
+
+
 def is_self_question(sentence: str) -> bool:
     """Whether a sentence is a question (about the user), not a request ("can you ...").
 
@@ -949,6 +963,8 @@ def is_self_question(sentence: str) -> bool:
         return True  # "could i be anemic", "would i still count as vegetarian if ..."
     if _PRESSED_Q_ZH.search(s):
         return True  # "生酮饮食到底能不能吃水果啊": 到底 asks, whatever request word follows
+    if _SERVICE_Q_ZH.match(s):
+        return True  # "你们能不能用支付宝付款啊": what the service takes, not a request to the user
     if _REQUEST_RE.search(s):
         return False
     if _ASKS_YOU_LAST.search(s):

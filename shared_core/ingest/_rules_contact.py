@@ -687,7 +687,8 @@ _CALL_NEG_ZH = re.compile(
 #: "don't ring me" refuses calls.
 _CALL_NEG_ZH_TOPIC = re.compile(r"(?:不要|别|不用)(?:再)?(?:打给我|给我打|打过来)")
 _CALL_POS_ZH = re.compile(
-    r"(?:可以|能|允许)(?:给我)?打(?:我)?电话|打电话(?:也行|也可以|没问题|可以)"
+    # ("不能打电话", "不可以打电话" allow nothing)
+    r"(?<![不没])(?:可以|能|允许)(?:给我)?打(?:我)?电话|打电话(?:也行|也可以|没问题|可以)"
 )
 
 

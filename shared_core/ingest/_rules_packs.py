@@ -1046,10 +1046,10 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "currency",
         None,
-        r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|美金|欧元|英镑|日元)(?:显示|标价|计价|报价)"
-        r"|(?:换算成|换成|折算成|折合成|转换成|都按)(?P<v3>人民币|美元|美金|欧元|英镑|日元)"
+        r"\b(?:prices?|amounts?|costs?)\s+in\s+(?P<v>euros?|dollars?|usd|eur|gbp|pounds?|yen|yuan|rmb)\b|(?:用|以)(?P<v2>人民币|美元|美金|欧元|英镑|日元|港币|港元|澳元|加元|韩元|新台币|台币|新币)(?:显示|标价|计价|报价)"
+        r"|(?:换算成|换成|折算成|折合成|转换成|都按)(?P<v3>人民币|美元|美金|欧元|英镑|日元|港币|港元|澳元|加元|韩元|新台币|台币|新币)"
         # the prices named first: "给我报价的时候用美元", "价格都用欧元"
-        r"|(?:报价|标价|价格|价钱|金额)[^，,。]{0,5}?(?:用|以|按)(?P<v4>人民币|美元|美金|欧元|英镑|日元)",
+        r"|(?:报价|标价|价格|价钱|金额)[^，,。]{0,5}?(?:用|以|按)(?P<v4>人民币|美元|美金|欧元|英镑|日元|港币|港元|澳元|加元|韩元|新台币|台币|新币)",
     ),
     # ---- interests (stored as the established taste.<item> = like)
     (
@@ -4949,6 +4949,10 @@ _HIGH_READING_ZH: Mapping[str, str] = {
     "尿酸高": "高尿酸",
     "胆固醇": "高胆固醇",
 }
+_CONDITION_AROUND_ZH = re.compile(
+    r"^(?:确诊|查出|患有|得了)(?=[\u4e00-\u9fff]{2})"
+    r"|(?<=[\u4e00-\u9fff]{2})(?:好|很)?(?:[一二两三四五六七八九十几\d]+|多|几)(?:多)?(?:个)?(?:年|月)(?:了)?$"
+)
 _WHERE_FELT = re.compile(r"\s+in\s+(?:my|both|one\s+of\s+my)\b.*$", _I)
 
 
@@ -4972,7 +4976,11 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
         if key.startswith("health.condition"):
             # "arthritis in my hands": the condition, not where it is felt
             part = _WHERE_FELT.sub("", part)
+            # "确诊糖尿病三年": the condition, not the word of its finding nor how long ago
+            part = _CONDITION_AROUND_ZH.sub("", part) or part
             part = _HIGH_READING_ZH.get(part, part)
+        if key.startswith("medication"):
+            part = re.sub(r"^是(?=[\u4e00-\u9fff]{2})", "", part)  # "(吃的)是厄贝沙坦"
         if key.startswith("medication") and " " in part:
             # "a salbutamol inhaler", "metformin tablets": the drug, not its form
             part = _DRUG_FORM.sub("", part)
@@ -6035,6 +6043,15 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # a thing fronted that the user has no use for, then "don't recommend": "游戏我不玩，
+    # 别推荐", "理财我不碰，别推了", "保险我没兴趣，不用推"
+    (
+        "recommend",
+        None,
+        r"^\W*(?P<v>(?!这|那|你|他|她|它)[\u4e00-\u9fff]{2,6}?)(?:我|本人)(?:从来|根本|也|都|一般|压根)?"
+        r"(?:不(?:玩|看|用|买|碰|喝|吃|听|需要|感兴趣|考虑|信)|没(?:兴趣|需求|需要))[^，,。]{0,3}[，,]\s*"
+        r"(?:就|所以|你)?(?:别|不要|不用|甭|少)(?:再)?(?:给我)?(?:推荐|推送|推)(?:了|啦|哈|啊)?\W*$",
+    ),
     # the place given with the hours to home: "我在纽约，跟国内差十二个小时", "人在伦敦，和北京有时差"
     (
         "timezone",
@@ -6333,6 +6350,7 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "不爱吃",
     "不喜欢",
     "讨厌",
+    "推",
     *("kid", "child", "boy", "girl", "twins", "son", "daughter", "youngest", "eldest"),
     *("oldest", "firstborn", "little one", "cat", "dog", "rabbit", "bunny", "horse", "bird"),
     *("budgie", "hamster", "parrot", "fish", "pupp", "kitten", "turtle", "tortoise", "lizard"),

@@ -205,6 +205,15 @@ class RuleExtractor:
         correcting = False
         sents = sentences(text)
         trailing = laughed_from(sents)
+        # a laugh that opens a reply to the assistant ("哈哈你好可爱。我叫小林"): it covers that
+        # sentence, not the user's own sentences after it
+        at_next = text.find(sents[1]) if laugh and len(sents) > 1 else -1
+        opener_only = (
+            at_next > 0
+            and _OPENING_LAUGH.match(sents[0]) is not None
+            and not first_person(sents[0])
+            and LAUGH_RE.search(text[at_next:]) is None
+        )
         for n_sent, sent_text in enumerate(sents):
             correcting = correcting or CORRECTION_RE.search(sent_text) is not None
             sent = _read_sentence(sent_text, at, correcting=correcting)
@@ -230,7 +239,8 @@ class RuleExtractor:
                     and hit.key.startswith("note.")
                     and _SELF_LABEL_NOTE_ZH.match(hit.value or "") is not None
                 )
-                c = _finish(hit, clause, sent, marker=marker, joke=joke or laugh or laughed)
+                laughing = laugh and not (opener_only and n_sent > 0)
+                c = _finish(hit, clause, sent, marker=marker, joke=joke or laughing or laughed)
                 if (
                     "question" in c.signals
                     and c.key.startswith("budget.")
@@ -917,6 +927,8 @@ def _reason_after_task(clause: Clause) -> bool:
     )
 
 
+#: A laugh that opens a sentence: "哈哈你好可爱", "lol you're funny".
+_OPENING_LAUGH = re.compile(r"^\W*(?:哈哈+|嘿嘿+|lol|lmao|haha+|hehe+)", _I)
 #: A free-form self-label note: "我是坚定的肉食主义者", "我是地球人".
 _SELF_LABEL_NOTE_ZH = re.compile(r"^\W*我(?:就|也|可|真|本来就)?是")
 #: "diagnosed with diabetes this morning" is news of a lasting condition, not a passing one.

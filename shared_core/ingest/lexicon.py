@@ -1289,6 +1289,11 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
     (re.compile(r"(?<![A-Za-z])[bB]ase(?:在)?\s*(?=[\u4e00-\u9fff])"), "住在"),
     (re.compile(r"(?<![A-Za-z])[cC]all\s*我"), "打电话给我"),
     (re.compile(r"灰常"), "非常"),
+    # a name given without "我": "本名张伟，叫我大伟吧", "真名是李娜" (the user's own)
+    (
+        re.compile(r"(?:^|(?<=[，,。！!\s]))(?:本名|真名|全名)(?:是|叫)?\s*(?=[\u4e00-\u9fff])"),
+        "我本名叫",
+    ),
     # a reading said to run high, however softly, and treated: "血压有点高，在吃药控制" is
     # 血压高 (a reading "有点高" alone may be today's, and stays as it is)
     (

@@ -139,3 +139,64 @@ def test_a_condition_with_how_long_it_lasted() -> None:
 def test_a_pastime_named_by_how_it_is_done_stays_one_item(text: str, item: str) -> None:
     found = stored(text)
     assert any(k.endswith("." + item) for k, _ in found), found
+
+
+# ---- round two: more look-alikes and misses ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a question about what the service takes, asked of 你们 without 吗
+        "你们那边能不能刷信用卡呀",
+        "请问你们支不支持云闪付",
+        # a rule of the workplace, not the user's
+        "我们单位规定晚上不能打电话",
+        # "不能打电话" allows nothing
+        "晚上不能打电话",
+        # a time fronted is no topic of a note
+        "小时候我特别怕黑，现在好了",
+    ],
+)
+def test_more_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_request_of_you_all_for_the_user_still_counts() -> None:
+    assert has_value(stored("你们能不能以后用日语回复我"), "language", "ja")
+
+
+def test_a_laugh_opening_a_reply_to_the_assistant_covers_only_that_sentence() -> None:
+    found = stored("哈哈你真有意思。我叫阿杰，住在苏州")
+    assert has_value(found, "name", "阿杰")
+    assert has_value(found, "location.city", "suzhou")
+    assert not stored("哈哈。我是玉皇大帝")
+
+
+def test_a_name_given_without_wo() -> None:
+    found = stored("真名是刘洋，叫我洋洋就行")
+    assert has_value(found, "name", "刘洋")
+    assert has_value(found, "name.preferred", "洋洋")
+    assert not any(k == "name" for k, _ in stored("小说主角本名叫刘洋"))
+
+
+def test_a_drug_after_its_class_and_a_condition_with_its_years_are_clean_values() -> None:
+    assert {v for k, v in stored("降糖药我吃的是阿卡波糖") if k.startswith("medication")} == {
+        "阿卡波糖"
+    }
+    found = {v for k, v in stored("确诊哮喘七八年了") if k.startswith("health.condition")}
+    assert found == {"asthma"}
+
+
+def test_currencies_by_their_chinese_names() -> None:
+    assert has_value(stored("报价请用日元"), "currency", "jpy")
+    assert has_value(stored("价格请用港元"), "currency", "hkd")
+
+
+def test_the_most_disliked_food_said_with_a_lifetime() -> None:
+    assert has_value(stored("我这辈子最讨厌的就是苦瓜"), "food.dislike", "苦瓜")
+
+
+def test_a_fronted_thing_with_no_use_for_it_then_do_not_recommend() -> None:
+    assert has_value(stored("彩票我从来不买，别推了"), "recommend.never", "彩票")
+    assert not stored("这个我不用，别推了")
