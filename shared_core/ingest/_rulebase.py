@@ -267,6 +267,10 @@ _CURED_ZH = re.compile(
 )
 
 
+#: A pet gone: "后来送人了", "前年走了", "养了两个月就死了".
+_PET_GONE_ZH = re.compile(r"(?:死|走|送人|送走|丢|跑丢|去世|过世)了")
+
+
 def past_state(clause: str, key: str, sentence: str = "") -> bool:
     """Whether a memory of ``key`` read from ``clause`` is a state that was and is no more
     (the extractor marks it ``past``); a ``.previous`` key, an event or a note of one's
@@ -282,6 +286,8 @@ def past_state(clause: str, key: str, sentence: str = "") -> bool:
         # a finding in a story told of the past ("以前吃过两年素，后来体检查出贫血就放弃了"):
         # the story's turn, not a condition said to hold now
         return True
+    if key.startswith("pet.species") and _PET_GONE_ZH.search(sentence or clause) is not None:
+        return True  # "兔子养了三年，后来送人了": a pet the user no longer has
     if key.startswith("health.condition") and _CURED_ZH.search(sentence or clause) is not None:
         return True  # "去年查出脂肪肝，不过现在已经好了": a condition that is over
     ended = _ENDED.search(sentence or clause) is not None

@@ -707,15 +707,27 @@ def _signoff_as_name(text: str) -> str:
 #: "大三学生": a clause that opens with one of these predicates (after a time adverb) is
 #: read with its subject put back ("我", or "我是" before a school year); "吃素的人…" is
 #: about people who do, not the user.
+#: A drug by its name's ending, with its verb: "吃氨氯地平", "服二甲双胍".
+_DRUG_TAKEN_ZH = (
+    r"(?:吃|服用?)[\u4e00-\u9fff]{1,6}(?:地平|沙坦|普利|洛尔|他汀|双胍|胰岛素|格列[\u4e00-\u9fff]{1,2}|嘌醇"
+    r"|左甲状腺素|甲巯咪唑)(?=$|[，,。]|片)"
+)
 _SUBJECTLESS_ZH = (
     (
         "我",
         re.compile(
             r"^\W*(?:已经|目前|现在|一直|平时)?(?![^，,。]{0,8}的(?:人|朋友|家庭|话))(?=现居|现住|常住|定居|吃素|吃全素|吃斋|离婚|离异|已婚|未婚"
-            r"|丧偶|退休|对[\u4e00-\u9fff]{1,8}过敏|[\u4e00-\u9fff]{1,3}不耐受|(?:只)?吃清真)"
+            r"|丧偶|退休|对[\u4e00-\u9fff]{1,8}过敏|[\u4e00-\u9fff]{1,3}不耐受|(?:只)?吃清真"
+            # a drug taken, after the condition it treats: "我有高血压，在吃氨氯地平"
+            r"|(?:在|正在|每天|长期)"
+            + _DRUG_TAKEN_ZH
+            # where one lives, said again: "(我是厦门人，)现在也在厦门生活"
+            + r"|(?:也|还)?(?:住)?在[\u4e00-\u9fff]{2,4}(?:生活|定居|安家)(?=$|[，,。]))"
         ),
     ),
     ("我是", re.compile(r"^\W*(?=[大研博高初][一二三四五六](?:的)?学生)")),
+    # a drug said with only its verb is taken now: "(我有高血压，)吃缬沙坦" reads "我在吃缬沙坦"
+    ("我在", re.compile(r"^\W*(?=" + _DRUG_TAKEN_ZH + ")")),
 )
 
 
@@ -844,6 +856,12 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         signals.add("task")  # "这次别推荐理财产品了": this answer's, not a standing refusal
     if c.key.startswith("contact.") and _OTHERS_QUIET_ZH.search(sent.text):
         signals.add("third_party")  # "晚上十一点后别打扰我老公": his hours, not the user's
+    if (
+        c.key.startswith("contact.call")
+        and c.value == "allowed"
+        and _MAY_I_CALL_ZH.search(sent.text) is not None
+    ):
+        signals.add("question")  # "打电话可以吗", "给你打电话可以吗": asked, not allowed
     if c.intent is Intent.ASSERT and _NOT_ME_ZH.match(clause.text):
         signals.add("negated")  # "不是我对花生过敏": someone else, not the user
     if c.key.startswith("contact.") and not clause.permanent and _BRIEF_ZH.search(sent.text):
@@ -927,6 +945,9 @@ def _reason_after_task(clause: Clause) -> bool:
     )
 
 
+#: Asking whether a call is fine ("打电话可以吗", "给你打电话方便吗"), with no "me" to call
+#: ("可以打电话给我吗" asks to be called).
+_MAY_I_CALL_ZH = re.compile(r"^(?!.*(?:给我|打我|打给我|联系我|call我)).*[吗么]\W*$")
 #: A laugh that opens a sentence: "哈哈你好可爱", "lol you're funny".
 _OPENING_LAUGH = re.compile(r"^\W*(?:哈哈+|嘿嘿+|lol|lmao|haha+|hehe+)", _I)
 #: A free-form self-label note: "我是坚定的肉食主义者", "我是地球人".

@@ -200,3 +200,33 @@ def test_the_most_disliked_food_said_with_a_lifetime() -> None:
 def test_a_fronted_thing_with_no_use_for_it_then_do_not_recommend() -> None:
     assert has_value(stored("彩票我从来不买，别推了"), "recommend.never", "彩票")
     assert not stored("这个我不用，别推了")
+
+
+# ---- round three ----------------------------------------------------------------------
+
+
+def test_a_drug_after_the_condition_it_treats() -> None:
+    found = stored("我有痛风 吃别嘌醇，另外有高血压，吃缬沙坦")
+    assert has_value(found, "medication", "缬沙坦")
+    assert not stored("我爸有高血压，吃缬沙坦")
+
+
+def test_where_one_lives_said_with_ye() -> None:
+    assert has_value(stored("我是苏州人，现在也在苏州生活"), "location.city", "suzhou")
+    assert not stored("我表姐是苏州人，现在也在苏州生活")
+
+
+def test_calls_waved_away_or_welcome_with_an_adverb() -> None:
+    assert has_value(stored("來電就免了，發訊息就好"), "contact.call", "never")
+    assert has_value(stored("打电话绝对没问题"), "contact.call", "allowed")
+
+
+@pytest.mark.parametrize("text", ["打电话可以吗", "给你们打电话可以么"])
+def test_asking_whether_a_call_is_fine_allows_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_pet_fronted_and_kept_for_years() -> None:
+    assert has_value(stored("柯基我养了四年多"), "pet.species", "dog")
+    assert not stored("仓鼠养了半年就死了")
+    assert not stored("鹦鹉养了两年，后来送人了")
