@@ -1982,7 +1982,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "recommend",
         None,
-        r"^\W*(?:我)?对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)|^\W*(?P<v2>[\u4e00-\u9fff]{1,6}?)(?:就|也|都)?(?:不要|别|不用)(?:再)?(?:推|推荐|推送|介绍)(?:了|给我)?",
+        r"^\W*(?:我)?对(?P<v>[^，。,；;]{1,10}?)(?:不感兴趣|没(?:有)?兴趣|不感冒)|^\W*(?P<v2>(?!我|你|他|她)[\u4e00-\u9fff]{1,6}?)(?:就|也|都)?(?:不要|别|不用)(?:再)?(?:推|推荐|推送|介绍)(?:了|给我)?",
     ),
 )
 # ---- round 4 (EN): families of phrasings from a set written before reading the rules ------
@@ -3391,7 +3391,7 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "recommend",
         None,
-        r"^\W*(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:之类的?|什么的|啥的|这类的?|这种|这些)?(?:就|也|都|千万|可)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐|销)?(?:给我)?了?(?=$|[，。,.!！]|了|啊|哈)",
+        r"^\W*(?P<v>(?!我|你|他|她)[\u4e00-\u9fffA-Za-z]{2,6}?)(?:之类的?|什么的|啥的|这类的?|这种|这些)?(?:就|也|都|千万|可)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐|销)?(?:给我)?了?(?=$|[，。,.!！]|了|啊|哈)",
     ),
     # where the user is, said without a living verb: "人在杭州", "我在美国，住洛杉矶", a city
     # alone in a later clause: "我住德国，慕尼黑这边" (known places only)
@@ -5294,6 +5294,8 @@ _SAYS_NO = re.compile(r"\b(?:don't|do\s+not|dont|never|stop|quit)\b", _I)
 _REFUSED_AFTER_ZH = re.compile(
     r"(?:房|的|位|座)?(?:就|也|都|我)?(?:不要|不用|不需要|不考虑|免了|别"
     r"|(?:真|实在|完全|根本)?(?:睡不惯|住不惯|用不惯|看不惯|不习惯|没概念|看不懂|搞不懂|换算不过来))"
+    # a seat or class the body cannot take: "经济舱腰受不了", "经济舱我坐不惯", "红眼航班吃不消"
+    r"|(?:我的?)?(?:腰|腿|脖子|颈椎|身体|老腰)?(?:真|实在|完全|根本|可)?(?:坐不惯|受不了|吃不消|伤不起|扛不住|坐不下)"
 )
 
 
@@ -6056,6 +6058,13 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # what was pushed, then refused by a pointer: "又给我推信用卡，我都说了不要推这个"
+    (
+        "recommend",
+        None,
+        r"(?:又|老是|总是|一直|还)(?:在)?(?:给我)?推(?:荐|送)?(?P<v>(?!给|了)[\u4e00-\u9fffA-Za-z]{2,6}?)[，,]"
+        r"[^，,。]{0,8}?(?:不要|别|不用|甭)(?:再)?(?:给我)?推(?:荐|送)?(?:这个|这些|这种|这类)",
+    ),
     # a thing fronted that the user has no use for, then "don't recommend": "游戏我不玩，
     # 别推荐", "理财我不碰，别推了", "保险我没兴趣，不用推"
     (

@@ -248,6 +248,10 @@ _NOT_AN_ITEM = re.compile(
     r"|^(?:天天|每天|顿顿|经常|老是|总是|一直)(?:都)?(?:吃|喝|玩|看|用|听)(?:都|也)?$",
     re.IGNORECASE,
 )
+#: What a refusal of recommendations points at without naming it: "这些", "那种", "能不能".
+_POINTER_ITEM_ZH = re.compile(
+    r"^(?:这|那)(?:个|些|种|类|样|款)?$|^(?:能不能|可不可以|能|可以|麻烦)$"
+)
 #: A membership tier is no programme: "希尔顿荣誉客会我是钻石会员" keeps the programme only;
 #: nor is it a name or a job ("我是金卡", "我是白金会员").
 _TIER_ZH = re.compile(r"^(?:钻石|白金|金|银|铂金|普通|黑金)(?:卡|级|会员|用户)?$")
@@ -392,6 +396,8 @@ def _conversational(cand: Candidate) -> str | None:
             return "no item liked: a verb phrase, a degree word or a pointer"
     if key.startswith(("taste.", "interest.")) and "你" in key:
         return "about this conversation (你), not a taste"  # "我喜欢你这个回答"
+    if key.startswith("recommend.") and _POINTER_ITEM_ZH.match(key.rsplit(".", 1)[-1]):
+        return "a pointer or a modal, not a topic"  # "别推这些", "能不能别推了"
     if key.startswith("travel.loyalty") and _TIER_ZH.match(value):
         # "我是银卡用户" names no programme (of an airline? a bank? a shop?): a tier alone is
         # no loyalty programme, and the free-form note keeps the user's words

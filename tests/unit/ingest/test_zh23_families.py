@@ -230,3 +230,19 @@ def test_a_pet_fronted_and_kept_for_years() -> None:
     assert has_value(stored("柯基我养了四年多"), "pet.species", "dog")
     assert not stored("仓鼠养了半年就死了")
     assert not stored("鹦鹉养了两年，后来送人了")
+
+
+# ---- round four -----------------------------------------------------------------------
+
+
+def test_a_class_the_body_cannot_take_is_not_the_class_wanted() -> None:
+    found = stored("国际航班我都坐商务舱，经济舱我腿受不了")
+    assert has_value(found, "travel.class", "business")
+    assert not has_value(found, "travel.class", "economy")
+    assert not stored("经济舱我实在坐不惯")
+
+
+def test_a_refusal_that_points_back_at_what_was_pushed() -> None:
+    assert has_value(stored("又给我推基金，说了多少次不要推这个"), "recommend.never", "基金")
+    assert not stored("我都说了别推了")
+    assert not stored("能不能别推这些")
