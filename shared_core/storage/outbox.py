@@ -26,6 +26,7 @@ from ..metrics import Metrics
 from .migrations import SQLITE, Migration, run_migrations
 from .protocols import Vector, VectorHit, VectorIndex, VectorItem, after_fork
 from .resilient import Breaker
+from .sqlite_base import leave_inherited
 
 __all__ = ["OutboxVectorIndex"]
 
@@ -48,11 +49,6 @@ OUTBOX_MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
 )
-
-
-#: Outbox connections a thread was using when the process forked: never used or closed
-#: by the child (see :meth:`OutboxVectorIndex.after_fork`).
-_INHERITED: list[sqlite3.Connection] = []
 
 
 class OutboxVectorIndex:
@@ -106,22 +102,19 @@ class OutboxVectorIndex:
 
     def after_fork(self) -> None:
         """In a forked child: new locks, the wrapped index told, and an outbox connection
-        of this process (see ``SqliteDatabase.after_fork`` for why the idle inherited one
-        is closed). An in-memory outbox is the child's copy. If a thread was using the
-        file at the fork, its handle is left alone and this process queues in memory."""
+        of this process (see :func:`~shared_core.storage.sqlite_base.leave_inherited` for
+        why the idle inherited one is closed). An in-memory outbox is the child's copy.
+        If a thread was using the file at the fork, its handle is left alone and this
+        process queues in memory."""
         busy = not self._lock.acquire(blocking=False)
         self._lock = threading.RLock()
         self.breaker.after_fork()
         after_fork(self.inner)
         if self.path == ":memory:" and not busy:
             return
-        old = self._db
-        if busy or old.in_transaction:
-            _INHERITED.append(old)
+        if leave_inherited(self._db, busy=busy, in_memory=False) == "stranded":
             log.warning("vector outbox %r was in use at the fork: queuing in memory", self.path)
             self.path = ":memory:"
-        else:
-            old.close()
         try:
             self._db = self._open(self.path)
         except BackendError as exc:

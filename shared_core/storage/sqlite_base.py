@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ..clock import Clock, SystemClock, as_utc
 from ..entities import Kind, MemoryRecord, Provenance, Scope, Source, Status
@@ -47,6 +47,7 @@ __all__ = [
     "SqliteDatabase",
     "decode_record",
     "format_time",
+    "leave_inherited",
     "must_time",
     "parse_time",
     "translate_errors",
@@ -56,8 +57,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: Connections inherited across ``os.fork()`` that a child must neither use nor close
-#: (see :meth:`SqliteDatabase.after_fork`): referenced here so garbage collection never
-#: closes them either.
+#: (see :func:`leave_inherited`): referenced here so garbage collection never closes
+#: them either.
 _INHERITED: list[sqlite3.Connection] = []
 
 #: Columns of a record row, in the order every ``SELECT`` and cached row uses.
@@ -124,6 +125,35 @@ def translate_errors(what: str) -> Iterator[None]:
         raise BackendError(f"sqlite {what} failed: {exc}") from exc
     except sqlite3.Error as exc:
         raise BackendError(f"sqlite {what} failed: {exc}") from exc
+
+
+def leave_inherited(
+    conn: sqlite3.Connection, *, busy: bool, in_memory: bool
+) -> Literal["kept", "closed", "stranded"]:
+    """In a child process after ``os.fork()``: stop using the parent's ``conn``.
+
+    The one home of this rule (the core's :class:`SqliteDatabase`, the vector outbox and
+    the server's key store call it). Returns what became of the connection:
+
+    - ``"closed"``: a file database nobody was using at the fork. The child's handle is
+      closed: SQLite keeps per-process lock bookkeeping, and while an inherited handle
+      stays open a connection opened in the child takes no file locks at all (the parent
+      could then checkpoint and delete the WAL under the child's writes). Closing it
+      releases nothing of the parent's (POSIX locks belong to the process that took
+      them). The caller opens a connection of this process (on first use).
+    - ``"kept"``: an idle ``":memory:"`` database: fork copied it, it is the child's own
+      (from the fork on the two processes' databases diverge); keep using it.
+    - ``"stranded"``: a thread was inside a call (``busy``) or a file database was in a
+      transaction at the fork. The handle is kept referenced and never touched, not even
+      by garbage collection; the caller must not open the file again in this process.
+    """
+    if busy or (not in_memory and conn.in_transaction):
+        _INHERITED.append(conn)
+        return "stranded"
+    if in_memory:
+        return "kept"
+    conn.close()
+    return "closed"
 
 
 class CacheHolder(Protocol):
@@ -211,18 +241,11 @@ class SqliteDatabase:
     def after_fork(self) -> None:
         """In a child process after ``os.fork()``: stop using the parent's connection.
 
-        A file database gets a connection of this process, opened on first use. The
-        inherited connection is closed in the child only when no thread was using it at
-        the fork: SQLite keeps per-process lock bookkeeping, and while an inherited
-        handle stays open a connection opened in the child takes no file locks at all
-        (the parent could then checkpoint and delete the WAL under the child's writes).
-        Closing an idle inherited handle releases nothing of the parent's (POSIX locks
-        belong to the process that took them). If a thread was inside a call or a
-        transaction at the fork, the handle is kept, never touched, and the database
-        raises :class:`BackendUnavailableError` in this process (open a new memory here).
-
-        ``":memory:"``: the child keeps its copy (fork copied it): from the fork on, the
-        two processes' databases are separate and diverge.
+        A file database gets a connection of this process, opened on first use; an idle
+        ``":memory:"`` one is the child's copy (see :func:`leave_inherited`). If a thread
+        was inside a call or a transaction at the fork, the inherited handle is left
+        alone and the database raises :class:`BackendUnavailableError` in this process
+        (open a new memory here).
         """
         if self._pid == os.getpid():
             return  # shared by the record store and the vector index: once per fork
@@ -231,17 +254,13 @@ class SqliteDatabase:
         self.lock = threading.RLock()
         if self._closed or self._reopen:
             return
-        old = self.conn
-        if busy or (not self.in_memory and old.in_transaction):
-            _INHERITED.append(old)  # never closed, not even by garbage collection
+        fate = leave_inherited(self.conn, busy=busy, in_memory=self.in_memory)
+        if fate == "stranded":
             self._unusable = (
                 f"sqlite database {self.path!r} was in use by another thread when this "
                 "process was forked; open a new UserMemory in this process"
             )
-            self._reopen = True
-        elif not self.in_memory:
-            old.close()
-            self._reopen = True
+        self._reopen = fate != "kept"
 
     def _reconnect(self) -> None:
         """Open this process's connection after a fork (under the lock)."""
