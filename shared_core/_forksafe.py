@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Callable, MutableMapping
 from typing import Any, TypeVar
 
-__all__ = ["in_child", "registered_locks", "renew_lock", "track", "untrack"]
+__all__ = ["in_child", "registered_locks", "renew_lock", "renew_lock_attrs", "track", "untrack"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,24 @@ def renew_lock(
     it finds the child's lock.
     """
     _LOCKS.append((namespace, name, factory))
+
+
+_LOCK_TYPES = {type(threading.Lock()): threading.Lock, type(threading.RLock()): threading.RLock}
+
+
+def renew_lock_attrs(obj: object) -> None:
+    """Replace every lock held in ``obj``'s attributes with a new one of its kind.
+
+    For a third-party object's private locks (``prometheus_client``'s, jinja2's template
+    cache), found by type rather than by name; called from an ``after_fork()``.
+    """
+    attrs = getattr(obj, "__dict__", None)
+    if not attrs:
+        return
+    for name, value in list(attrs.items()):
+        new = _LOCK_TYPES.get(type(value))
+        if new is not None:
+            setattr(obj, name, new())
 
 
 def in_child(fn: F) -> F:

@@ -82,29 +82,16 @@ def _full_name(name: str, *, counter: bool = False) -> str:
     return full
 
 
-_LOCK_TYPES = {type(threading.Lock()): threading.Lock, type(threading.RLock()): threading.RLock}
-
-
-def _renew_lock_attrs(obj: object) -> None:
-    """Replace every lock held in ``obj``'s attributes with a new one of its kind."""
-    attrs = getattr(obj, "__dict__", None)
-    if not attrs:
-        return
-    for name, value in list(attrs.items()):
-        new = _LOCK_TYPES.get(type(value))
-        if new is not None:
-            setattr(obj, name, new())
-
-
-def _renew_prometheus_locks(registry: Any, collectors: list[Any]) -> None:
+def renew_prometheus_locks(registry: Any, collectors: list[Any]) -> None:
     """New locks for these ``prometheus_client`` collectors, in a forked child.
 
     The locks are private attributes of ``prometheus_client`` objects (0.20 .. 0.26:
     ``CollectorRegistry._lock``, a labelled metric's ``_lock`` over its children, and a
     ``MutexValue._lock`` per value: a counter's value, a histogram's sum and each of its
     buckets), so they are found by type, one level below each metric, rather than by
-    name. Only this ``Metrics``' collectors and registry are renewed; multiprocess mode
-    (``PROMETHEUS_MULTIPROC_DIR``) keeps one lock in a closure and is not covered.
+    name. Only the given collectors and registry are renewed (a ``Metrics``', the
+    server's HTTP metrics); multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``) keeps one
+    lock in a closure and is not covered.
     """
     metrics: list[Any] = []
     for wrapper in collectors:
@@ -112,12 +99,12 @@ def _renew_prometheus_locks(registry: Any, collectors: list[Any]) -> None:
         children = getattr(wrapper, "_metrics", None)
         if isinstance(children, dict):
             metrics.extend(children.values())
-    _renew_lock_attrs(registry)
+    _forksafe.renew_lock_attrs(registry)
     for metric in metrics:
-        _renew_lock_attrs(metric)
+        _forksafe.renew_lock_attrs(metric)
         for value in list(vars(metric).values()):
             for part in value if isinstance(value, list) else (value,):
-                _renew_lock_attrs(part)
+                _forksafe.renew_lock_attrs(part)
 
 
 class Metrics:
@@ -164,12 +151,12 @@ class Metrics:
 
         ``prometheus_client`` has no fork hook: each value, each labelled metric and the
         registry has a ``threading.Lock`` that a parent thread may hold at the fork
-        (:func:`_renew_prometheus_locks`).
+        (:func:`renew_prometheus_locks`).
         """
         self._lock = threading.Lock()
         if self._prom is not None:
             collectors = [c for c, _ in self._counters.values()]
-            _renew_prometheus_locks(self.registry, [*collectors, *self._histograms.values()])
+            renew_prometheus_locks(self.registry, [*collectors, *self._histograms.values()])
 
     @classmethod
     def disabled(cls) -> Metrics:
