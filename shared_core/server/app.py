@@ -169,6 +169,7 @@ def create_app(
     app.state.keys = store
     app.state.settings = cfg
     app.state.limiter = limiter
+    app.state.http_metrics = http_metrics
 
     # -- errors --------------------------------------------------------------------------------
     @app.exception_handler(UserMemoryError)

@@ -32,8 +32,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, InvalidInputError, NotFoundError, UnknownBackendError
+from .. import _forksafe
+from ..errors import (
+    BackendUnavailableError,
+    ConfigError,
+    InvalidInputError,
+    NotFoundError,
+    UnknownBackendError,
+)
 from ..storage.migrations import SQLITE, Dialect, Migration, run_migrations
+from ..storage.sqlite_base import leave_inherited
 
 __all__ = [
     "ALL_CONTEXTS",
@@ -188,6 +196,11 @@ def default_keys_url() -> str:
 _LOG_QUEUE_MAX = 5000
 
 
+#: PostgreSQL connections inherited across ``os.fork()``: never used or closed by the child
+#: (closing one would send Terminate on the socket the parent still uses).
+_INHERITED: list[Any] = []
+
+
 class _NotCached(Exception):
     """``cached_only``: the answer needs a database read."""
 
@@ -222,27 +235,20 @@ class KeyStore:
         self._log_lock = threading.Lock()
         self._log: list[tuple[Any, ...]] = []
         self._secret: bytes | None = None
-        self._conn: Any
+        self._pid = os.getpid()
+        self._closed = False
+        self._in_call = False  # a thread is inside a database call (read at a fork)
+        self._reopen = False  # after a fork: this process opens its own connection first
+        self._unusable: str | None = None  # after a fork: why it cannot (the reason raised)
+        self._path = ""
+        dialect: Dialect
         if self.url.startswith("sqlite:///"):
-            path = self.url[len("sqlite:///") :]
-            if path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._conn.execute("PRAGMA busy_timeout = 5000")
-            if path != ":memory:":
-                self._conn.execute("PRAGMA journal_mode = WAL")
+            self._path = self.url[len("sqlite:///") :]
+            if self._path != ":memory:":
+                Path(self._path).parent.mkdir(parents=True, exist_ok=True)
             self._ph = "?"
-            dialect: Dialect = SQLITE
+            dialect = SQLITE
         elif self.url.startswith(("postgresql://", "postgres://")):
-            try:
-                import psycopg
-            except ImportError as exc:
-                from ..errors import MissingDependencyError
-
-                raise MissingDependencyError("psycopg", "postgres") from exc
-            self._conn = psycopg.connect(self.url, autocommit=True)
-            self._conn.execute(f"CREATE SCHEMA IF NOT EXISTS {_PG_SCHEMA}")
-            self._conn.execute(f"SET search_path TO {_PG_SCHEMA}")
             self._ph = "%s"
             from ..storage.postgres_sql import postgres_dialect
 
@@ -251,19 +257,89 @@ class KeyStore:
             raise UnknownBackendError(
                 f"keys URL must be sqlite:///... or postgresql://..., got {self.url!r}"
             )
+        self._conn: Any = self._connect()
         with self._lock:
             run_migrations(self._conn, _MIGRATIONS, dialect=dialect)
+        _forksafe.track(self)  # a server built before a fork (gunicorn --preload)
+
+    def _connect(self) -> Any:
+        """A new connection of this process."""
+        if self._ph == "?":
+            conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 5000")
+            if self._path != ":memory:":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return conn
+        try:
+            import psycopg
+        except ImportError as exc:
+            from ..errors import MissingDependencyError
+
+            raise MissingDependencyError("psycopg", "postgres") from exc
+        pg = psycopg.connect(self.url, autocommit=True)
+        pg.execute(f"CREATE SCHEMA IF NOT EXISTS {_PG_SCHEMA}")
+        pg.execute(f"SET search_path TO {_PG_SCHEMA}")
+        return pg
+
+    def after_fork(self) -> None:
+        """In a child process after ``os.fork()`` (a server app built before the fork:
+        gunicorn ``--preload``): new locks, an empty log queue (the parent writes the lines
+        it queued, once) and a database connection of this process, opened on first use.
+
+        The parent's connection is never used by the child. SQLite: the idle inherited
+        handle is closed in the child (see
+        :func:`~shared_core.storage.sqlite_base.leave_inherited`), or, if a thread was
+        inside a database call at the fork, left alone and every call of this store
+        raises :class:`BackendUnavailableError` in this process. PostgreSQL: the inherited
+        connection is kept referenced and never closed (that would end the parent's
+        session). The key cache and the token secret are kept (the parent's, still valid).
+        """
+        if self._pid == os.getpid():
+            return
+        self._pid = os.getpid()
+        busy = self._in_call  # the lock alone may be held between two calls: not busy
+        self._lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        self._log_lock = threading.Lock()
+        self._log = []
+        if self._closed or self._reopen:
+            return
+        if self._ph == "?":
+            fate = leave_inherited(self._conn, busy=busy, in_memory=self._path == ":memory:")
+            if fate == "stranded":
+                self._unusable = (
+                    f"the key store {self.url!r} was in use by another thread when this "
+                    "process was forked; build the server app in this process"
+                )
+            self._reopen = fate != "kept"
+        else:
+            _INHERITED.append(self._conn)
+            self._reopen = True
+
+    def _connection(self) -> Any:
+        """This process's connection (under ``_lock``), opened first after a fork."""
+        if self._reopen:
+            if self._unusable is not None:
+                raise BackendUnavailableError(self._unusable)
+            self._conn = self._connect()
+            self._reopen = False
+        return self._conn
 
     def _q(self, sql: str) -> str:
         return sql.replace("?", self._ph)
 
     def _exec(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            cur = self._conn.execute(self._q(sql), tuple(params))
+            conn = self._connection()
+            self._in_call = True
             try:
-                return list(cur.fetchall()) if cur.description else []
+                cur = conn.execute(self._q(sql), tuple(params))
+                try:
+                    return list(cur.fetchall()) if cur.description else []
+                finally:
+                    cur.close()
             finally:
-                cur.close()
+                self._in_call = False
 
     # -- keys ------------------------------------------------------------------------------------
     def create_key(
@@ -488,11 +564,16 @@ class KeyStore:
                 "INSERT INTO request_log (at, key_id, tenant, user_id, method, path, status, ms)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             )
-            if self._ph == "?":
-                self._conn.executemany(sql, rows)
-            else:
-                with self._conn.cursor() as cur:
-                    cur.executemany(sql, rows)
+            conn = self._connection()
+            self._in_call = True
+            try:
+                if self._ph == "?":
+                    conn.executemany(sql, rows)
+                else:
+                    with conn.cursor() as cur:
+                        cur.executemany(sql, rows)
+            finally:
+                self._in_call = False
         return len(rows)
 
     def request_log(
@@ -518,8 +599,13 @@ class KeyStore:
         self._exec("SELECT 1")
 
     def close(self) -> None:
+        if self._closed:
+            return
         try:
             self.flush_log()
         finally:
+            _forksafe.untrack(self)
             with self._lock:
-                self._conn.close()
+                self._closed = True
+                if not self._reopen:  # forked, no connection of its own yet: none to close
+                    self._conn.close()

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
+from .. import _forksafe
 from .auth import AuthError, KeyStore
 from .problems import problem
 
@@ -29,6 +30,13 @@ class RateLimiter:
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+        _forksafe.track(self)  # a server built before a fork (gunicorn --preload)
+
+    def after_fork(self) -> None:
+        """In a forked child: a new lock. The buckets are kept (the parent's counts so
+        far); from the fork on each process counts its own requests, so N workers let a
+        key through up to N times ``per_minute``."""
         self._lock = threading.Lock()
 
     def check(self, key_id: str) -> None:
@@ -169,6 +177,14 @@ class HttpMetrics:
             ("path",),
             registry=self.registry,
         )
+        _forksafe.track(self)  # a server built before a fork (gunicorn --preload)
+
+    def after_fork(self) -> None:
+        """In a forked child: new ``prometheus_client`` locks (a parent thread may have
+        held one at the fork); the counts so far are the parent's."""
+        from ..metrics import renew_prometheus_locks
+
+        renew_prometheus_locks(self.registry, [self.requests, self.latency])
 
     def observe(self, method: str, path: str, status: int, seconds: float) -> None:
         route = path if path.startswith(("/v1/", "/me", "/mcp")) else "other"

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from .. import _forksafe
 from ..errors import UserMemoryError
 from .auth import AuthError, Principal
 
@@ -164,13 +165,22 @@ STRINGS: dict[str, dict[str, str]] = {
 }
 
 
-def _env() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(str(_HERE / "templates")),
-        autoescape=select_autoescape(["html"], default=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+class _Templates:
+    """The page's jinja2 environment; its template cache has a lock a parent thread may
+    hold at a fork (a server built before the fork: gunicorn ``--preload``)."""
+
+    def __init__(self) -> None:
+        self.env = Environment(
+            loader=FileSystemLoader(str(_HERE / "templates")),
+            autoescape=select_autoescape(["html"], default=True),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        _forksafe.track(self)
+
+    def after_fork(self) -> None:
+        """In a forked child: a new cache lock (the compiled templates are kept)."""
+        _forksafe.renew_lock_attrs(self.env.cache)
 
 
 def _lang(request: Request) -> str:
@@ -225,12 +235,13 @@ def register_page(
     """Add ``/me`` and its actions to ``app``."""
     from starlette.concurrency import run_in_threadpool
 
-    env = _env()
+    templates = app.state.page_templates = _Templates()
 
     def render(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         lang = _lang(request)
         other = "zh" if lang == "en" else "en"
-        html = env.get_template(name).render(t=STRINGS[lang], lang=lang, other_lang=other, **ctx)
+        template = templates.env.get_template(name)
+        html = template.render(t=STRINGS[lang], lang=lang, other_lang=other, **ctx)
         resp = HTMLResponse(html, status_code=status)
         resp.headers["Content-Security-Policy"] = _CSP
         resp.headers["X-Content-Type-Options"] = "nosniff"
