@@ -11,11 +11,14 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-__all__ = ["PASSED", "in_child", "start_child", "wait_child"]
+__all__ = ["PASSED", "held_by_a_thread", "in_child", "start_child", "wait_child"]
 
 PASSED = 0
 
@@ -59,3 +62,26 @@ def wait_child(pid: int, timeout: float = 15.0) -> int | None:
 def in_child(check: Callable[[], object], timeout: float = 15.0) -> int | None:
     """Run ``check`` in a forked child; its exit code (``None``: killed, it hung)."""
     return wait_child(start_child(check), timeout)
+
+
+@contextmanager
+def held_by_a_thread(*locks: Any) -> Iterator[None]:
+    """A parent thread takes ``locks`` and keeps them until the block ends."""
+    taken, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        for lock in locks:
+            lock.acquire()
+        taken.set()
+        release.wait(30)
+        for lock in reversed(locks):
+            lock.release()
+
+    thread = threading.Thread(target=holder, daemon=True)
+    thread.start()
+    try:
+        assert taken.wait(5)
+        yield
+    finally:
+        release.set()
+        thread.join(5)

@@ -13,10 +13,7 @@ import importlib
 import os
 import re
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -27,35 +24,12 @@ from shared_core.embed import CallableEmbedder, HashingEmbedder
 from shared_core.ingest import classify
 from shared_core.metrics import Metrics, prometheus_available
 from shared_core.storage import lexical, registry
-from tests.forking import PASSED, in_child
+from tests.forking import PASSED, held_by_a_thread, in_child
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
 
 # a lock assigned at module level: ``_name = threading.Lock()`` (or RLock), unindented
 _MODULE_LOCK = re.compile(r"^(\w+)\s*(?::[^=]+)?=\s*threading\.R?Lock\(\)", re.M)
-
-
-@contextmanager
-def held_by_a_thread(*locks: Any) -> Iterator[None]:
-    """A parent thread takes ``locks`` and keeps them until the block ends."""
-    taken, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        for lock in locks:
-            lock.acquire()
-        taken.set()
-        release.wait(30)
-        for lock in reversed(locks):
-            lock.release()
-
-    thread = threading.Thread(target=holder, daemon=True)
-    thread.start()
-    try:
-        assert taken.wait(5)
-        yield
-    finally:
-        release.set()
-        thread.join(5)
 
 
 def test_every_module_level_lock_in_the_core_is_renewed_in_the_child() -> None:
