@@ -64,3 +64,32 @@ def test_keys_tokens_and_log_on_postgres(store):
     with psycopg.connect(PG, autocommit=True) as con:  # leave no test rows behind
         con.execute("DELETE FROM usermemory_server.request_log WHERE tenant = %s", (tenant,))
         con.execute("DELETE FROM usermemory_server.api_keys WHERE tenant = %s", (tenant,))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+def test_a_forked_child_uses_a_connection_of_its_own(store):
+    from tests.forking import PASSED, held_by_a_thread, in_child
+
+    tenant = f"t-{uuid.uuid4().hex[:8]}"
+    kept, kept_plain = store.create_key(tenant, name="kept")
+    gone, gone_plain = store.create_key(tenant, name="gone")
+    inherited = store._conn
+
+    def child() -> None:
+        assert store.authenticate(kept_plain).key_id == kept.id  # read by the child
+        assert store._conn is not inherited
+        store.revoke(gone.id)
+        store.close()  # closes the child's connection only
+
+    with held_by_a_thread(store._lock, store._cache_lock, store._log_lock):
+        code = in_child(child)
+    assert code == PASSED
+    assert store._conn is inherited and not inherited.closed  # the parent's session lives
+    assert store.authenticate(kept_plain).key_id == kept.id
+    assert store.get(gone.id).revoked_at is not None
+    other = KeyStore(PG)  # another process's view
+    try:
+        with pytest.raises(AuthError):
+            other.authenticate(gone_plain)
+    finally:
+        other.close()
