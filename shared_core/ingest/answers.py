@@ -1,0 +1,441 @@
+"""Answers to the assistant's questions: the pending question and the statements it frames.
+
+Users answer what the assistant asks tersely: "Leeds." after "Where are you based?",
+"just penicillin" after "Any allergies I should know about?", 杭州 after 你住在哪个城市.
+Alone such an answer names no key, yet it is a declaration by the user. The write path
+keeps the assistant's last question in the session state (:func:`question_of`) and hands it
+to the next user turn only; when that turn yields nothing by itself, :func:`frame` turns
+question + answer into the statements the user would have made ("I live in Leeds"), tried
+in order through the ordinary extractor and gate.
+
+The rows (which questions, which statements) are data in
+:mod:`shared_core.ingest._rules_answers`; this module is the mechanics: reading the
+question, cleaning the answer, telling a yes from a no, picking the option a choice names,
+and the pronoun swap of yes/no questions no row knows ("Are you vegetarian?" + "yep" ->
+"I am vegetarian").
+
+Example:
+    >>> frame("Where are you based?", "Leeds.")
+    ('I live in Leeds',)
+    >>> frame("你对什么过敏吗？", "青霉素")
+    ('我对青霉素过敏',)
+    >>> frame("What time should I set the alarm?", "7am")
+    ()
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from . import _rules_answers as R
+from . import lexicon as L
+from ._rulebase import normalize_text, sentences
+
+__all__ = ["MAX_ANSWER_CHARS", "MAX_QUESTION_CHARS", "frame", "question_form", "question_of"]
+
+#: The longest question kept in the session state (its end is kept: the question itself).
+MAX_QUESTION_CHARS = 240
+#: Only short answers are framed; a longer reply is read on its own (English / Chinese).
+MAX_ANSWER_CHARS = {"en": 80, "zh": 30}
+
+_I = re.IGNORECASE
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_ZH_QUESTION_END = re.compile(r"(?:吗|嘛|么|呢|没有|不)\W*$")
+#: a Chinese question without its question mark, as the turn's last sentence: 你住在哪个城市
+_ZH_QUESTION_WORD = re.compile(r"吗|呢|哪|什么|几|多少|怎么|如何|是否|有没有|(\w)不\1")
+_TRAILING = re.compile(r"[\s\"'“”‘’)\]）】」』~～…]+$|[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*$")
+
+
+def question_of(text: str) -> str | None:
+    """The last question an assistant turn asks (at most :data:`MAX_QUESTION_CHARS`), else
+    ``None``: a sentence ending in ``?``/``？``, or a Chinese one ending in 吗 / 呢 / 几 ...
+    without its question mark."""
+    if not text or ("?" not in text and "？" not in text and not _CJK.search(text)):
+        return None
+    last = True
+    for sent in reversed(sentences(normalize_text(text))):
+        s = _TRAILING.sub("", sent.strip())
+        if not s:
+            continue
+        zh = _CJK.search(s) is not None
+        if (
+            s.endswith(("?", "？"))
+            or (zh and _ZH_QUESTION_END.search(s))
+            or (zh and last and s[-1] not in "。！!." and _ZH_QUESTION_WORD.search(s))
+        ):
+            s = s.strip()
+            return s[-MAX_QUESTION_CHARS:] if len(s) > MAX_QUESTION_CHARS else s
+        last = False
+    return None
+
+
+_CONTRACTIONS = (
+    (re.compile(r"\b(what|where|who|how|when|which|that|it)'s\b", _I), r"\1 is"),
+    (re.compile(r"\b(you|we|they)'re\b", _I), r"\1 are"),
+    (re.compile(r"\byou've\b", _I), "you have"),
+    (re.compile(r"\b(?:r)\s+(?=u\b|you\b)", _I), "are "),
+    (re.compile(r"\bwanna\b", _I), "want to"),
+)
+
+
+@functools.lru_cache(maxsize=256)
+def question_form(question: str) -> str:
+    """The question as the rows read it: lower case, contractions spelled out, Traditional
+    characters read as Simplified, 您 as 你, one space between words."""
+    q = normalize_text(question).translate(L.T2S).replace("您", "你").lower()
+    for pattern, repl in _CONTRACTIONS:
+        q = pattern.sub(repl, q)
+    return re.sub(r"\s+", " ", q).strip()
+
+
+def _lang(question: str) -> str:
+    return "zh" if _CJK.search(question) else "en"
+
+
+# -- the answer --------------------------------------------------------------------------------
+_LEAD_EN = re.compile(
+    r"^(?:(?:oh|um+|uh+|er+m?|hmm+|well|so|ok(?:ay)?|ah|actually|honestly|basically|i\s+guess"
+    r"|i\s+think|i'?d\s+say|probably|mostly|mainly|usually|normally|typically|generally|just"
+    r"|only|it\s+is|it'?s|that\s+is|that'?s|that\s+would\s+be|that'?d\s+be|currently|these\s+days"
+    r"|right\s+now|at\s+the\s+moment|mine\s+is|my\s+\w+\s+is|i'?m|i\s+am|i\s+have|i've"
+    r"|definitely|absolutely|for\s+sure)\b[\s,.:;!-]*)+",
+    _I,
+)
+_TAIL_EN = re.compile(
+    r"(?:[\s,]+(?:is|are|'s|would\s+be|will\s+be)?\s*(?:fine|good|ok|okay|great|perfect|best"
+    r"|preferred|ideal)(?:\s+(?:thanks|thank\s+you|with\s+me|for\s+me))?"
+    r"|[\s,]+(?:works|suits\s+me|please|pls|plz|thanks|thank\s+you|thx|ty|i\s+think|i\s+guess"
+    r"|probably|mostly|ideally|usually|normally|as\s+well|too|myself)"
+    r"|\s*[.!~…]+)+\s*$",
+    _I,
+)
+_LEAD_ZH = re.compile(
+    r"^(?:嗯+|呃+|哦+|噢+|额+|啊+|唔+|恩+|就是|就|是|目前|现在|大概|应该是?|可能是?|一般|主要是?|只有|只是|只|其实|我觉得|叫我"
+    r"|[，,。.、\s])+"
+)
+_TAIL_ZH = re.compile(
+    r"(?:就行了?|就好了?|就可以了?|就ok|即可|都行|吧|啊|呀|呢|哦|啦|嘛|哈|呗|噢|[，,。.!！~～…\s])+$",
+    _I,
+)
+_PREP_EN = re.compile(r"^(in|at|to|for|with|by|on|as|from|near|around|outside|via)\b", _I)
+_ENDS_PREP_EN = re.compile(r"\s+(?:in|at|to|for|with|by|on|as|from)\s*$", _I)
+
+
+def _clean(answer: str, lang: str) -> str:
+    a = normalize_text(answer).strip()
+    if lang == "zh":
+        a = a.translate(L.T2S)
+        for _ in range(2):
+            a = _TAIL_ZH.sub("", _LEAD_ZH.sub("", a)).strip()
+        return a
+    for _ in range(2):
+        a = _TAIL_EN.sub("", _LEAD_EN.sub("", a)).strip()
+    return a.strip(" ,;:-\"'")
+
+
+_YES_EN = re.compile(
+    r"^(?:yes|yeah|yea|yep|yup|ya|yah|aye|sure|of\s+course|definitely|absolutely|certainly"
+    r"|correct|right|that'?s\s+right|indeed|totally|uh[\s-]?huh|mhm|yes\s+indeed|i\s+(?:am|do|have"
+    r"|can|sure\s+do|sure\s+am)|i'm|you\s+bet|for\s+sure|always|very\s+much)\b",
+    _I,
+)
+_NO_EN = re.compile(
+    r"^(?:no(?=\s*(?:[,.!;:]|$|thanks|thank|not\b|never\b|i\b))|nope|nah|not\s+really|never|not\s+at\s+all|i'?m\s+not|i\s+am\s+not|i\s+don'?t"
+    r"|i\s+do\s+not|i\s+haven'?t|i\s+have\s+not|i\s+can'?t|i\s+cannot|negative|not\s+anymore"
+    r"|not\s+any\s+more)\b",
+    _I,
+)
+#: a yes on its own ("是的", "嗯，…"); a yes that repeats the verb (能吃, 养了) is read by the swap
+_YES_ZH = re.compile(
+    r"^(?:是的?|对的?|嗯+|恩|有的?|当然|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?=[\W\s]|啊|呀|呢|$)"
+)
+_NO_ZH = re.compile(r"^(?:不|没|别|无)")
+
+
+def _polarity(answer: str, lang: str) -> tuple[str, str] | None:
+    """("yes" | "no", what the answer adds after it) for a yes/no answer, else ``None``."""
+    a = normalize_text(answer).strip()
+    if lang == "zh":
+        a = a.translate(L.T2S)
+        for pol, rx in (("no", _NO_ZH), ("yes", _YES_ZH)):
+            m = rx.match(a)
+            if m:
+                return pol, _clean(a[m.end() :], "zh")
+        return None
+    a = re.sub(r"^(?:oh|um+|uh+|well|haha|ah)[\s,]+", "", a, flags=_I)
+    for pol, rx in (("no", _NO_EN), ("yes", _YES_EN)):
+        m = rx.match(a)
+        if m:
+            return pol, _clean(re.sub(r"^[\s,.;:!-]+", "", a[m.end() :]), "en")
+    return None
+
+
+# -- filling templates -------------------------------------------------------------------------
+_DETERMINER = re.compile(r"^(?:a|an|the|my|our|some|self[\s-]employed|retired|unemployed)\b", _I)
+_NUMBER = re.compile(
+    r"^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|[一二两三四五六七八九十]+)"
+    r"(?:\s+of\s+them)?$",
+    _I,
+)
+
+
+def _count(r: str) -> str:
+    return re.sub(r"\s+of\s+them$", "", r, flags=_I)
+
+
+def _with_article(a: str) -> str:
+    if _DETERMINER.match(a) or len(a.split()) > 4 or _NUMBER.match(a):
+        return a
+    return ("an " if a[:1].lower() in "aeiou" else "a ") + a
+
+
+def _fill(template: str, a: str, lang: str, **groups: str) -> str:
+    """``template`` with the answer ``a`` in it, the words both repeat said once ("in Leeds"
+    into "I live in {a}" -> "I live in Leeds"; 对青霉素过敏 into 我对{a}过敏)."""
+    head, _, tail = template.partition("{a}")
+    if "{a_}" in template:
+        head, _, tail = template.partition("{a_}")
+        a = _with_article(a)
+    if lang == "zh":
+        for n in range(min(3, len(head)), 0, -1):
+            if a.startswith(head[-n:]):
+                a = a[n:]
+                break
+        for n in range(min(4, len(tail)), 0, -1):
+            if a.endswith(tail[:n]):
+                a = a[: len(a) - n]
+                break
+        if not a:
+            return ""
+        return (head + a + tail).format(**groups)
+    head_words = head.lower().split()
+    for n in range(
+        min(3, len(head_words)), 0, -1
+    ):  # "allergic to latex" into "I'm allergic to {a}"
+        said = " ".join(head_words[-n:])
+        if re.match(re.escape(said) + r"\b", a, _I) and not (n == 1 and said in ("i", "my")):
+            a = a[len(said) :].strip()
+            break
+    if _PREP_EN.match(a) and _ENDS_PREP_EN.search(head):
+        head = _ENDS_PREP_EN.sub(" ", head)
+    tail_words = tail.strip().lower()
+    if tail_words and a.lower().endswith(tail_words):
+        a = a[: len(a) - len(tail_words)].rstrip()
+    if not a:
+        return ""
+    return (head + a + tail).format(**groups).strip()
+
+
+# -- the three kinds of question -----------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _rows() -> tuple[
+    list[tuple[str, re.Pattern[str], tuple[str, ...]]],
+    list[tuple[str, re.Pattern[str], str | None, str | None]],
+    list[tuple[str, re.Pattern[str], str, str]],
+]:
+    wh = [(lang, re.compile(p, _I), t) for lang, p, t in R.WH_ROWS]
+    yn = [(lang, re.compile(p, _I), y, n) for lang, p, y, n in R.YESNO_ROWS]
+    ch = [(lang, re.compile(p, _I), t, need) for lang, p, t, need in R.CHOICE_ROWS]
+    return wh, yn, ch
+
+
+def _groups(m: re.Match[str]) -> dict[str, str]:
+    g = {k: v for k, v in m.groupdict().items() if v}
+    if "w" not in g:
+        g["w"] = next((v for k, v in g.items() if k.startswith("w")), "")
+    return g
+
+
+def _choice(q: str, answer: str, lang: str) -> tuple[str, ...] | None:
+    """A choice question ("window or aisle?", 靠窗还是靠过道): the option the answer names."""
+    if not re.search(r"\bor\b|还是|或者|或是", q, _I):
+        return None
+    for row_lang, rx, template, need in _rows()[2]:
+        if row_lang != lang or (need and not re.search(need, q, _I)):
+            continue
+        offered = {m.group(0).lower() for m in rx.finditer(q)}
+        if len(offered) < 2:
+            continue
+        named = {m.group(0).lower() for m in rx.finditer(answer)}
+        if len(named) != 1:
+            return ()  # neither, both or something else: no choice was made
+        c = next(iter(named))
+        return (template.replace("{c}", c),)
+    return None
+
+
+_WH_EN = re.compile(
+    r"^(?:\W|and\b|so\b|also\b|ok(?:ay)?\b|great\b|cool\b|\s)*(?:what|where|which|who|whom|whose|when|why|how)\b",
+    _I,
+)
+_SWAP_EN = (
+    (
+        re.compile(
+            r"\b(?:are|r)\s+(?:you|u)\s+(?:still\s+|currently\s+|by\s+any\s+chance\s+)?(?P<rest>.+)$",
+            _I,
+        ),
+        "I am {rest}",
+    ),
+    (re.compile(r"\bdo\s+(?:you|u)\s+(?:still\s+|currently\s+)?(?P<rest>.+)$", _I), "I {rest}"),
+    (re.compile(r"\bhave\s+(?:you|u)\s+got\s+(?P<rest>.+)$", _I), "I have {rest}"),
+    (re.compile(r"\bis\s+(?:your|ur)\s+(?P<subj>\w+)\s+(?P<rest>.+)$", _I), "My {subj} is {rest}"),
+    (
+        re.compile(
+            r"\bcan\s+(?:you|u)\s+(?P<rest>(?:eat|drink|speak|read|have|tolerate)\b.+)$", _I
+        ),
+        "I can {rest}",
+    ),
+)
+_PRONOUNS_EN = {
+    "your": "my",
+    "ur": "my",
+    "yours": "mine",
+    "yourself": "myself",
+    "you": "me",
+    "u": "me",
+    "me": "you",
+    "my": "your",
+}
+_ANY_EN = re.compile(r"\b(?:any|some)\s+(?:\w+\s+)?\w+\b|\b(?:anything|something|anyone)\b", _I)
+_OBJECT_ARTICLE = re.compile(r"^(?:any|a|an|some)\s+", _I)
+
+
+def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
+    if _WH_EN.match(q):
+        return ()
+    body = re.sub(r"[\s?!.]+$", "", q)
+    body = re.sub(
+        r"\s*,?\s*\b(?:at\s+all|by\s+any\s+chance|then|though|btw|too|as\s+well)$",
+        "",
+        body,
+        flags=_I,
+    )
+    for rx, template in _SWAP_EN:
+        m = rx.search(body)
+        if not m:
+            continue
+        said = m.group("rest")
+        verb = said.split()[0].lower() if said.split() else ""
+        if pol == "no" and (template != "I {rest}" or verb not in R.NEG_VERBS_EN):
+            return ()
+        words = [_PRONOUNS_EN.get(w.lower(), w) for w in re.findall(r"[\w'/-]+|[^\w\s]", said)]
+        said = re.sub(r"\s+([,.;:])", r"\1", " ".join(words))
+        if pol == "yes" and rest:
+            if _ANY_EN.search(said):
+                said = _ANY_EN.sub(rest, said, count=1)
+            elif _NUMBER.match(rest):
+                obj = said.split(None, 1)
+                if len(obj) == 2:
+                    said = f"{obj[0]} {_count(rest)} {_OBJECT_ARTICLE.sub('', obj[1])}"
+        elif _ANY_EN.search(said) and not re.search(r"\bany\s+(?:kids|children|pets)\b", said, _I):
+            return ()  # "yes" to "anything?" says nothing until it names the thing
+        groups = {k: v for k, v in m.groupdict().items() if k != "rest"}
+        out = template.format(rest=said, **groups)
+        if pol == "no":
+            out = re.sub(r"^I ", "I don't ", out)
+        return (out,)
+    return ()
+
+
+_SWAP_ZH = re.compile(
+    r"你(?:平时|一般|现在|还|也)?(?:(?P<ab>喜不喜欢|吃不吃|喝不喝|有没有|养没养|是不是|会不会|用不用|能不能吃|抽不抽烟|结没结婚)"
+    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)?\W*$"
+)
+_AB_ZH = {
+    "喜不喜欢": "喜欢",
+    "吃不吃": "吃",
+    "喝不喝": "喝",
+    "有没有": "有",
+    "养没养": "养",
+    "是不是": "是",
+    "会不会": "会",
+    "用不用": "用",
+    "能不能吃": "能吃",
+    "抽不抽烟": "抽烟",
+    "结没结婚": "结婚",
+}
+
+
+def _swap_zh(q: str, pol: str, rest: str, answer: str, *, echo: bool = False) -> tuple[str, ...]:
+    m = _SWAP_ZH.search(q)
+    if not m or re.search(r"什么|哪|几|多少|怎么", q):
+        return ()
+    v = _AB_ZH.get(m.group("ab") or "", m.group("v") or "")
+    o = m.group("o") or ""
+    if v == "结婚":
+        o = "了"
+    if pol == "no":
+        if not v.endswith(R.NEG_VERBS_ZH) or v.startswith("能"):
+            return ()
+        return (f"我不{v}{o}",)
+    a = normalize_text(answer).translate(L.T2S)
+    said = re.match(
+        r"(?:挺|很|特别|超|比较|还挺|当然)?(?:能|爱|会|常|经常|喜欢)?" + re.escape(v[-1]), a
+    )
+    if echo:  # no yes word: a yes only when the answer starts with the verb (能吃, 养了，一只狗)
+        if said is None:
+            return ()
+        rest = _clean(re.sub(r"^[了过的]", "", a[said.end() :]), "zh")
+    if rest and v in ("有", "养") and not rest.startswith(v):
+        if re.fullmatch(
+            r"[一二两三四五六七八九十\d]+[个只条位]?", rest
+        ):  # 有，两个 -> 我有两个孩子
+            rest += o
+        return (f"我{'养了' if v == '养' else '有'}{rest}",)
+    out = [f"我{said.group(0)}{o}"] if said and said.group(0) != v[-1] else []
+    out.append(f"我{v}{o}")
+    if v in ("吃", "喝"):
+        out.append(f"我能{v}{o}")
+    return tuple(dict.fromkeys(out))
+
+
+def frame(question: str | None, answer: str) -> tuple[str, ...]:
+    """The statements ``answer`` makes as a reply to ``question``, most natural first
+    (``()`` when the question is not framed or the answer states nothing)."""
+    if not question or not answer or not answer.strip():
+        return ()
+    lang = _lang(question)
+    q = question_form(question)
+    if R.NOT_FRAMED.search(q):
+        return ()
+    raw = normalize_text(answer).strip()
+    if len(raw) > MAX_ANSWER_CHARS[lang] or R.NON_ANSWER.search(raw):
+        return ()
+    pol = _polarity(raw, lang)
+    wh, yn, _ = _rows()
+    for row_lang, rx, yes, no in yn:
+        m = rx.search(q) if row_lang == lang else None
+        if not m:
+            continue
+        groups = _groups(m)
+        if pol is None:
+            template, r = (yes, _clean(raw, lang)) if yes and "{r}" in yes else (None, "")
+        else:
+            template, r = (yes, pol[1]) if pol[0] == "yes" else (no, "")
+        if not template or ("{r}" in template and not r):
+            return ()
+        if _NUMBER.match(r) and groups.get("x"):  # "Do you have kids?" + "yes, two"
+            r = f"{_count(r)} {_OBJECT_ARTICLE.sub('', groups['x'])}"
+        return (template.replace("{r}", r).format(**groups),)
+    chosen = _choice(q, raw if lang == "en" else raw.translate(L.T2S), lang)
+    if chosen is not None:
+        return chosen
+    for row_lang, rx, templates in wh:
+        m = rx.search(q) if row_lang == lang else None
+        if not m:
+            continue
+        if pol is not None and pol[0] == "no" and not pol[1]:
+            return ()  # "Any allergies?" + "no": nothing the keys hold
+        a = pol[1] if pol is not None and pol[0] == "yes" and pol[1] else _clean(raw, lang)
+        if not a or R.NON_ANSWER.search(a):
+            return ()
+        groups = _groups(m)
+        return tuple(dict.fromkeys(s for t in templates if (s := _fill(t, a, lang, **groups))))
+    if lang == "zh":
+        if pol is None:
+            return _swap_zh(q, "yes", "", raw, echo=True)
+        return _swap_zh(q, pol[0], pol[1], raw)
+    if pol is None:
+        return ()
+    return _swap_en(q, pol[0], pol[1])
