@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Iterable, Mapping
@@ -37,9 +38,10 @@ from .errors import (
     UserMemoryError,
 )
 from .fencing import commit_fenced, erased_since, fenced_write, retry_erasures
-from .ingest import classify
+from .ingest import answers, classify
 from .ingest.extract import RuleExtractor
 from .ingest.gate import gate
+from .ingest.ledger import ANSWER_SIGNAL
 from .ingest.lexicon import canonical_value
 from .ingest.resolve import Resolver, WriteContext
 from .messages import message_turn
@@ -67,6 +69,21 @@ __all__ = ["WritePath"]
 log = logging.getLogger(__name__)
 
 _ERASED = "the user was erased while this write ran: the erase wins"
+#: the session-state field holding the assistant's pending question
+_ASKED = "asked"
+
+
+def _carry_question(state: dict[str, Any], role: str, question: str | None) -> dict[str, Any]:
+    """The session state after a turn of ``role``: an assistant turn leaves its question
+    (``None``: it asked nothing), a user or tool turn takes the pending one away, so a
+    question applies to the very next user turn only. A system turn (the app's prompt,
+    which ``observe_messages`` skips) leaves it as it is."""
+    if role == "system":
+        return dict(state)
+    out = {k: v for k, v in state.items() if k != _ASKED}
+    if role == "assistant" and question:
+        out[_ASKED] = question
+    return out
 
 
 class WritePath(MemoryBase):
@@ -135,10 +152,11 @@ class WritePath(MemoryBase):
         now = check_datetime(at) or self.clock.now()
         turn_id = turn_id or new_id()[:16]  # one id for every attempt: retries stay idempotent
         retry_erasures(self)
-        reserved: dict[str, tuple[int, Fence | None]] = {}  # session -> (turn index, fence)
+        # session -> (turn index, fence, the question the turn answers)
+        reserved: dict[str, tuple[int, Fence | None, str | None]] = {}
 
         def erased() -> list[Change]:
-            for sid, (_, seen) in reserved.items():
+            for sid, (_, seen, _) in reserved.items():
                 self._drop_reserved(user_id, [sid], seen)
             return [Change(action=ChangeAction.IGNORED, reason=_ERASED)]
 
@@ -176,7 +194,7 @@ class WritePath(MemoryBase):
     def _observe_once(
         self,
         fence: Fence | None,
-        reserved: dict[str, tuple[int, Fence | None]],
+        reserved: dict[str, tuple[int, Fence | None, str | None]],
         user_id: str,
         text: str,
         role: str,
@@ -213,22 +231,30 @@ class WritePath(MemoryBase):
 
         # one atomic step reserves this turn's index: concurrent turns of a session never
         # share one (a read here and a write after the commit could interleave); a retried
-        # attempt keeps the index it reserved
+        # attempt keeps the index it reserved. The same step carries the assistant's question
+        # to the next turn: an assistant turn leaves its question, the next user turn takes
+        # it, any other turn clears it (see _carry_question)
         if session_id in reserved:
-            turn_index = reserved[session_id][0]
+            turn_index, _, asked = reserved[session_id]
         else:
-            sess_state = self.sessions.update_state(
-                user_id,
-                session_id,
-                lambda st: {
-                    **st,
+            seen: list[str | None] = [None]
+            question = (
+                answers.question_of(self._session_text(text)) if role == "assistant" else None
+            )
+
+            def step(st: dict[str, Any]) -> dict[str, Any]:
+                seen[0] = st.get(_ASKED)  # what this (last) attempt of the update replaced
+                return {
+                    **_carry_question(st, role, question),
                     "turn_index": int(st.get("turn_index", 0)) + 1,
                     "device_id": device_id,
                     "system_context": system_context,
-                },
-            )
+                }
+
+            sess_state = self.sessions.update_state(user_id, session_id, step)
             turn_index = int(sess_state["turn_index"])
-            reserved[session_id] = (turn_index, fence)
+            asked = seen[0] if role == "user" and isinstance(seen[0], str) else None
+            reserved[session_id] = (turn_index, fence, asked)
         # a session resumed after its short-term state expired is not a new session
         new_session = turn_index == 1 and session_id != state.last_session_id
         turn = Turn(
@@ -241,6 +267,7 @@ class WritePath(MemoryBase):
             device_id=device_id,
             system_context=system_context,
             at=now,
+            asked=asked,
         )
 
         candidates = self._extract(turn) if role in ("user", "tool") else []
@@ -263,6 +290,7 @@ class WritePath(MemoryBase):
             device_id=device_id,
             role=role,
             actor=role,
+            asked=asked,
         )
         for decision in gate(candidates, role=role, config=cfg):
             resolver.apply(decision, ctx, retractable=retractable)
@@ -527,6 +555,12 @@ class WritePath(MemoryBase):
             )
 
     def _extract(self, turn: Turn) -> list[Candidate]:
+        cands = self._extract_turn(turn)
+        if not cands and turn.asked and turn.role == "user":
+            cands = self._extract_answer(turn)
+        return cands
+
+    def _extract_turn(self, turn: Turn) -> list[Candidate]:
         cands = [c for c in self._extract_raw(turn) if self._usable(c)]
         rules = self.extractor
         if (
@@ -536,6 +570,29 @@ class WritePath(MemoryBase):
         ):
             cands = self._classify_unmapped(rules, turn, cands)
         return cands
+
+    def _extract_answer(self, turn: Turn) -> list[Candidate]:
+        """A short answer to the assistant's question, read as the statement it makes
+        ("Where are you based?" + "Leeds." -> "I live in Leeds"; see
+        :mod:`shared_core.ingest.answers`): the first framed statement the extractor reads
+        gives the candidates, each with the user's own words as its evidence span and the
+        ``answer`` signal (its record's metadata carries the question). Only assertions onto
+        a key are kept: a frame never forgets or takes back, and a free-form note would be
+        the frame's words, not the user's. Rule extraction only: an LLM extractor is given
+        the question in its prompt instead (:func:`shared_core.llm.extraction_inputs`)."""
+        if not isinstance(self.extractor, RuleExtractor) or turn.asked is None:
+            return []
+        for statement in answers.frame(turn.asked, turn.text):
+            framed = dataclasses.replace(turn, text=statement)
+            got = [
+                dataclasses.replace(c, span=turn.text[:500], signals=c.signals | {ANSWER_SIGNAL})
+                for c in self._extract_turn(framed)
+                if c.intent is Intent.ASSERT and c.key != "note" and not c.key.startswith("note.")
+            ]
+            if got:
+                self.metrics.inc("answers_framed")
+                return got
+        return []
 
     def _classify_unmapped(
         self, rules: RuleExtractor, turn: Turn, cands: list[Candidate]

@@ -290,6 +290,9 @@ class Turn:
     device_id: str | None = None
     system_context: str = "default"
     at: datetime
+    #: the question the assistant asked in the turn just before this user turn, if any
+    #: ("Where are you based?" before "Leeds."): the turn may be its answer
+    asked: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,7 +28,7 @@ from ..entities import (
     scope_ref,
 )
 
-__all__ = ["Ledger", "Slot", "WriteContext", "normalized_value"]
+__all__ = ["ANSWER_SIGNAL", "Ledger", "Slot", "WriteContext", "answering", "normalized_value"]
 
 #: (user_id, system_context, kind, key, scope_ref): the place one value holds
 Slot = tuple[str, str, str, str, str]
@@ -48,6 +48,8 @@ class WriteContext:
     device_id: str | None = None
     role: str | None = None
     actor: str = "user"
+    #: the assistant's question the turn answers; records read from the answer carry it
+    asked: str | None = None
 
 
 @dataclass(slots=True)
@@ -56,6 +58,18 @@ class _Result:
     audit: list[AuditEntry] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
+
+
+#: the signal of a candidate read from a short answer to the assistant's question
+ANSWER_SIGNAL = "answer"
+
+
+def answering(cand: Candidate, ctx: WriteContext) -> dict[str, str]:
+    """``{"answering": question}`` for a candidate read from an answer to ``ctx.asked``
+    (so an application can show "(answering: Where are you based?)"), else ``{}``."""
+    if ctx.asked and ANSWER_SIGNAL in cand.signals:
+        return {"answering": ctx.asked}
+    return {}
 
 
 def normalized_value(cand: Candidate) -> str:
@@ -226,7 +240,7 @@ class Ledger:
             ),
             evidence=evidence,
             supersedes=supersedes,
-            metadata=dict(metadata or {}),
+            metadata={**answering(cand, ctx), **(metadata or {})},
         )
 
     def _conflict(

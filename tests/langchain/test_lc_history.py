@@ -133,3 +133,20 @@ async def test_async_chain_with_async_core(core: UserMemory, clock: FakeClock) -
     assert "SMS" in str(model.calls[0][0].content)
     await history.aclear()
     assert await history.aget_messages() == []
+
+
+@_DEPRECATED
+def test_a_short_answer_to_the_models_question_is_remembered(
+    core: UserMemory, clock: FakeClock
+) -> None:
+    model = RecordingChatModel(
+        messages=iter(["Happy to help. Which town do you live in?", "Thanks, noted."])
+    )
+    chain = _chain(core, model)
+    chain.invoke({"question": "Can you find me a climbing gym?"}, _config(7))
+    clock.advance(timedelta(minutes=1))
+    chain.invoke({"question": "Bath."}, _config(7))  # the human's answer to the AI's question
+    assert core.profile("ada")["location.city"].lower() == "bath"
+    (rec,) = [r for r in core.export("ada")["records"] if r["key"] == "location.city"]
+    assert rec["metadata"]["answering"] == "Which town do you live in?"
+    assert rec["provenance"]["span"] == "Bath."
