@@ -34,6 +34,7 @@ from .ingest.lexicon import canonical_value
 from .validate import check_text
 
 __all__ = [
+    "ANSWER_CONTEXT",
     "EXTRACTION_PROMPT",
     "AsyncExtractor",
     "Embedder",
@@ -90,7 +91,8 @@ class Embedder(Protocol):
 # ---- LLM extraction: one prompt, one schema, one parser, one bad-output policy -------------
 
 #: The extraction instructions every LLM extractor sends (``{keys}``: the taxonomy's keys,
-#: ``{at}``, ``{role}``, ``{text}``: the turn). Adapters put it in their own prompt types.
+#: ``{at}``, ``{role}``, ``{text}``: the turn; ``{context}``: the assistant's question the
+#: turn answers, or nothing). Adapters put it in their own prompt types.
 EXTRACTION_PROMPT = (
     "You extract durable facts, preferences, relationships, constraints and events about "
     "the USER from one message, for a long-term memory. Return only what the user says "
@@ -103,7 +105,17 @@ EXTRACTION_PROMPT = (
     'Answer with JSON: {{"memories": [{{"key", "value", "kind", "evidence", "explicit", '
     '"hard", "permanent", "intent", "confidence", "valid_until", "flags"}}]}}; an empty '
     "list when there is nothing to remember.\n"
-    "Message time: {at}\nMessage ({role}):\n{text}\n"
+    "Message time: {at}\n{context}Message ({role}):\n{text}\n"
+)
+
+#: ``{context}`` when the turn follows a question of the assistant: a short answer is the
+#: user's statement ("Leeds." after "Where are you based?": the user lives in Leeds).
+ANSWER_CONTEXT = (
+    "The assistant had just asked: {asked}\n"
+    'The message may answer it: read a short answer as the user\'s own statement ("Leeds" '
+    'after "Where are you based?" means the user lives in Leeds), with the evidence '
+    "copied from the message; an answer about a one-off task or someone else is not about "
+    "the user.\n"
 )
 
 _LLM_KEY = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+){0,4}$")
@@ -136,6 +148,7 @@ def extraction_inputs(turn: Turn) -> dict[str, str]:
         "today": turn.at.date().isoformat(),
         "role": turn.role,
         "text": turn.text,
+        "context": ANSWER_CONTEXT.format(asked=turn.asked) if turn.asked else "",
     }
 
 

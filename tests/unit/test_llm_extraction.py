@@ -4,6 +4,7 @@ one parser and the one bad-output policy both adapters use."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -106,3 +107,52 @@ def test_prompt_and_schema_come_from_the_taxonomy() -> None:
     schema = extraction_schema()
     assert schema["properties"]["memories"]["type"] == "array"
     assert any(k["key"] == "budget.max" for k in schema["x-keys"])
+
+
+#: A recorded answer to the prompt of "Leeds." sent after "Where are you based?".
+RECORDED_ANSWER = '{"memories": [{"key": "location.city", "value": "Leeds", "evidence": "Leeds"}]}'
+
+
+class _RecordedModel:
+    """An LLM extractor whose model call is a recorded answer (per turn text)."""
+
+    name = "llm:recorded"
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        self.answers = answers
+        self.prompts: list[str] = []
+        self.policy = LlmExtraction(self.name)
+
+    def extract(self, turn: Turn) -> list[Any]:
+        if not self.policy.wanted(turn):
+            return self.policy.not_sent(turn)
+        self.prompts.append(render_extraction_prompt(turn))
+        return self.policy.finish(turn, self.answers.get(turn.text, '{"memories": []}'))
+
+
+def test_the_prompt_carries_the_assistants_question_when_there_is_one() -> None:
+    asked = Turn(
+        user_id="u",
+        text="Leeds.",
+        session_id="s",
+        turn_id="t",
+        at=datetime(2026, 4, 15, tzinfo=UTC),
+        asked="Where are you based?",
+    )
+    prompt = render_extraction_prompt(asked)
+    assert "Where are you based?" in prompt and prompt.rstrip().endswith("Leeds.")
+    assert "just asked" not in render_extraction_prompt(TURN)
+    cands = LlmExtraction("llm:test").finish(asked, RECORDED_ANSWER)
+    assert [(c.key, c.normalized, c.span) for c in cands] == [("location.city", "leeds", "Leeds")]
+
+
+def test_an_llm_extractor_is_given_the_question_through_observe() -> None:
+    from shared_core import UserMemory
+    from shared_core.embed import HashingEmbedder
+
+    model = _RecordedModel({"Leeds.": RECORDED_ANSWER})
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder(), extractor=model) as mem:
+        mem.observe("u", "Where are you based?", role="assistant", session_id="s")
+        mem.observe("u", "Leeds.", session_id="s")
+        assert mem.profile("u")["location.city"] == "Leeds"
+    assert len(model.prompts) == 1 and "Where are you based?" in model.prompts[0]
