@@ -71,6 +71,9 @@ log = logging.getLogger(__name__)
 _ERASED = "the user was erased while this write ran: the erase wins"
 #: the session-state field holding the assistant's pending question
 _ASKED = "asked"
+#: open-vocabulary key families: a frame that reads only these tries its next template
+#: ("I prefer medium answers" is a taste; "Keep your answers medium length" names the key)
+_OPEN_KEYS = frozenset({"taste", "interest", "rule"})
 
 
 def _carry_question(state: dict[str, Any], role: str, question: str | None) -> dict[str, Any]:
@@ -556,9 +559,54 @@ class WritePath(MemoryBase):
 
     def _extract(self, turn: Turn) -> list[Candidate]:
         cands = self._extract_turn(turn)
-        if not cands and turn.asked and turn.role == "user":
-            cands = self._extract_answer(turn)
+        if turn.asked and turn.role == "user" and isinstance(self.extractor, RuleExtractor):
+            cands = self._with_answer(turn, cands)
         return cands
+
+    def _with_answer(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
+        """The candidates of a user turn that follows the assistant's question.
+
+        An answer to somebody's words, or a reply about a one-off task, a hypothetical or
+        another person without a first-person word of its own, asserts nothing (its
+        forgets and retractions stand). Otherwise the answer's frames are read (see
+        :meth:`_extract_answer`): what the turn says by itself is kept, and a framed
+        candidate is added unless the turn's own words already gave its slot or value
+        (no fact stored twice); when the frame reads everything the turn's own words did
+        and more ("olives, and coriander" as "I don't like olives, and coriander"), the
+        frame's reading is taken, with the turn's own candidate where both read the same."""
+        assert turn.asked is not None
+        if answers.silenced(turn.asked, turn.text):
+            if any(c.intent is Intent.ASSERT for c in cands):
+                self.metrics.inc("answers_silenced")
+            return [c for c in cands if c.intent is not Intent.ASSERT]
+        framed = self._extract_answer(turn)
+        if not framed:
+            return cands
+        said = [c for c in cands if c.intent is Intent.ASSERT]
+
+        def own(f: Candidate) -> Candidate | None:
+            return next((c for c in said if c.key == f.key and c.normalized == f.normalized), None)
+
+        if all(any(own(f) is c for f in framed) for c in said):
+            return [
+                *(c for c in cands if c.intent is not Intent.ASSERT),
+                *(own(f) or f for f in framed),
+            ]
+        return [
+            *cands,
+            *(
+                f
+                for f in framed
+                if not any(
+                    c.key == f.key
+                    or (  # one item of a list key said twice: "日语" as language.spoken.ja
+                        c.key.split(".")[0] == f.key.split(".")[0] not in _OPEN_KEYS
+                        and c.value.strip().lower() == f.value.strip().lower()
+                    )
+                    for c in said
+                )
+            ),
+        ]
 
     def _extract_turn(self, turn: Turn) -> list[Candidate]:
         cands = [c for c in self._extract_raw(turn) if self._usable(c)]
@@ -575,24 +623,30 @@ class WritePath(MemoryBase):
         """A short answer to the assistant's question, read as the statement it makes
         ("Where are you based?" + "Leeds." -> "I live in Leeds"; see
         :mod:`shared_core.ingest.answers`): the first framed statement the extractor reads
-        gives the candidates, each with the user's own words as its evidence span and the
-        ``answer`` signal (its record's metadata carries the question). Only assertions onto
-        a key are kept: a frame never forgets or takes back, and a free-form note would be
-        the frame's words, not the user's. Rule extraction only: an LLM extractor is given
-        the question in its prompt instead (:func:`shared_core.llm.extraction_inputs`)."""
-        if not isinstance(self.extractor, RuleExtractor) or turn.asked is None:
+        onto a key gives the candidates (one read only as a taste, interest or rule waits
+        for a later template that names a key), each with the user's own words as its
+        evidence span and the ``answer`` signal (its record's metadata carries the
+        question). Only assertions onto a key are kept: a frame never forgets or takes
+        back, and a free-form note would be the frame's words, not the user's. Rule
+        extraction only (see :meth:`_extract`): an LLM extractor is given the question in
+        its prompt instead (:func:`shared_core.llm.extraction_inputs`)."""
+        if turn.asked is None:
             return []
+        first: list[Candidate] = []
         for statement in answers.frame(turn.asked, turn.text):
             framed = dataclasses.replace(turn, text=statement)
             got = [
                 dataclasses.replace(c, span=turn.text[:500], signals=c.signals | {ANSWER_SIGNAL})
                 for c in self._extract_turn(framed)
-                if c.intent is Intent.ASSERT and c.key != "note" and not c.key.startswith("note.")
+                if c.intent is Intent.ASSERT and c.key.split(".")[0] != "note"
             ]
-            if got:
-                self.metrics.inc("answers_framed")
-                return got
-        return []
+            if got and not all(c.key.split(".")[0] in _OPEN_KEYS for c in got):
+                first = got
+                break
+            first = first or got  # open-vocabulary only: a later template may name the key
+        if first:
+            self.metrics.inc("answers_framed")
+        return first
 
     def _classify_unmapped(
         self, rules: RuleExtractor, turn: Turn, cands: list[Candidate]

@@ -5,28 +5,31 @@ answer is a declaration, but alone it names no key. A frame turns the question a
 answer into the statement the user would have made ("I live in Leeds"), which then goes
 through the ordinary extractor and gate (:mod:`shared_core.ingest.answers` drives it).
 
-Three kinds of row, each a tuple whose first field is the language (``"en"``/``"zh"``)
-and whose pattern is matched against the question as :func:`answers.question_form` puts
-it (lower case; ``what's`` -> ``what is``; Traditional -> Simplified; 您 -> 你):
+Every row starts with its language (``"en"``/``"zh"``); its pattern is matched against the
+question as :func:`~shared_core.ingest.answers.question_form` puts it (lower case,
+``what's`` -> ``what is``, Traditional -> Simplified, 您 -> 你). ``{you}`` and ``{your}`` in
+an English pattern also match chat spellings (``u``, ``ur``).
 
-* **wh rows** (:data:`WH_ROWS`): ``(lang, pattern, templates)``. ``templates`` are tried in
-  order; ``{a}`` is the cleaned answer, ``{a_}`` the answer with an article when it is a
-  bare singular noun ("nurse" -> "a nurse"), ``{w}`` the pattern's named group ``w``
-  ("What's your dog's name?" -> ``w`` = dog). "Where are you based?" -> "I live in {a}".
-* **yes/no rows** (:data:`YESNO_ROWS`): ``(lang, pattern, yes, no)``: the statement a
-  "yes" makes and the one a "no" makes, ``None`` where a no says nothing the keys hold
-  ("Are you married?" + "no" is not a relationship status). ``{x}`` is the pattern's
-  group ``x``, ``{r}`` what the answer adds after its yes ("yes, two cats"). Questions no
-  row knows turn by a pronoun swap (:func:`answers.swap`), for a "yes" only, unless the
-  verb is one that takes a negation naturally (:data:`NEG_VERBS_EN`, :data:`NEG_VERBS_ZH`).
-* **choice rows** (:data:`CHOICE_ROWS`): ``(lang, pattern, template)``: a question that
-  offers options ("window or aisle?", 靠窗还是靠过道) and the statement the option named
-  makes ("I prefer {c} seats"); a choice question no row knows is not framed.
+* **wh rows** (:data:`WH_ROWS`): ``(lang, pattern, templates)``. The templates are tried in
+  order until the extractor reads one; ``{a}`` is the cleaned answer, ``{a_}`` the answer
+  with an article when it is a bare noun ("nurse" -> "a nurse"), ``{w}`` the pattern's
+  group ``w`` ("What's your dog's name?" -> dog). "Where are you based?" -> "I live in {a}".
+* **yes/no rows** (:data:`YESNO_ROWS`): ``(lang, pattern, yes, no)``: the statement a yes
+  makes and the one a no makes, ``None`` where a no says nothing the keys hold. ``{x}`` is
+  the pattern's group ``x``, ``{r}`` what the answer adds ("yes, two cats"). A yes/no
+  question no row knows turns by a pronoun swap ("Are you vegan?" + "yep" -> "I am vegan");
+  a no only where the verb takes a negation naturally (:data:`NEG_VERBS_EN`, ``_ZH``).
+* **choice rows** (:data:`CHOICE_ROWS`): ``(lang, options, templates, needs)``: a question
+  offering options of one vocabulary ("window or aisle?", 靠窗还是靠过道; ``needs``: what the
+  question must also say) and the statement(s) the option named makes (``{c}``,
+  ``|``-separated). Other "X or Y?" questions take the option named as "I prefer {c}".
 
-What is never framed (:data:`NOT_FRAMED`): a question about a one-off task ("What time
-should I set the alarm?", 要订几点的车), a hypothetical ("If you could live anywhere..."),
-an offer ("Would you like me to ...?") or another person ("Where does your sister live?").
-Adding a kind of question is adding a row here. Private to :mod:`shared_core.ingest`.
+What is never framed (:data:`NOT_FRAMED`): a hypothetical (:data:`HYPOTHETICAL`), a one-off
+task, offer or occasion (:data:`ONE_OFF`), another person (:data:`OTHERS`) or somebody's
+words (:data:`QUOTED`: a caption, a sentence to translate, what someone told the user). The
+answer to a quoted question stores nothing at all, and neither does an answer to one of the
+others that has no first-person word of its own ("你哥住哪？" + "住在重庆"). Adding a kind of
+question is adding a row here. Private to :mod:`shared_core.ingest`.
 """
 
 # ruff: noqa: E501  (the rows below are data: one pattern a line reads best)
@@ -36,513 +39,235 @@ import re
 
 __all__ = [
     "CHOICE_ROWS",
+    "HYPOTHETICAL",
     "NEG_VERBS_EN",
     "NEG_VERBS_ZH",
     "NON_ANSWER",
     "NOT_FRAMED",
+    "ONE_OFF",
+    "OTHERS",
+    "QUOTED",
+    "QUOTED_RE",
     "WH_ROWS",
     "YESNO_ROWS",
+    "english",
 ]
 
 _YOU = r"(?:you|u|ya)"
 _YOUR = r"(?:your|ur)"
+
+
+def english(pattern: str) -> str:
+    """``pattern`` with ``{you}`` / ``{your}`` spelled out (``you|u|ya``, ``your|ur``)."""
+    return pattern.replace("{you}", _YOU).replace("{your}", _YOUR)
+
+
+# fmt: off
 #: relatives and others a question may be about ("your sister"), unless it asks their name
 REL_EN = (
     r"(?:son|daughter|kids?|children|child|wife|husband|partner|spouse|mum|mom|mother|father|dad"
     r"|parents?|sister|brother|siblings?|friends?|boss|colleagues?|family|baby|girlfriend"
     r"|boyfriend|guests?|team|roommates?|flatmates?|grandparents?|grandma|grandpa|aunt|uncle"
-    r"|cousins?|neighbou?rs?|clients?|customers?|other half|fianc[eé]e?)"
+    r"|cousins?|neighbou?rs?|clients?|customers?|other\s+half|fianc[eé]e?)"
 )
 REL_ZH = (
     r"(?:儿子|女儿|孩子|小孩|老婆|老公|妻子|丈夫|爱人|对象|男朋友|女朋友|妈妈|爸爸|母亲|父亲|爸妈"
-    r"|父母|姐姐|妹妹|哥哥|弟弟|朋友|同事|老板|家人|宝宝|爷爷|奶奶|外婆|外公|室友|客户|领导)"
+    r"|父母|姐姐|妹妹|哥哥|弟弟|朋友|同事|老板|家人|宝宝|爷爷|奶奶|外婆|外公|室友|客户|领导|闺蜜|兄弟"
+    r"|哥|姐|弟|妹|妈|爸|舅|姨|叔|婶|姑|公婆|岳父|岳母|婆婆|公公)"
+)
+_NOT_TOLD = r"(?<!n't\s)(?<!not\s)(?<!never\s)"
+#: the things an offer may be about that are still the user's standing preferences
+_STANDING = r"call|address|refer\s+to|contact|reach|message|text|e-?mail|notify|format|reply|respond|answer|write|talk|keep|use|show|display|suggest|recommend|avoid|leave\s+out|stick|include|skip"
+
+#: Hypotheticals and dreams: "If you could live anywhere, where?", 要是能换工作.
+HYPOTHETICAL = english(
+    r"\bif\s+{you}\s+(?:could|were|was|had|won|would|can|ever|moved|lived|got|became|did|went|inherited)\b"
+    r"|\bif\s+money\b|\bimagine\b|\bsuppose\b|\bhypothetical|\bdream\b|\bin\s+(?:a|an)\s+(?:perfect|ideal)\s+world\b"
+    r"|\bwould\s+{you}\s+(?:ever|consider)\b|\bif\s+(?:it|that)\s+(?:were|was)\b|\bever\s+(?:wanted|thought|considered)\b"
+    r"|如果|要是|假如|假设|想象|梦想|万一|理想的"
+)
+#: One-off tasks, offers and this occasion's choices: the assistant asks what to do now, not
+#: who the user is ("What time should I set the alarm?", 要订几点的车, 这顿饭预算多少).
+ONE_OFF = english(
+    r"\b(?:would|do)\s+{you}\s+(?:like|want)\s+(?:me|us)\s+to\b(?!\s+(?:" + _STANDING + r"))"
+    r"|" + _NOT_TOLD + r"\bwant\s+me\s+to\b(?!\s+(?:" + _STANDING + r"))"
+    r"|\bwould\s+{you}\s+like\s+(?:to|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b"
+    r"|\b(?:today|tonight|tomorrow|this\s+(?:time|trip|flight|booking|order|weekend|week|morning|evening|afternoon|meeting|one|call|meal|dinner|lunch|visit|stay|holiday|vacation)"
+    r"|next\s+(?:week|month|weekend|time|trip)|for\s+now|for\s+(?:the|this|that)\s+(?:trip|flight|party|dinner|meal|event|booking|order|gift|present))\b"
+    r"|\b(?:alarm|timer|meeting|appointment|reservation|booking|book\s+(?:a|an|the|it|this|that|for|{your})|order|deliver(?:y|ed)?|tickets?|table\s+for|the\s+call|check[\s-]?in|check[\s-]?out|pick\s*up|drop[\s-]?off)\b"
+    r"|\bwhat\s+time\b(?!\s*zone)|\bwhen\s+(?:should|do|would)\s+{you}\s+(?:like|want|need)\b|\bhow\s+many\s+(?:people|guests|tickets|nights|rooms|seats|copies|servings)\b"
+    r"|\bdid\s+{you}\b(?!\s+(?:move|live|grow|relocate|come))|\bhave\s+{you}\s+ever\b"
+    # a thing: "Which language is that menu in?", "Was that too long?"
+    r"|\b(?:is|are|was|were)\s+(?:that|this|these|those)\b(?!\s+(?:ok|okay|alright|fine|right|correct|true|good|a\s+problem)\b)"
+    r"|这次|这趟|这回|这顿|这餐|这单|这件|这份|本次|今天|今晚|明天|后天|这个?周末|下周|下次|现在要|一会|几点(?!.{0,4}(?:以后|之后|以前|之前|到))|订|预约|预定|闹钟|要不要我|需要我|我帮你|我给你"
+)
+#: Other people: "Where does your sister live?", "Does she eat meat?", 你妈对什么过敏 (the
+#: names of the user's own family are asked about the user: "What's your wife's name?").
+OTHERS = english(
+    r"\b{your}\s+" + REL_EN + r"\b(?!(?:'s|s'|')?\s+(?:first\s+)?names?\b|\s+called\b|'s\s+birthday\b)"
+    r"|(?<!['\"‘“])(?<!\bas\s)\b(?:he|she|they|him|her|his|their)\b(?!['\"’”])"
+    r"|(?:你|您)(?:的)?" + REL_ZH + r"(?!(?:的)?(?:叫|名字|怎么称呼|姓什么))|(?<![其吉])他|她"
+)
+#: Somebody's words, not the user's statement: a caption, a sentence to translate, what
+#: someone told the user, a quiz.
+QUOTED = (
+    r"\b(?:caption|slogan|sentence|phrase|translat\w*|subject\s+line|headline|wording|inscription|engrav\w*"
+    r"|password|quiz|trivia|riddle|lyrics?|quote|tagline|motto)\b"
+    r"|\bwhat\s+(?:did|does|do|would)\s+(?:\w+\s+){1,3}(?:tell|told|say|said|write|wrote|text|texted|ask|asked|mean)\b"
+    r"|\b(?:should|will|does)\s+(?:it|the\s+\w+)\s+say\b"
+    r"|翻译|标语|文案|口号|题目|答案是|谜语|歌词|怎么说的|说了什么|跟你说|告诉你什么"
 )
 
 #: Questions that are not framed: their answers state nothing durable about the user.
-NOT_FRAMED = re.compile(
-    # hypotheticals and dreams
-    r"\bif\s+"
-    + _YOU
-    + r"\s+(?:could|were|was|had|won|would|can|ever|moved|lived|got|became|did|went|inherited)\b|\bif\s+money\b|\bimagine\b|\bsuppose\b|\bhypothetical|\bdream\b"
-    r"|\bwould\s+"
-    + _YOU
-    + r"\s+(?:rather|ever|consider)\b|\bin\s+(?:a|an)\s+(?:perfect|ideal)\s+world\b"
-    r"|\bif\s+(?:it|that)\s+(?:were|was)\b|\bever\s+(?:wanted|thought|considered)\b"
-    # offers and one-off tasks: the assistant asks what to do now, not who the user is
-    r"|\b(?:would|do)\s+" + _YOU + r"\s+(?:like|want)\s+(?:me|us)\b"
-    r"|\b(?:shall|should|can|may|could)\s+(?:i|we)\b(?!\s+(?:call|address|refer\s+to|contact|reach|message|text|e-?mail|notify|format|have\s+"
-    + _YOUR
-    + r"|ask))"
-    r"|\bwant\s+me\s+to\b|\bwould\s+" + _YOU + r"\s+like\s+(?:to|a|an|the|some|it)\b"
-    r"|\b(?:today|tonight|tomorrow|this\s+(?:time|trip|flight|booking|order|weekend|week|morning|evening|afternoon|meeting|one|call)"
-    r"|right\s+now|at\s+the\s+moment|next\s+(?:week|month|weekend|time|trip)|for\s+now)\b"
-    r"|\b(?:alarm|reminder|remind|timer|meeting|appointment|reservation|booking|book\s+(?:a|an|the|it|this|that|for|your)|order|deliver(?:y|ed)?|ticket|table\s+for|the\s+call)\b"
-    r"|\bwhat\s+time\b(?!\s*zone)|\bwhen\s+(?:should|do|would)\s+"
-    + _YOU
-    + r"\s+(?:like|want|need)\b|\bhow\s+many\s+(?:people|guests|tickets|nights|rooms|seats)\b"
-    # past one-offs: "did you ...", "have you ever ..."
-    r"|\bdid\s+" + _YOU + r"\b|\bhave\s+" + _YOU + r"\s+ever\b"
-    # other people: "where does your sister live", "does she eat meat" (their names are asked
-    # about the user's own family: "what's your wife's name" is framed)
-    r"|\b"
-    + _YOUR
-    + r"\s+"
-    + REL_EN
-    + r"\b(?!(?:'s|s'|')?\s+(?:first\s+)?names?\b|\s+called\b|'s\s+birthday\b)"
-    r"|\b(?:he|she|they|him|her|his|their|them)\b"
-    # Chinese: 如果/要是/假如 (hypothetical), 这次/今天/明天/订/几点 (one-off), others
-    r"|如果|要是|假如|假设|想象|梦想|万一|理想的"
-    r"|这次|这趟|今天|今晚|明天|后天|这个?周末|下周|下次|本次|现在要|一会|几点|订|预约|预定|闹钟|提醒|要不要我|需要我|我帮你|我给你"
-    r"|你(?:的)?" + REL_ZH + r"(?!(?:的)?(?:叫|名字))|(?<![其吉])他|她",
-    re.IGNORECASE,
-)
+NOT_FRAMED = re.compile("|".join((HYPOTHETICAL, ONE_OFF, OTHERS, QUOTED)), re.IGNORECASE)
+#: Questions whose answer is read as nothing at all, even a first-person one.
+QUOTED_RE = re.compile(QUOTED, re.IGNORECASE)
+#: Questions whose answer asserts nothing unless it has a first-person word of its own (a
+#: one-off task's answer is still read: "Would you like to hear about credit card offers?"
+#: + "nope, not interested in credit cards" states a standing preference).
+ABOUT_OTHERS_RE = re.compile("|".join((HYPOTHETICAL, OTHERS)), re.IGNORECASE)
 
-#: Answers that state nothing: not sure, 随便, I'd rather not say, a joke, a counter-question.
-NON_ANSWER = re.compile(
-    r"^\W*(?:not\s+sure|unsure|no\s+idea|dunno|don'?t\s+know|do\s+not\s+know|idk|i\s+don'?t\s+know"
+#: Answers that state nothing: not sure, 随便, I'd rather not say, a joke, a counter-question
+#: (also when a remark follows: "no preference really", "都行，没什么讲究").
+NON_ANSWER = re.compile(english(
+    r"^\W*(?:not\s+sure|unsure|no\s+idea|no\s+clue|dunno|don'?t\s+know|do\s+not\s+know|idk|i\s+don'?t\s+know"
     r"|hard\s+to\s+say|it\s+depends|depends|(?:i'?d\s+|i\s+would\s+)?(?:rather|prefer)\s+not(?:\s+to)?(?:\s+(?:say|answer|share|tell|disclose))?"
-    r"|none\s+of\s+your\s+business|pass|skip|whatever|doesn'?t\s+matter"
-    r"|no\s+preference|either(?:\s+(?:one|is\s+fine|works))?|both|any(?:thing)?|up\s+to\s+you"
-    r"|you\s+(?:choose|decide|pick)|surprise\s+me|can'?t\s+remember|forgot|good\s+question"
-    r"|why(?:\s+do\s+you\s+ask)?|who\s+knows|haven'?t\s+decided|not\s+decided|undecided|let\s+me\s+think"
-    r"|maybe|possibly|perhaps|kind\s+of|sort\s+of|sometimes|occasionally|it\s+varies|varies"
-    r"|none|nothing|nobody|n/?a|no\s+comment|ask\s+me\s+later|later)\W*$"
+    r"|none\s+of\s+{your}\s+business|pass|skip|whatever|doesn'?t\s+matter|no\s+preference|no\s+strong\s+(?:preference|opinion)"
+    r"|either(?:\s+(?:one|is\s+fine|works))?|both|any(?:thing)?|up\s+to\s+{you}|{you}\s+(?:choose|decide|pick)|surprise\s+me"
+    r"|can'?t\s+remember|forgot|good\s+question|why(?:\s+do\s+{you}\s+ask)?|who\s+knows|haven'?t\s+decided|not\s+decided|undecided"
+    r"|let\s+me\s+think|maybe|possibly|perhaps|kind\s+of|sort\s+of|sometimes|occasionally|it\s+varies|varies"
+    r"|none|nothing|nobody|n/?a|no\s+comment|ask\s+me\s+later|later)"
+    r"(?:\W|\b(?:really|at\s+all|honestly|tbh|to\s+be\s+honest|thanks|mate|lol)\b)*(?:$|[,.;!—–-])"
     r"|^\W*(?:不知道|不清楚|不确定|说不好|不好说|随便|随意|都行|都可以|都好|无所谓|看情况|看心情|再说|保密|秘密|不想说|不方便说|不告诉你"
-    r"|你猜|你定|你决定|你看着办|没想好|还没想好|忘了|记不清|没有|没|无|不用了|算了)\W*$"
-    # a counter-question, a laugh or a wink: the answer is not a declaration
+    r"|你猜|你定|你决定|你看着办|没想好|还没想好|忘了|记不清|没有|没|无|不用了|算了)(?:\W*$|[，,。；;！!])"
     r"|[?？]\s*$|\b(?:lol|lmao|haha+|hehe|rofl|jk|kidding|joking)\b|哈哈|呵呵|嘿嘿|开玩笑|逗你|[😂🤣😜🙃😉]"
-    r"|\bwhat\s+about\s+" + _YOU + r"\b|你呢|\bon\s+the\s+moon\b|\bmars\b|火星|月球",
-    re.IGNORECASE,
-)
+    r"|\bwhat\s+about\s+{you}\b|你呢|\bon\s+the\s+moon\b|\bmars\b|火星|月球"
+), re.IGNORECASE)
 
 # -- wh rows: (lang, question pattern, statement templates) ------------------------------------
 WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    # where the user lives
-    (
-        "en",
-        r"\bwhere\b.{0,24}\b"
-        + _YOU
-        + r"\b.{0,16}\b(?:based|live|living|located|reside|residing|settled|staying\s+these\s+days|call\s+home)\b",
-        ("I live in {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+(?:city|town|country|part\s+of\s+\w+|area|neighbou?rhood|state|region)\b.{0,30}\b"
-        + _YOU
-        + r"\b.{0,16}\b(?:in|live|based|living|located|from|reside)\b",
-        ("I live in {a}",),
-    ),
-    (
-        "en",
-        r"\bwhere\s+is\s+home\b|\bwhere\s+(?:is|are)\s+"
-        + _YOU
-        + r"\s+(?:based|located|living)\b|\b(?:"
-        + _YOUR
-        + r"|home)\s+(?:city|town|location)\b|\bwhereabouts\s+are\s+"
-        + _YOU
-        + r"\b",
-        ("I live in {a}",),
-    ),
-    # names
-    (
-        "en",
-        r"\b(?:what|how)\s+(?:should|shall|can|do|may|would|will)\s+(?:i|we|"
-        + _YOU
-        + r"\s+(?:like|want)\s+(?:me|us)\s+to)\s+(?:call|address|refer\s+to)\s+"
-        + _YOU
-        + r"\b|\bwhat\s+do\s+"
-        + _YOU
-        + r"\s+(?:go\s+by|prefer\s+to\s+be\s+called|like\s+to\s+be\s+called|want\s+to\s+be\s+called)\b|\b(?:preferred|nick)\s*name\b|\bwhat\s+name\s+do\s+"
-        + _YOU
-        + r"\s+(?:go\s+by|prefer|use)\b",
-        ("Call me {a}",),
-    ),
-    (
-        "en",
-        r"\bwhat\s+is\s+"
-        + _YOUR
-        + r"\s+(?:full\s+|first\s+|given\s+)?name\b|\bwho\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)\b|\bmay\s+i\s+have\s+"
-        + _YOUR
-        + r"\s+name\b|\b"
-        + _YOUR
-        + r"\s+name\b",
-        ("My name is {a}",),
-    ),
-    ("en", r"\b" + _YOUR + r"\s+pronouns\b|\bwhat\s+pronouns\b", ("My pronouns are {a}",)),
+    # where the user lives, moves to, moved from
+    ("en", r"\bwhere\b.{0,20}\b(?:relocating|moving|move)\s+to\b|\bwhere\s+(?:are|is)\s+{you}\s+(?:relocating|moving)\b|\bwhere\s+(?:is|will)\s+(?:the|{your})\s+(?:new\s+)?(?:move|home|place)\b", ("I'm moving to {a}",)),
+    ("en", r"\bwhere\s+(?:did|have)\s+{you}\s+(?:move|moved|come|relocate|relocated)\s+from\b|\bwhere\s+(?:did\s+{you}\s+live|were\s+{you}\s+living|{you}\s+lived)\s+before\b", ("I moved here from {a}",)),
+    ("en", r"\bwhere\b.{0,24}\b{you}\b.{0,16}\b(?:based|live|living|located|reside|residing|settled|staying\s+these\s+days|call\s+home)\b", ("I live in {a}",)),
+    ("en", r"\b(?:what|which)\s+(?:city|town|country|part\s+of\s+\w+|area|neighbou?rhood|state|region)\b.{0,30}\b{you}\b.{0,16}\b(?:in|live|based|living|located|from|reside)\b", ("I live in {a}",)),
+    ("en", r"\bwhere\s+is\s+home\b|\bwhere\s+(?:is|are)\s+{you}\s+(?:based|located|living)\b|\b(?:{your}|home)\s+(?:city|town|location)\b|\bwhereabouts\s+are\s+{you}\b", ("I live in {a}",)),
+    # family names first: "What's your wife's name?" is not the user's name
+    ("en", r"\bwhat\s+(?:is|are)\s+{your}\s+(?P<w>wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?)(?:'s|s)?\s+name\b|\b{your}\s+(?P<w2>wife|husband|partner|spouse|girlfriend|boyfriend)\s+called\b", ("My {w} is called {a}",)),
+    ("en", r"\b(?:what\s+are\s+)?{your}\s+(?P<w>kids|children|sons|daughters|son|daughter|child|kid)(?:'s|s'|')?\s+names?\b", ("My {w} are called {a}", "My {w} is called {a}")),
+    ("en", r"\b(?:what\s+(?:is|are)\s+)?{your}\s+(?P<w>dog|cat|pet|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|horse)(?:'s|s'|s)?\s+names?\b", ("My {w} is called {a}",)),
+    # the user's names and pronouns
+    ("en", r"\b(?:what|how)\s+(?:should|shall|can|do|may|would|will)\s+(?:i|we|{you}\s+(?:like|want)\s+(?:me|us)\s+to)\s+(?:call|address|refer\s+to)\s+{you}\b|\bwhat\s+do\s+{you}\s+(?:go\s+by|prefer\s+to\s+be\s+called|like\s+to\s+be\s+called|want\s+to\s+be\s+called)\b|\b(?:preferred|nick)\s*name\b|\bwhat\s+name\s+do\s+{you}\s+(?:go\s+by|prefer|use)\b", ("Call me {a}",)),
+    ("en", r"\bwhat\s+is\s+{your}\s+(?:full\s+|first\s+|given\s+)?name\b|\bwho\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)\b|\bmay\s+i\s+have\s+{your}\s+name\b|\b{your}\s+name\b", ("My name is {a}",)),
+    ("en", r"\b{your}\s+pronouns\b|\bwhat\s+pronouns\b", ("My pronouns are {a}",)),
     # age and birthday
-    (
-        "en",
-        r"\bhow\s+old\s+are\s+" + _YOU + r"\b|\b" + _YOUR + r"\s+age\b",
-        ("I am {a} years old", "I am {a}"),
-    ),
-    (
-        "en",
-        r"\bwhen\s+is\s+"
-        + _YOUR
-        + r"\s+birthday\b|\bwhen\s+were\s+"
-        + _YOU
-        + r"\s+born\b|\b"
-        + _YOUR
-        + r"\s+(?:birthday|date\s+of\s+birth|dob|birth\s+date)\b",
-        ("My birthday is {a}", "I was born on {a}", "I was born in {a}"),
-    ),
+    ("en", r"\bhow\s+old\s+are\s+{you}\b|\b{your}\s+age\b|\bwhat\s+age\b", ("I am {a} years old", "I am {a}")),
+    ("en", r"\bwhen\s+is\s+{your}\s+birthday\b|\bwhen\s+were\s+{you}\s+born\b|\b{your}\s+(?:birthday|date\s+of\s+birth|dob|birth\s+date)\b", ("My birthday is {a}", "I was born on {a}", "I was born in {a}")),
     # budget
-    (
-        "en",
-        r"\bbudget\b|\bhow\s+much\s+(?:are|were|do|would|can)\s+"
-        + _YOU
-        + r"\s+(?:\w+\s+){0,2}(?:spend|pay|invest|afford)\b|\bprice\s+range\b|\bspending\s+limit\b|\bhow\s+much\s+(?:money\s+)?(?:is|would\s+be)\s+too\s+much\b",
-        ("My budget is {a}",),
-    ),
+    ("en", r"\bbudget\b|\bhow\s+much\s+(?:are|were|do|would|can)\s+{you}\s+(?:\w+\s+){0,2}(?:spend|pay|invest|afford)\b|\bprice\s+range\b|\bspending\s+limit\b|\bhow\s+much\s+(?:money\s+)?(?:is|would\s+be)\s+too\s+much\b", ("My budget is {a}",)),
     # health
     ("en", r"\ballerg(?:ies|ic|y)\b", ("I'm allergic to {a}",)),
-    (
-        "en",
-        r"\bintoleran(?:ces?|t)\b|\bsensitivit(?:y|ies)\b",
-        ("I'm intolerant to {a}", "I'm {a} intolerant"),
-    ),
+    ("en", r"\bintoleran(?:ces?|t)\b|\bsensitivit(?:y|ies)\b", ("I'm intolerant to {a}", "I'm {a} intolerant")),
     ("en", r"\b(?:medications?|meds|medicines?|pills|prescriptions?|drugs)\b", ("I take {a}",)),
-    (
-        "en",
-        r"\b(?:medical|health|chronic|long[\s-]term)\s+(?:conditions?|issues?|problems?|concerns?)\b|\bconditions?\s+i\s+should\s+know\b",
-        ("I have {a}",),
-    ),
+    ("en", r"\b(?:medical|health|chronic|long[\s-]term)\s+(?:conditions?|issues?|problems?|concerns?)\b|\bconditions?\s+i\s+should\s+know\b", ("I have {a}",)),
     # food and diet
-    (
-        "en",
-        r"\bdiet(?:ary)?\s+(?:restrictions?|requirements?|needs?|preferences?|rules?)\b|\bfollow\s+(?:a|any)\s+(?:particular\s+|special\s+|specific\s+)?diet\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+)?diet\b",
-        ("I'm {a}", "I eat {a}", "I don't eat {a}"),
-    ),
-    (
-        "en",
-        r"\b(?:anything|any\s+foods?|foods?|things?|what)\b.{0,24}\b"
-        + _YOU
-        + r"\s+(?:don't|do\s+not|can't|cannot|won't|never)\s+(?:eat|touch)\b|\b(?:foods?|anything)\s+"
-        + _YOU
-        + r"\s+avoid\b|\bwhat\s+do\s+"
-        + _YOU
-        + r"\s+avoid\s+eating\b",
-        ("I don't eat {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:anything|any\s+foods?|foods?|what)\b.{0,24}\b"
-        + _YOU
-        + r"\s+(?:don't|do\s+not)\s+(?:like|enjoy)\b|\bfoods?\s+"
-        + _YOU
-        + r"\s+(?:hate|dislike|can't\s+stand)\b",
-        ("I don't like {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:"
-        + _YOUR
-        + r"\s+)?fav(?:ou?rite)?\s+(?P<w>food|dish|cuisine|meal|snack|drink|dessert|fruit)\b",
-        ("My favourite {w} is {a}", "I love {a}"),
-    ),
-    (
-        "en",
-        r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:food|cuisine|dishes)\s+do\s+"
-        + _YOU
-        + r"\s+(?:like|love|enjoy|prefer)\b",
-        ("I love {a}",),
-    ),
+    ("en", r"\bdiet(?:ary)?\s+(?:restrictions?|requirements?|needs?|preferences?|rules?)\b|\bfollow\s+(?:a|any)\s+(?:particular\s+|special\s+|specific\s+)?diet\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+)?diet\b", ("I'm {a}", "I eat {a}", "I don't eat {a}")),
+    ("en", r"\b(?:anything|any\s+foods?|foods?|things?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not|can't|cannot|won't|never)\s+(?:eat|touch)\b|\b(?:foods?|anything)\s+{you}\s+avoid\b|\bwhat\s+do\s+{you}\s+avoid\s+eating\b", ("I don't eat {a}",)),
+    ("en", r"\b(?:anything|any\s+foods?|foods?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not)\s+(?:like|enjoy)\b|\bfoods?\s+{you}\s+(?:hate|dislike|can't\s+stand)\b", ("I don't like {a}",)),
+    ("en", r"\b(?:{your}\s+)?fav(?:ou?rite)?\s+(?P<w>food|dish|cuisine|meal|snack|drink|dessert|fruit)\b", ("My favourite {w} is {a}", "I love {a}")),
+    ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:food|cuisine|dishes)\s+do\s+{you}\s+(?:like|love|enjoy|prefer)\b", ("I love {a}",)),
     # work
-    (
-        "en",
-        r"\bwhat\s+do\s+"
-        + _YOU
-        + r"\s+do(?:\s+for\s+(?:a\s+living|work)|\s+professionally)?\s*\??$|\b"
-        + _YOUR
-        + r"\s+(?:job|occupation|profession|line\s+of\s+work|role|job\s+title)\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|line\s+of\s+)?work\s+(?:do|are)\s+"
-        + _YOU
-        + r"\b|\bwhat\s+do\s+"
-        + _YOU
-        + r"\s+do\s+for\s+(?:a\s+living|work)\b",
-        ("I work as {a_}", "I'm {a_}", "I work in {a}"),
-    ),
-    (
-        "en",
-        r"\bwho\s+do\s+"
-        + _YOU
-        + r"\s+work\s+for\b|\bwhere\s+do\s+"
-        + _YOU
-        + r"\s+work\b|\b(?:which|what)\s+company\b|\b"
-        + _YOUR
-        + r"\s+employer\b",
-        ("I work at {a}", "I work for {a}"),
-    ),
+    ("en", r"\bwhat\s+do\s+{you}\s+do(?:\s+for\s+(?:a\s+living|work)|\s+professionally)?\s*\??$|\b{your}\s+(?:job|occupation|profession|line\s+of\s+work|role|job\s+title)\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|line\s+of\s+)?work\s+(?:do|are)\s+{you}\b|\bwhat\s+do\s+{you}\s+do\s+for\s+(?:a\s+living|work)\b", ("I'm {a}", "I work as {a_}", "I'm {a_}", "I work in {a}")),
+    ("en", r"\bwho\s+do\s+{you}\s+work\s+for\b|\bwhere\s+do\s+{you}\s+work\b|\b(?:which|what)\s+company\b|\b{your}\s+employer\b", ("I work at {a}", "I work for {a}")),
     ("en", r"\b(?:what|which)\s+(?:industry|sector|field)\b", ("I work in {a}",)),
     # language
-    (
-        "en",
-        r"\b(?:what|which)\s+languages?\s+(?:do|can)\s+"
-        + _YOU
-        + r"\s+speak\b|\bspeak\s+any\s+other\s+languages?\b",
-        ("I speak {a}",),
-    ),
+    ("en", r"\b(?:what|which)\s+languages?\s+(?:do|can)\s+{you}\s+speak\b|\bspeak\s+any\s+other\s+languages?\b", ("I speak {a}",)),
     ("en", r"\b(?:what|which)\s+language\b|\bin\s+which\s+language\b", ("Please reply in {a}",)),
     # contact
-    (
-        "en",
-        r"\b(?:best|preferred|easiest)\s+(?:way|channel|method)\b.{0,20}\b(?:contact|reach|get\s+in\s+touch|notify|message|update)\b|\bhow\s+(?:do|would|should)\s+(?:"
-        + _YOU
-        + r"\s+(?:like|prefer|want)\s+(?:us|me)\s+to|i|we)\s+(?:contact|reach|notify|message|update)\b|\bhow\s+(?:do|would)\s+"
-        + _YOU
-        + r"\s+(?:like|prefer|want)\s+to\s+be\s+(?:contacted|reached|notified)\b",
-        ("Contact me by {a}", "Contact me on {a}"),
-    ),
-    ("en", r"\b" + _YOUR + r"\s+e-?mail(?:\s+address)?\b", ("My email is {a}",)),
-    (
-        "en",
-        r"\b(?:when|what\s+times?|what\s+hours?)\b.{0,30}\b(?:not|n't|never)\s+(?:contact|message|call|text|disturb|ping|bother)\b|\bquiet\s+hours\b",
-        ("Don't contact me {a}",),
-    ),
+    ("en", r"\b(?:best|preferred|easiest)\s+(?:way|channel|method)\b.{0,20}\b(?:contact|reach|get\s+in\s+touch|notify|message|update)\b|\bhow\s+(?:do|would|should)\s+(?:{you}\s+(?:like|prefer|want)\s+(?:us|me)\s+to|i|we)\s+(?:contact|reach|notify|message|update)\b|\bhow\s+(?:do|would)\s+{you}\s+(?:like|prefer|want)\s+to\s+be\s+(?:contacted|reached|notified)\b|\bpreferred\s+contact\b|\bcontact\s+(?:method|channel|preference)\b", ("Contact me by {a}", "Contact me on {a}")),
+    ("en", r"\b{your}\s+e-?mail(?:\s+address)?\b", ("My email is {a}",)),
+    ("en", r"\b(?:when|what\s+times?|what\s+hours?)\b.{0,30}\b(?:not|n't|never)\s+(?:contact|message|call|text|disturb|ping|bother)\b|\b(?:quiet|do[\s-]not[\s-]disturb|dnd|silent|mute[d]?)\b.{0,24}\b(?:hours?|times?|window|period)\b|\b(?:hours?|times?)\b.{0,30}\b(?:muted|silenced|silent|quiet)\b", ("Don't contact me {a}", "My quiet hours are {a}")),
     # travel
-    (
-        "en",
-        r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+)?seats?\b|\bseat(?:ing)?\s+preference\b",
-        ("I prefer {a} seats", "I prefer {a_} seat"),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+(?:cabin\s+|travel\s+|seat\s+)?class\b",
-        ("I fly {a}", "I prefer {a}"),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+airlines?\b.{0,24}\b(?:avoid|won't|never|hate|refuse)\b|\bairlines?\s+"
-        + _YOU
-        + r"\s+(?:avoid|won't\s+fly|never\s+fly|refuse)",
-        ("I never fly {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b",
-        ("I prefer flying with {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+hotels?\s*(?:chain|brand|group)?\b|\b(?:favou?rite|preferred)\s+hotels?\b",
-        ("I prefer {a} hotels", "I usually stay at {a}"),
-    ),
-    (
-        "en",
-        r"\broom\s+preferences?\b|\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?room\b",
-        ("I prefer {a_} room", "I prefer {a} rooms", "I need {a_} room"),
-    ),
-    (
-        "en",
-        r"\bloyalty\b|\bfrequent[\s-]+fl(?:y|i)er\b|\bmembership\s+(?:program|programme|scheme)s?\b|\brewards?\s+(?:programs?|programmes?|schemes?|cards?)\b",
-        ("I'm a member of {a}",),
-    ),
+    ("en", r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+)?seats?\b|\bseat(?:ing)?\s+preference\b", ("I prefer {a} seats", "I prefer {a_} seat")),
+    ("en", r"\b(?:what|which)\s+(?:cabin\s+|travel\s+|seat\s+)?class\b", ("I fly {a}", "I prefer {a}")),
+    ("en", r"\b(?:what|which)\s+airlines?\b.{0,24}\b(?:avoid|won't|never|hate|refuse)\b|\bairlines?\s+{you}(?:'d|\s+would)?\s+(?:rather\s+)?(?:avoid|won't\s+fly|never\s+fly|refuse)", ("I never fly {a}",)),
+    ("en", r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b", ("I prefer flying with {a}",)),
+    ("en", r"\b(?:what|which)\s+hotels?\s*(?:chain|brand|group)?\b|\b(?:favou?rite|preferred)\s+hotels?\b", ("I prefer {a} hotels", "I usually stay at {a}")),
+    ("en", r"\broom\s+preferences?\b|\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?room\b", ("I prefer {a_} room", "I prefer {a} rooms", "I need {a_} room")),
+    ("en", r"\bloyalty\b|\bfrequent[\s-]+fl(?:y|i)er\b|\bmembership\s+(?:program|programme|scheme)s?\b|\brewards?\s+(?:programs?|programmes?|schemes?|cards?)\b", ("I'm a member of {a}",)),
     # family and pets
-    (
-        "en",
-        r"\bwhat\s+(?:is|are)\s+"
-        + _YOUR
-        + r"\s+(?P<w>wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?)(?:'s|s)?\s+name\b|\b"
-        + _YOUR
-        + r"\s+(?P<w2>wife|husband|partner|spouse|girlfriend|boyfriend)\s+called\b",
-        ("My {w} is called {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:what\s+are\s+)?"
-        + _YOUR
-        + r"\s+(?P<w>kids|children|sons|daughters|son|daughter|child|kid)(?:'s|s'|')?\s+names?\b",
-        ("My {w} are called {a}", "My {w} is called {a}"),
-    ),
-    (
-        "en",
-        r"\bhow\s+many\s+(?P<w>kids|children|sons|daughters)\b",
-        ("I have {a} {w}", "I have {a}"),
-    ),
-    (
-        "en",
-        r"\b(?:what\s+(?:is|are)\s+)?"
-        + _YOUR
-        + r"\s+(?P<w>dog|cat|pet|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|horse)(?:'s|s'|s)?\s+names?\b",
-        ("My {w} is called {a}",),
-    ),
-    (
-        "en",
-        r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?pets?\b|\bwhat\s+(?:animals?|pets?)\s+do\s+"
-        + _YOU
-        + r"\s+have\b",
-        ("I have {a}",),
-    ),
+    ("en", r"\bhow\s+many\s+(?P<w>kids|children|sons|daughters)\b", ("I have {a} {w}", "I have {a}")),
+    ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?pets?\b|\bwhat\s+(?:animals?|pets?)\s+do\s+{you}\s+have\b", ("I have {a}",)),
     ("en", r"\brelationship\s+status\b|\bmarital\s+status\b", ("I'm {a}",)),
     # preferences about answers and units
-    (
-        "en",
-        r"\b" + _YOUR + r"\s+time\s*zone\b|\b(?:what|which)\s+time\s*zone\b",
-        ("My timezone is {a}", "I'm on {a} time"),
-    ),
-    (
-        "en",
-        r"\bhow\s+(?:long|detailed|short|brief|in[\s-]depth)\b.{0,30}\b(?:answers?|replies|responses|explanations?)\b",
-        ("Keep your answers {a}", "I prefer {a} answers"),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+(?:format|layout)\b|\bhow\s+(?:should|do|would)\s+(?:i|"
-        + _YOU
-        + r"\s+(?:like|want)\s+me\s+to)\s+(?:format|lay\s+out|structure)\b",
-        ("I prefer {a}",),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+(?:tone|style|register)\b|\bhow\s+formal\b",
-        ("I prefer a {a} tone", "I prefer {a}"),
-    ),
-    (
-        "en",
-        r"\b(?:what|which)\s+currency\b|\bcurrency\s+(?:should|do|would)\b",
-        ("Show prices in {a}",),
-    ),
-    (
-        "en",
-        r"\bhow\s+(?:do|would)\s+"
-        + _YOU
-        + r"\s+(?:usually\s+|normally\s+|typically\s+|like\s+to\s+|prefer\s+to\s+)?pay\b|\bpayment\s+(?:method|option)s?\b|\bpreferred\s+(?:way\s+to\s+pay|payment)\b",
-        ("I usually pay with {a}", "I pay by {a}"),
-    ),
+    ("en", r"\b{your}\s+time\s*zone\b|\b(?:what|which)\s+time\s*zone\b|^\W*(?:[\w-]+\W+){0,3}time\s*zone\W*$", ("My timezone is {a}", "I'm on {a} time")),
+    ("en", r"\bhow\s+(?:long|detailed|short|brief|in[\s-]depth)\b.{0,30}\b(?:answers?|replies|responses|explanations?)\b", ("Keep your answers {a}", "I prefer {a} answers")),
+    ("en", r"\b(?:what|which)\s+(?:format|layout)\b|\bhow\s+(?:should|do|would)\s+(?:i|{you}\s+(?:like|want)\s+me\s+to)\s+(?:format|lay\s+out|structure)\b", ("I prefer {a}",)),
+    ("en", r"\b(?:what|which)\s+(?:tone|style|register)\b|\bhow\s+formal\b", ("I prefer a {a} tone", "I prefer {a}")),
+    ("en", r"\b(?:what|which)\s+currency\b|\bcurrency\s+(?:should|do|would)\b", ("Show prices in {a}",)),
+    ("en", r"\bhow\s+(?:do|would)\s+{you}\s+(?:usually\s+|normally\s+|typically\s+|like\s+to\s+|prefer\s+to\s+)?pay\b|\bpayment\s+(?:method|option)s?\b|\bpreferred\s+(?:way\s+to\s+pay|payment)\b", ("I usually pay with {a}", "I pay by {a}")),
     # interests and what not to recommend
-    (
-        "en",
-        r"\bwhat\s+do\s+"
-        + _YOU
-        + r"\s+(?:do|like\s+to\s+do|enjoy\s+doing|get\s+up\s+to|love\s+doing)\s+(?:for\s+fun|in\s+"
-        + _YOUR
-        + r"\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+are\s+"
-        + _YOU
-        + r"\s+into\b|\b"
-        + _YOUR
-        + r"\s+interests\b|\bpastimes?\b|\bfor\s+fun\b",
-        ("I enjoy {a}", "I love {a}"),
-    ),
-    (
-        "en",
-        r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b",
-        ("Never recommend {a}",),
-    ),
+    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|enjoy\s+doing|get\s+up\s+to|love\s+doing)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b", ("I enjoy {a}", "I love {a}")),
+    ("en", r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b|\bkeep\s+off\b|\bleave\s+out\s+of\s+(?:my\s+|{your}\s+)?(?:suggestions|recommendations)\b|\b(?:suggestions?|recommendations?)\s+list\b", ("Never recommend {a}",)),
     ("en", r"\baccessibility\b", ("I need {a}", "I use {a_}")),
-    # Chinese
-    (
-        "zh",
-        r"你.{0,6}(?:住|定居|生活|待|呆|常驻|base)(?:在)?(?:哪|什么地方|什么城市)|你(?:是)?在哪(?:个|座)城市|哪(?:个|座)城市.{0,4}(?:住|生活|工作|定居)|你.{0,3}(?:所在|常住)(?:的)?城市|你家在哪|你住哪",
-        ("我住在{a}",),
-    ),
-    (
-        "zh",
-        r"怎么称呼|我(?:该|应该)?(?:怎么|咋)(?:叫|称呼)你|叫你什么|你(?:想|希望)(?:我)?(?:叫|称呼)你什么",
-        ("叫我{a}", "我叫{a}"),
-    ),
+    # Chinese: where the user lives, moves to, moved from
+    ("zh", r"搬(?:到|去)(?:哪|什么地方)|去哪(?:个城市)?(?:定居|发展)", ("我打算搬到{a}",)),
+    ("zh", r"(?:之前|以前|原来)(?:住|在)(?:在)?哪|从哪(?:里|儿|个城市)?搬", ("我从{a}搬到这边", "我从{a}搬过来的")),
+    ("zh", r"你.{0,6}(?:住|定居|生活|待|呆|常驻|base)(?:在)?(?:哪|什么地方|什么城市)(?!.{0,3}(?:酒店|宾馆|民宿|品牌))|你(?:是)?在哪(?:个|座)城市|哪(?:个|座)城市.{0,4}(?:住|生活|工作|定居)|你.{0,3}(?:所在|常住)(?:的)?城市|你家在哪|你住哪", ("我住在{a}",)),
+    # names: the partner's first
+    ("zh", r"(?P<w>老婆|老公|爱人|妻子|丈夫|对象)(?:的名字|叫什么|怎么称呼|姓什么)", ("我{w}叫{a}",)),
+    ("zh", r"(?P<w>孩子|儿子|女儿|小孩)(?:的名字|叫什么)", ("我{w}叫{a}",)),
+    ("zh", r"(?P<w>狗|猫|宠物|猫咪|狗狗)(?:的)?(?:名字|叫什么)", ("我的{w}叫{a}",)),
+    ("zh", r"怎么称呼|我(?:该|应该)?(?:怎么|咋)(?:叫|称呼)你|叫你什么|你(?:想|希望)(?:我)?(?:叫|称呼)你什么", ("叫我{a}", "我叫{a}")),
     ("zh", r"你叫什么|你的名字|你贵姓|你的姓名|名字是什么", ("我叫{a}",)),
-    (
-        "zh",
-        r"你(?:今年)?多大|你(?:今年)?几岁|你的年龄|你(?:今年)?多少岁",
-        ("我今年{a}岁", "我今年{a}"),
-    ),
+    # age, birthday, budget
+    ("zh", r"你(?:今年)?多大|你(?:今年)?几岁|你的年龄|你(?:今年)?多少岁|高寿|贵庚|多大岁数|多大年纪|年纪多大|年龄", ("我今年{a}岁", "我今年{a}")),
     ("zh", r"生日|出生(?:日期|年月)|哪天出生|什么时候出生", ("我的生日是{a}",)),
     ("zh", r"预算|(?:打算|准备|想|能|愿意)花多少|多少钱(?:以内|左右)|价位", ("我的预算是{a}",)),
+    # health and food
     ("zh", r"过敏", ("我对{a}过敏",)),
     ("zh", r"不耐受", ("我{a}不耐受", "我对{a}不耐受")),
-    (
-        "zh",
-        r"忌口|(?:有)?什么(?:东西)?不(?:能)?吃|不吃什么|不能吃什么|饮食(?:上)?(?:有)?(?:什么)?(?:禁忌|限制|要求)",
-        ("我不吃{a}", "我{a}"),
-    ),
-    ("zh", r"喜欢吃什么|爱吃什么|最喜欢(?:的)?(?:菜|食物|吃的)|口味", ("我喜欢吃{a}", "我喜欢{a}")),
-    ("zh", r"(?:吃|服用)(?:什么|哪些)药|(?:长期|平时)吃.{0,2}药", ("我在吃{a}",)),
+    ("zh", r"不(?:爱|喜欢|想)吃|讨厌吃|吃不惯|受不了.{0,2}吃", ("我不爱吃{a}",)),
+    ("zh", r"忌口|(?:有)?什么(?:东西)?不(?:能)?吃|不吃什么|不能吃什么|饮食(?:上)?(?:有)?(?:什么)?(?:禁忌|限制|要求)", ("我不吃{a}", "我{a}")),
+    ("zh", r"最喜欢(?:的)?(?P<w>水果|菜|食物|饮料|零食|甜点|小吃)", ("我最喜欢的{w}是{a}", "我喜欢吃{a}")),
+    ("zh", r"喜欢吃什么|爱吃什么|最喜欢(?:的)?吃的|口味", ("我喜欢吃{a}", "我喜欢{a}")),
+    ("zh", r"(?:吃|服用)(?:什么|哪些)药|(?:长期|平时|常|经常|一直)(?:吃|服用).{0,2}药", ("我在吃{a}",)),
     ("zh", r"慢性病|病史|身体.{0,3}(?:问题|状况|毛病)|基础病", ("我有{a}",)),
-    (
-        "zh",
-        r"做什么工作|做什么的|干什么的|干哪行|做哪行|职业|工作是什么|什么工作",
-        ("我是{a}", "我是做{a}的", "我在{a}工作"),
-    ),
-    (
-        "zh",
-        r"在哪(?:家|个)?(?:公司)?(?:上班|工作)|哪家公司|什么公司|哪个单位",
-        ("我在{a}工作", "我在{a}上班"),
-    ),
-    ("zh", r"(?:什么|哪个|哪一)行业|哪一行|什么领域", ("我在{a}行业工作", "我做{a}")),
+    # work
+    ("zh", r"做什么工作|做什么的|干什么的|干哪行|做哪行|职业|工作是什么|什么工作", ("我是{a}", "我是做{a}的", "我在{a}工作")),
+    ("zh", r"在哪(?:家|个)?(?:公司)?(?:上班|工作)|哪家公司|什么公司|哪个单位", ("我在{a}工作", "我在{a}上班")),
+    ("zh", r"(?:什么|哪个|哪一)行业|哪一行|什么领域|哪个行业的", ("我在{a}行业工作", "我做{a}")),
+    # language and contact
     ("zh", r"会说(?:什么|哪些|哪几种)语言|说(?:什么|哪些)语言", ("我会说{a}",)),
     ("zh", r"(?:用|说)(?:什么|哪种|哪个)语言|语言.{0,4}(?:回复|回答|交流)", ("请用{a}回复我",)),
-    (
-        "zh",
-        r"怎么联系你|(?:用|通过)(?:什么|哪种)(?:方式)?联系|联系方式|怎么通知你",
-        ("请用{a}联系我",),
-    ),
-    (
-        "zh",
-        r"爱好|兴趣|平时(?:喜欢)?(?:做|干)什么|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇",
-        ("我喜欢{a}",),
-    ),
+    ("zh", r"怎么联系你|(?:用|通过)(?:什么|哪种)(?:方式)?联系|联系方式|怎么通知你", ("请用{a}联系我",)),
+    # interests and what not to recommend
+    ("zh", r"喜欢(?P<w>看|听|玩|读)(?:什么|哪)", ("我喜欢{a}", "我喜欢{w}{a}")),
+    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)什么|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班)(?:一般|通常|都)?(?:干嘛|做什么|干什么|怎么过)", ("我喜欢{a}",)),
+    ("zh", r"不想(?:看到|收到|被推荐)|不要(?:给你)?推荐|别(?:给你)?推荐|不感兴趣的(?:内容|东西|话题)", ("不要给我推荐{a}",)),
+    # pets and family
     ("zh", r"(?:养|有)(?:了)?(?:什么|哪些|几只)宠物|宠物是什么", ("我养了{a}",)),
-    ("zh", r"(?P<w>狗|猫|宠物|猫咪|狗狗)(?:的)?(?:名字|叫什么)", ("我的{w}叫{a}",)),
-    ("zh", r"(?P<w>老婆|老公|爱人|妻子|丈夫|对象)(?:的名字|叫什么)", ("我{w}叫{a}",)),
-    ("zh", r"(?P<w>孩子|儿子|女儿|小孩)(?:的名字|叫什么)", ("我{w}叫{a}",)),
     ("zh", r"几个(?:孩子|小孩)", ("我有{a}个孩子", "我有{a}")),
+    # travel, time, money
     ("zh", r"时区", ("我的时区是{a}",)),
-    (
-        "zh",
-        r"(?:什么|哪种|哪个)座位|座位.{0,3}(?:偏好|喜欢|要求)",
-        ("我喜欢{a}的座位", "我喜欢{a}"),
-    ),
-    ("zh", r"航空公司", ("我喜欢坐{a}的航班",)),
-    ("zh", r"(?:什么|哪家|哪个)酒店|酒店.{0,3}(?:偏好|喜欢)", ("我喜欢住{a}",)),
+    ("zh", r"(?:什么|哪种|哪个)座位|座位.{0,3}(?:偏好|喜欢|要求)", ("我喜欢{a}的座位", "我喜欢{a}")),
+    ("zh", r"不(?:想|愿意)?坐的?(?:航司|航空公司)|(?:航司|航空公司).{0,4}(?:不坐|避开|不想坐)|不坐(?:哪|什么)", ("我不坐{a}",)),
+    ("zh", r"(?:航空公司|航司|酒店|常旅客|里程|积分).{0,3}会员|会员.{0,3}(?:吗|呢)|常旅客|里程计划", ("我是{a}会员",)),
+    ("zh", r"航空公司|航司", ("我喜欢坐{a}的航班",)),
+    ("zh", r"(?:什么|哪家|哪个)(?:连锁)?酒店|酒店.{0,3}(?:偏好|喜欢)|连锁酒店|常住的", ("我喜欢住{a}", "我一般住{a}")),
     ("zh", r"(?:怎么|用什么|如何)(?:付款|支付|付钱)|支付方式|付款方式", ("我一般用{a}付款",)),
     ("zh", r"(?:什么|哪种)(?:货币|币种)|货币|币种", ("请用{a}显示价格",)),
 )
 
 # -- yes/no rows: (lang, question pattern, statement for yes, statement for no) -------------
 YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
-    (
-        "en",
-        r"\b(?:is\s+it\s+(?:ok|okay|alright|fine)|(?:can|may)\s+(?:i|we)|would\s+it\s+be\s+(?:ok|okay|alright))\s+(?:to\s+)?(?:call|phone|ring)\s+"
-        + _YOU
-        + r"\b",
-        "You can call me",
-        "Don't call me",
-    ),
-    (
-        "en",
-        r"\bdo\s+"
-        + _YOU
-        + r"\s+mind\s+(?:if\s+(?:i|we)\s+)?(?:a\s+)?(?:phone\s+)?call(?:s|ing)?\b",
-        "Don't call me",
-        "You can call me",
-    ),
-    (
-        "en",
-        r"\b(?:are|is)\s+(?:emojis?|emoticons?)\s+(?:ok|okay|fine|alright|welcome)\b|\bdo\s+"
-        + _YOU
-        + r"\s+(?:like|want|mind)\s+emojis?\b",
-        "Emojis are fine",
-        "No emojis",
-    ),
-    (
-        "en",
-        r"\bdo\s+"
-        + _YOU
-        + r"\s+have\s+(?:any\s+)?(?P<x>kids|children|pets|a\s+dog|a\s+cat|dogs|cats)\b",
-        "I have {r}",
-        None,
-    ),
-    (
-        "en",
-        r"\bare\s+" + _YOU + r"\s+(?:on|taking)\s+any\s+(?:medications?|meds|medicines?)\b",
-        "I take {r}",
-        None,
-    ),
-    (
-        "zh",
-        r"(?:能|可以)(?:给你)?打(?:你)?电话|介意.{0,3}(?:打电话|来电)",
-        "可以给我打电话",
-        "不要给我打电话",
-    ),
+    ("en", r"\b(?:is\s+it\s+(?:ok|okay|alright|fine)|(?:can|may)\s+(?:i|we)|would\s+it\s+be\s+(?:ok|okay|alright))\s+(?:to\s+)?(?:call|phone|ring)\s+{you}\b", "You can call me", "Don't call me"),
+    ("en", r"\bdo\s+{you}\s+mind\s+(?:if\s+(?:i|we)\s+)?(?:a\s+)?(?:phone\s+)?(?:call|ring|phone)(?:s|ing)?\b", "Don't call me", "You can call me"),
+    ("en", r"\b(?:are|is)\s+(?:emojis?|emoticons?)\s+(?:ok|okay|fine|alright|welcome)\b|\bdo\s+{you}\s+(?:like|want|mind)\s+emojis?\b", "Emojis are fine", "No emojis"),
+    ("en", r"\bdo\s+{you}\s+have\s+(?:any\s+)?(?P<x>kids|children|pets|a\s+dog|a\s+cat|dogs|cats)\b", "I have {r}|I have {x}, {r}", None),
+    ("en", r"\bare\s+{you}\s+(?:on|taking)\s+any\s+(?:medications?|meds|medicines?)\b", "I take {r}", None),
+    ("zh", r"对(?P<x>[^？?，,。吗]{1,12})过敏(?:吗|么|嘛)", "我对{x}过敏", None),
+    ("zh", r"(?:能|可以)(?:给你)?打(?:你)?电话|介意.{0,3}(?:打电话|来电)|接电话方便|方便接电话", "可以给我打电话", "不要给我打电话"),
 )
 
 #: English verbs whose "no" states a fact as naturally as a "yes" ("Do you eat meat?" + "no").
@@ -550,60 +275,30 @@ NEG_VERBS_EN = frozenset({"eat", "drink", "like", "enjoy", "smoke", "drive", "fl
 #: The same for Chinese (你吃辣吗 + 不吃 -> 我不吃辣).
 NEG_VERBS_ZH = ("吃", "喝", "喜欢", "抽烟", "吸烟", "开车")
 
-# -- choice rows: (lang, options pattern, template, what the question must also say) ----------
+# -- choice rows: (lang, options, templates "a|b", what the question must also say) ----------
 CHOICE_ROWS: tuple[tuple[str, str, str, str], ...] = (
-    ("en", r"\b(?:window|aisle|middle|exit[\s-]row)\b", "I prefer {c} seats", ""),
-    (
-        "en",
-        r"\b(?:premium\s+economy|economy|business|first)\b",
-        "I fly {c}",
-        r"\b(?:class|fly|flights?|cabin)\b",
-    ),
+    ("en", r"\b(?:window|aisle|middle|exit[\s-]rows?)\b", "I prefer {c} seats", ""),
+    ("en", r"\b(?:premium\s+economy|economy|business|first)\b", "I fly {c}", r"\b(?:class|fly|flights?|cabin)\b"),
     ("en", r"\b(?:metric|imperial)\b", "I use {c}", ""),
     ("en", r"\b(?:celsius|fahrenheit)\b", "I use {c}", ""),
     ("en", r"\b(?:12|24)[\s-]?h(?:ou)?r?\b|\b(?:am/pm|military)\b", "I prefer the {c} clock", ""),
-    (
-        "en",
-        r"\b(?:short|brief|detailed|long|concise|in[\s-]depth)\b",
-        "I prefer {c} answers",
-        r"\b(?:answers?|replies|responses|explanations?)\b",
-    ),
-    (
-        "en",
-        r"\b(?:formal|casual|friendly|direct|professional)\b",
-        "I prefer a {c} tone",
-        r"\b(?:tone|style|talk|write|speak|answers?|replies)\b",
-    ),
-    (
-        "en",
-        r"\b(?:bullets?|bullet\s+points|prose|paragraphs|tables?|numbered\s+steps|lists?)\b",
-        "I prefer {c}",
-        "",
-    ),
-    (
-        "en",
-        r"\b(?:english|spanish|french|german|chinese|mandarin|japanese|italian|portuguese|korean|arabic|hindi|russian|dutch)\b",
-        "Please reply in {c}",
-        "",
-    ),
-    (
-        "en",
-        r"\b(?:email|e-mail|text|sms|phone|whatsapp|telegram|signal|wechat)\b",
-        "Contact me by {c}",
-        "",
-    ),
-    (
-        "en",
-        r"\b(?:card|cash|paypal|apple\s+pay|google\s+pay|credit|debit)\b",
-        "I usually pay with {c}",
-        "",
-    ),
-    ("en", r"\b(?:dogs?|cats?)\s+(?:or|person)\b", "I have {c}", ""),
-    ("zh", r"靠窗|过道|靠走廊", "我喜欢{c}的座位", ""),
+    ("en", r"\b(?:short(?:er)?|long(?:er)?|medium|brief(?:er)?|detailed|concise|in[\s-]depth)\b", "I prefer {c} answers|Keep your answers {c} length", r"\b(?:answers?|replies|responses|explanations?)\b"),
+    ("en", r"\b(?:formal|casual|informal|friendly|direct|professional|relaxed|chatty|laid[\s-]back|warm|polite)\b", "I prefer a {c} tone", r"\b(?:tone|style|talk|write|speak|answers?|replies|formal|casual)\b"),
+    ("en", r"\b(?:bullet\s+points|bullets?|prose|paragraphs|tables?|numbered\s+steps|lists?)\b", "I prefer {c}|Answer in {c}|Please use {c} format", ""),
+    ("en", r"\b(?:king|queen|twins?|double|single)(?:\s+beds?)?\b", "I prefer a {c} bed|I prefer {c} rooms", r"\b(?:beds?|rooms?|king|twins?)\b"),
+    ("en", r"\b(?:usd|eur|gbp|dollars?|euros?|pounds?|yen|yuan|rmb|rupees?|francs?)\b", "Show prices in {c}", ""),
+    ("en", r"\b(?:english|spanish|french|german|chinese|mandarin|japanese|italian|portuguese|korean|arabic|hindi|russian|dutch)\b", "Please reply in {c}", ""),
+    ("en", r"\b(?:email|e-mail|text|sms|phone|whatsapp|telegram|signal|wechat)\b", "Contact me by {c}", ""),
+    ("en", r"\b(?:card|cash|paypal|apple\s+pay|google\s+pay|credit|debit)\b", "I usually pay with {c}", ""),
+    ("zh", r"靠窗|过道|靠走廊|紧急出口|安全出口", "我喜欢{c}的座位", ""),
+    ("zh", r"大床|双床", "我要{c}房", ""),
+    ("zh", r"列表|段落|表格|要点|分点", "我喜欢用{c}", ""),
+    ("zh", r"(?:12|24|十二|二十四)小时", "我习惯用{c}制", ""),
     ("zh", r"经济舱|商务舱|头等舱", "我坐{c}", ""),
     ("zh", r"中文|英文|英语|汉语|日语|粤语", "请用{c}回复我", ""),
     ("zh", r"短信|邮件|电话|微信", "请用{c}联系我", ""),
     ("zh", r"简短|详细|长一点|短一点", "回答{c}一点", r"回答|回复"),
     ("zh", r"摄氏|华氏|公制|英制", "我用{c}", ""),
-    ("zh", r"支付宝|微信支付|信用卡|现金", "我一般用{c}付款", ""),
+    ("zh", r"支付宝|微信支付|信用卡|现金|借记卡", "我一般用{c}付款", ""),
 )
+# fmt: on

@@ -32,7 +32,14 @@ from . import _rules_answers as R
 from . import lexicon as L
 from ._rulebase import normalize_text, sentences
 
-__all__ = ["MAX_ANSWER_CHARS", "MAX_QUESTION_CHARS", "frame", "question_form", "question_of"]
+__all__ = [
+    "MAX_ANSWER_CHARS",
+    "MAX_QUESTION_CHARS",
+    "frame",
+    "question_form",
+    "question_of",
+    "silenced",
+]
 
 #: The longest question kept in the session state (its end is kept: the question itself).
 MAX_QUESTION_CHARS = 240
@@ -51,7 +58,7 @@ def question_of(text: str) -> str | None:
     """The last question an assistant turn asks (at most :data:`MAX_QUESTION_CHARS`), else
     ``None``: a sentence ending in ``?``/``？``, or a Chinese one ending in 吗 / 呢 / 几 ...
     without its question mark."""
-    if not text or ("?" not in text and "？" not in text and not _CJK.search(text)):
+    if not text or not (re.search(r"[?？:：]", text) or _CJK.search(text)):
         return None
     last = True
     for sent in reversed(sentences(normalize_text(text))):
@@ -61,6 +68,9 @@ def question_of(text: str) -> str | None:
         zh = _CJK.search(s) is not None
         if (
             s.endswith(("?", "？"))
+            or (
+                last and s.endswith((":", "：")) and len(s) <= 80
+            )  # a form field: "Food allergies:"
             or (zh and _ZH_QUESTION_END.search(s))
             or (zh and last and s[-1] not in "。！!." and _ZH_QUESTION_WORD.search(s))
         ):
@@ -112,6 +122,7 @@ _TAIL_EN = re.compile(
 )
 _LEAD_ZH = re.compile(
     r"^(?:嗯+|呃+|哦+|噢+|额+|啊+|唔+|恩+|就是|就|是|目前|现在|大概|应该是?|可能是?|一般|主要是?|只有|只是|只|其实|我觉得|叫我"
+    r"|[他她它]叫|[他她它]是"
     r"|[，,。.、\s])+"
 )
 _TAIL_ZH = re.compile(
@@ -125,10 +136,11 @@ _ENDS_PREP_EN = re.compile(r"\s+(?:in|at|to|for|with|by|on|as|from)\s*$", _I)
 def _clean(answer: str, lang: str) -> str:
     a = normalize_text(answer).strip()
     if lang == "zh":
-        a = a.translate(L.T2S)
+        a = re.sub(r"[，,、]\s*(?:还有|以及)", "和", a.translate(L.T2S))
         for _ in range(2):
             a = _TAIL_ZH.sub("", _LEAD_ZH.sub("", a)).strip()
         return a
+    a = re.sub(r"\.\s+(?=(?:and|also|plus|or)\b)", ", ", a, flags=_I)  # "olives. and coriander"
     for _ in range(2):
         a = _TAIL_EN.sub("", _LEAD_EN.sub("", a)).strip()
     return a.strip(" ,;:-\"'")
@@ -171,6 +183,21 @@ def _polarity(answer: str, lang: str) -> tuple[str, str] | None:
     return None
 
 
+_ZH_ADVERB = re.compile(r"^(?:挺|很|特别|超|比较|还挺|当然|还|也|都|一直|经常|常)")
+
+
+def _echo_yes(q: str, answer: str) -> tuple[str, str] | None:
+    """A Chinese yes that repeats the question's words (你对花粉过敏吗 + 过敏，春天难受):
+    ("yes", what follows them); a 不 / 没 before them is no yes."""
+    a = _ZH_ADVERB.sub("", normalize_text(answer).strip().translate(L.T2S))
+    head = a[:2]
+    if len(head) == 2 and _CJK.fullmatch(head[0]) and _CJK.fullmatch(head[1]) and head in q:
+        if head[0] in "不没别" or head in ("什么", "哪个", "你们"):
+            return None
+        return "yes", _clean(a[2:], "zh")
+    return None
+
+
 # -- filling templates -------------------------------------------------------------------------
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|some|self[\s-]employed|retired|unemployed)\b", _I)
 _NUMBER = re.compile(
@@ -197,6 +224,13 @@ def _fill(template: str, a: str, lang: str, **groups: str) -> str:
     if "{a_}" in template:
         head, _, tail = template.partition("{a_}")
         a = _with_article(a)
+    if re.search(r"don't|never|不", head) and re.match(r"no\s+", a, _I):
+        a = a[3:].lstrip()  # "no pork" into "I don't eat {a}"
+    extra = ""
+    if lang == "zh" and tail:  # 教育，在中学教书 into 我在{a}行业工作: the rest after it
+        parts = re.split(r"[，,。；;！!]", a, maxsplit=1)
+        if len(parts) == 2 and parts[0].strip():
+            a, extra = parts[0], (f"，{parts[1]}" if parts[1].strip() else "")
     if lang == "zh":
         for n in range(min(3, len(head)), 0, -1):
             if a.startswith(head[-n:]):
@@ -208,7 +242,7 @@ def _fill(template: str, a: str, lang: str, **groups: str) -> str:
                 break
         if not a:
             return ""
-        return (head + a + tail).format(**groups)
+        return (head + a + tail).format(**groups) + extra
     head_words = head.lower().split()
     for n in range(
         min(3, len(head_words)), 0, -1
@@ -234,8 +268,8 @@ def _rows() -> tuple[
     list[tuple[str, re.Pattern[str], str | None, str | None]],
     list[tuple[str, re.Pattern[str], str, str]],
 ]:
-    wh = [(lang, re.compile(p, _I), t) for lang, p, t in R.WH_ROWS]
-    yn = [(lang, re.compile(p, _I), y, n) for lang, p, y, n in R.YESNO_ROWS]
+    wh = [(lang, re.compile(R.english(p), _I), t) for lang, p, t in R.WH_ROWS]
+    yn = [(lang, re.compile(R.english(p), _I), y, n) for lang, p, y, n in R.YESNO_ROWS]
     ch = [(lang, re.compile(p, _I), t, need) for lang, p, t, need in R.CHOICE_ROWS]
     return wh, yn, ch
 
@@ -247,22 +281,97 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
     return g
 
 
-def _choice(q: str, answer: str, lang: str) -> tuple[str, ...] | None:
-    """A choice question ("window or aisle?", 靠窗还是靠过道): the option the answer names."""
-    if not re.search(r"\bor\b|还是|或者|或是", q, _I):
-        return None
-    for row_lang, rx, template, need in _rows()[2]:
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|\bno|\bnever|n't|\bwithout|不要|不|别|没|从来不|从不)\W{0,3}$", _I
+)
+#: a yes/no question that checks a standing preference ("Is an exit row okay for you?")
+_PREFERENCE_CHECK = re.compile(
+    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually)\b"
+    r"|可以吗|行吗|好吗|要吗|喜欢|习惯|一般",
+    _I,
+)
+_CHOICE_MARK = re.compile(r"\bor\b|还是|或者|或是", _I)
+
+
+def _named(rx: re.Pattern[str], answer: str) -> list[str]:
+    """The options of ``rx`` the answer names, first said first, negated ones left out."""
+    return [
+        m.group(0).lower()
+        for m in rx.finditer(answer)
+        if not _NEGATED_BEFORE.search(answer[max(0, m.start() - 14) : m.start()])
+    ]
+
+
+def _choice(q: str, answer: str, lang: str, pol: tuple[str, str] | None) -> tuple[str, ...] | None:
+    """A choice question ("window or aisle?", 靠窗还是靠过道): the statements of the option
+    the answer names first (``None``: not a choice question; ``()``: no option chosen). A
+    yes/no check of one option of a vocabulary ("Is an exit row okay?") is a choice too:
+    a yes takes it, naming another option takes that one."""
+    offers = _CHOICE_MARK.search(q) is not None
+    for row_lang, rx, templates, need in _rows()[2]:
         if row_lang != lang or (need and not re.search(need, q, _I)):
             continue
         offered = {m.group(0).lower() for m in rx.finditer(q)}
-        if len(offered) < 2:
-            continue
-        named = {m.group(0).lower() for m in rx.finditer(answer)}
-        if len(named) != 1:
-            return ()  # neither, both or something else: no choice was made
-        c = next(iter(named))
-        return (template.replace("{c}", c),)
+        if not offered or (len(offered) < 2 and (offers or not _PREFERENCE_CHECK.search(q))):
+            continue  # one option of this vocabulary in an "X or something else?" question
+        named = _named(rx, answer)
+        if named:
+            c = named[0]
+        elif len(offered) == 1 and pol is not None and pol[0] == "yes":
+            c = next(iter(offered))
+        else:
+            return ()
+        return tuple(t.replace("{c}", c) for t in templates.split("|"))
+    if offers:
+        return _any_choice(q, answer, lang)
     return None
+
+
+_OPTION_LEFT = re.compile(
+    r"[,:;—–]|\b(?:prefer|like|want|you|u|be|is|are|use|go\s+for|choose|get|usually|generally)\b",
+    _I,
+)
+_OPTION_RIGHT = re.compile(
+    r"[,?.!:;—–]|\b(?:for|when|in|on|at|generally|usually|normally|then|these\s+days)\b", _I
+)
+_CHOICE_STOP = frozenset({"a", "an", "the", "some", "more", "less", "by", "with", "to", "of"})
+
+
+def _any_choice(q: str, answer: str, lang: str) -> tuple[str, ...]:
+    """An "X or Y?" question no row knows ("Coffee or tea?", 川菜还是粤菜): the option the
+    answer starts with, as "I prefer {c}" (or the question turned around: "Are you a
+    student or working?" + "student" -> "I am a student")."""
+    m = _CHOICE_MARK.search(q)
+    if m is None:
+        return ()
+    before, after = q[: m.start()], q[m.end() :]
+    if lang == "zh":
+        left = re.split(r"[，,：:。？?]|你|喜欢|习惯|一般|要|用|是", before)[-1].strip()
+        right = re.split(r"[，,：:。？?！!]|呢|吗", after)[0].strip()
+        a = _clean(answer, "zh")
+        for opt in (left, right):
+            if opt and (a.startswith(opt) or (len(opt) >= 2 and a.startswith(opt[:2]))):
+                return (f"我喜欢{opt}", f"我{opt}")
+        return ()
+    left = " ".join(_OPTION_LEFT.split(before)[-1].split()[-3:])
+    right = " ".join(_OPTION_RIGHT.split(after)[0].split()[:3])
+    first = re.split(r"[,.;!—–-]", _clean(answer, "en").lower(), maxsplit=1)[0]
+    picked = [
+        opt
+        for opt in (left, right)
+        if opt
+        and any(
+            re.search(r"\b" + re.escape(w) + r"\b", first)
+            for w in opt.lower().split()
+            if w not in _CHOICE_STOP and len(w) > 2
+        )
+    ]
+    if len(picked) != 1:
+        return ()
+    opt = picked[0]
+    if re.search(r"(?:^|\b)(?:are|r)\s+(?:you|u)\b", before, _I):
+        return (f"I am {opt}",)
+    return (f"I prefer {opt}",)
 
 
 _WH_EN = re.compile(
@@ -317,6 +426,13 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
             continue
         said = m.group("rest")
         verb = said.split()[0].lower() if said.split() else ""
+        if (
+            pol == "no"
+            and template == "I am {rest}"
+            and rest
+            and not re.match(r"(?:but|and|not|though|i\b|it\b|that\b|just\b)", rest, _I)
+        ):
+            return (f"I am {rest}",)  # "Are you working?" + "no, retired since 2019"
         if pol == "no" and (template != "I {rest}" or verb not in R.NEG_VERBS_EN):
             return ()
         words = [_PRONOUNS_EN.get(w.lower(), w) for w in re.findall(r"[\w'/-]+|[^\w\s]", said)]
@@ -339,8 +455,8 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
 
 
 _SWAP_ZH = re.compile(
-    r"你(?:平时|一般|现在|还|也)?(?:(?P<ab>喜不喜欢|吃不吃|喝不喝|有没有|养没养|是不是|会不会|用不用|能不能吃|抽不抽烟|结没结婚)"
-    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)?\W*$"
+    r"(?:^|[，,。：:？?！!]|你|家里)(?:自己|平时|一般|现在|还|也|家里)?(?:(?P<ab>喜不喜欢|吃不吃|喝不喝|有没有|养没养|是不是|会不会|用不用|能不能吃|抽不抽烟|结没结婚)"
+    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|单身|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
 )
 _AB_ZH = {
     "喜不喜欢": "喜欢",
@@ -365,29 +481,53 @@ def _swap_zh(q: str, pol: str, rest: str, answer: str, *, echo: bool = False) ->
     o = m.group("o") or ""
     if v == "结婚":
         o = "了"
+    if v == "单身":
+        o = ""
     if pol == "no":
         if not v.endswith(R.NEG_VERBS_ZH) or v.startswith("能"):
             return ()
         return (f"我不{v}{o}",)
     a = normalize_text(answer).translate(L.T2S)
     said = re.match(
-        r"(?:挺|很|特别|超|比较|还挺|当然)?(?:能|爱|会|常|经常|喜欢)?" + re.escape(v[-1]), a
+        r"(?:挺|很|特别|超|比较|还挺|当然)?(?:能|爱|会|常|经常|喜欢)?(?:"
+        + "|".join(map(re.escape, dict.fromkeys((v, v[0], v[-1]))))
+        + ")",
+        a,
     )
     if echo:  # no yes word: a yes only when the answer starts with the verb (能吃, 养了，一只狗)
         if said is None:
             return ()
         rest = _clean(re.sub(r"^[了过的]", "", a[said.end() :]), "zh")
     if rest and v in ("有", "养") and not rest.startswith(v):
+        count = re.split(r"[，,。]", rest)[0].replace("俩", "两个").replace("仨", "三个")
         if re.fullmatch(
-            r"[一二两三四五六七八九十\d]+[个只条位]?", rest
+            r"[一二两三四五六七八九十\d]+[个只条位]?", count
         ):  # 有，两个 -> 我有两个孩子
-            rest += o
+            rest = count + o
         return (f"我{'养了' if v == '养' else '有'}{rest}",)
     out = [f"我{said.group(0)}{o}"] if said and said.group(0) != v[-1] else []
     out.append(f"我{v}{o}")
     if v in ("吃", "喝"):
         out.append(f"我能{v}{o}")
     return tuple(dict.fromkeys(out))
+
+
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|our|us)\b|我|俺|咱|本人", _I
+)
+
+
+def silenced(question: str | None, answer: str) -> bool:
+    """Whether ``answer`` states nothing about the user because of the question it answers:
+    somebody's words (a caption, a sentence to translate, what someone said), or a reply
+    without a first-person word to a question about another person or a hypothetical
+    ("你哥住哪？" + "住在重庆"; "If you could live anywhere?" + "Tokyo")."""
+    if not question:
+        return False
+    q = question_form(question)
+    if R.QUOTED_RE.search(q):
+        return True
+    return R.ABOUT_OTHERS_RE.search(q) is not None and _FIRST_PERSON.search(answer) is None
 
 
 def frame(question: str | None, answer: str) -> tuple[str, ...]:
@@ -403,6 +543,8 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
     if len(raw) > MAX_ANSWER_CHARS[lang] or R.NON_ANSWER.search(raw):
         return ()
     pol = _polarity(raw, lang)
+    if pol is None and lang == "zh":
+        pol = _echo_yes(q, raw)
     wh, yn, _ = _rows()
     for row_lang, rx, yes, no in yn:
         m = rx.search(q) if row_lang == lang else None
@@ -415,10 +557,15 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
             template, r = (yes, pol[1]) if pol[0] == "yes" else (no, "")
         if not template or ("{r}" in template and not r):
             return ()
-        if _NUMBER.match(r) and groups.get("x"):  # "Do you have kids?" + "yes, two"
-            r = f"{_count(r)} {_OBJECT_ARTICLE.sub('', groups['x'])}"
-        return (template.replace("{r}", r).format(**groups),)
-    chosen = _choice(q, raw if lang == "en" else raw.translate(L.T2S), lang)
+        x = _OBJECT_ARTICLE.sub("", groups.get("x", ""))
+        if _NUMBER.match(r) and x:  # "Do you have kids?" + "yes, two"
+            r = f"{_count(r)} {x}"
+        named = re.match(r"(?:(?:a|an|the|my)\s+)?[\w-]+\s+((?:called|named)\s+\S.*)$", r, _I)
+        out = [t.replace("{r}", r).format(**groups) for t in template.split("|")]
+        if named and x:  # "Do you have a dog?" + "yes, a greyhound called Pip"
+            out.insert(0, f"I have {groups['x']} {named.group(1)}")
+        return tuple(dict.fromkeys(out))
+    chosen = _choice(q, raw if lang == "en" else raw.translate(L.T2S), lang, pol)
     if chosen is not None:
         return chosen
     for row_lang, rx, templates in wh:
@@ -427,7 +574,14 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
             continue
         if pol is not None and pol[0] == "no" and not pol[1]:
             return ()  # "Any allergies?" + "no": nothing the keys hold
-        a = pol[1] if pol is not None and pol[0] == "yes" and pol[1] else _clean(raw, lang)
+        if (
+            pol is not None
+            and pol[0] == "no"
+            and re.match(r"(?:but|and|not|though|我|i\b)", pol[1], _I)
+        ):
+            return ()  # "no, but my son is": not an answer about the user
+        # "yes, penicillin"; "no, Kathryn" (the assistant's guess corrected)
+        a = pol[1] if pol is not None and pol[1] else _clean(raw, lang)
         if not a or R.NON_ANSWER.search(a):
             return ()
         groups = _groups(m)

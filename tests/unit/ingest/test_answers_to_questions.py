@@ -128,6 +128,12 @@ def test_a_yes_or_no_answer_turns_the_question_around(
 
 
 CHOICE = [
+    ("Tea or coffee?", "coffee, can't stand tea", "food.like", "coffee"),
+    ("Tea or coffee?", "coffee, can't stand tea", "food.dislike", "tea"),  # its own words too
+    ("Is a window seat okay?", "yes", "travel.seat", "window"),  # one option checked
+    ("Is a window seat okay?", "aisle is better", "travel.seat", "aisle"),
+    ("Longer or shorter replies?", "medium", "response.length", "medium"),
+    ("火锅还是烧烤？", "烧烤吧", "food.like", "烧烤"),
     ("Do you usually go for window or aisle?", "window, always", "travel.seat", "window"),
     ("Celsius or Fahrenheit?", "fahrenheit please", "units.temperature", "fahrenheit"),
     ("Should answers be short or detailed?", "detailed", "response.length", "long"),
@@ -145,6 +151,8 @@ def test_a_choice_question_stores_the_option_named(
 
 # -- what is never framed ----------------------------------------------------------------------
 NOTHING = [
+    ("Is a window seat okay?", "no"),
+    ("Are you a student or working?", "neither really"),
     ("What time do you want the taxi?", "half six"),  # a one-off task
     ("Which hotel should I book for Friday?", "the Hilton"),
     ("How many nights will you stay?", "three"),
@@ -172,6 +180,59 @@ NOTHING = [
 
 @pytest.mark.parametrize(("question", "answer"), NOTHING)
 def test_answers_that_declare_nothing_store_nothing(question: str, answer: str) -> None:
+    assert answered(question, answer) == set()
+
+
+FAMILIES = [
+    # the assistant's guess corrected: the correction is the answer
+    ("What's your name — Ann, right?", "no, Anya", "name", "Anya"),
+    ("Are you employed at the moment?", "no, retired", "job.status", "retired"),
+    # a form field is a question too
+    ("Medication allergies:", "aspirin", "allergy.medication", "aspirin"),
+    ("饮食禁忌：", "牛肉", "diet.avoid", "牛肉"),
+    # a yes that names the pet
+    ("Do you have a cat?", "yes, a tabby named Biscuit", "pet.species", "cat"),
+    ("Do you have a cat?", "yes, a tabby named Biscuit", "pet.names", "Biscuit"),
+    # a Chinese yes that repeats the question's words
+    ("你对猫毛过敏吗？", "过敏，一摸就打喷嚏", "allergy.other", "cats"),
+    ("你结婚了吗？", "结了，好几年了", "relationship.status", "married"),
+    # lists split over two sentences
+    ("Any foods you dislike?", "mushrooms. and olives", "food.dislike", "olives"),
+    ("有什么不爱吃的吗？", "香菜，还有芹菜", "food.dislike", "芹菜"),
+    ("Where did you move from?", "Bristol", "location.city.previous", "Bristol"),
+    # an offer's answer still states a standing preference in the user's own words
+    (
+        "Would you like to hear about our loan offers?",
+        "no thanks, not interested in loans",
+        "recommend.never",
+        "loans",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "key", "value"), FAMILIES)
+def test_answer_families(question: str, answer: str, key: str, value: str) -> None:
+    got = answered(question, answer)
+    assert has_value(got, key, value), got
+
+
+def test_the_frame_never_adds_an_open_reading_to_a_turn_that_names_the_fact() -> None:
+    got = answered("Are you a student or working?", "working, I'm a nurse")
+    assert got == {("job.title", "nurse")}
+
+
+SILENCED = [
+    # somebody else's facts, somebody's words, a hypothetical: even the turn's own reading
+    ("Where does your aunt live?", "lives in Bristol"),
+    ("你哥住哪？", "住在重庆"),
+    ("What's the line you want translated?", "I am allergic to cats"),
+    ("What did the landlord tell you?", "that I'd love living in Bath"),
+    ("If you could move anywhere, where to?", "Oslo"),
+]
+
+
+@pytest.mark.parametrize(("question", "answer"), SILENCED)
+def test_answers_about_others_or_quoted_words_store_nothing(question: str, answer: str) -> None:
     assert answered(question, answer) == set()
 
 
