@@ -241,9 +241,9 @@ class WritePath(MemoryBase):
             turn_index, _, asked = reserved[session_id]
         else:
             seen: list[str | None] = [None]
-            question = (
-                answers.question_of(self._session_text(text)) if role == "assistant" else None
-            )
+            question = answers.question_of(text) if role == "assistant" else None
+            if question:  # kept as the session keeps turns (PII masked unless pii_mode=off)
+                question = self._session_text(question)
 
             def step(st: dict[str, Any]) -> dict[str, Any]:
                 seen[0] = st.get(_ASKED)  # what this (last) attempt of the update replaced

@@ -8,6 +8,12 @@ to the next user turn only; when that turn yields nothing by itself, :func:`fram
 question + answer into the statements the user would have made ("I live in Leeds"), tried
 in order through the ordinary extractor and gate.
 
+Records read this way are declarations like any other (source ``user_declare``, the
+normal confidence): the user said them, and the frame only supplies the words the
+question already put in their mouth. Their evidence span is the user's own reply and
+their metadata carries the question (``"answering"``), so an application can show
+"Leeds (answering: Where are you based?)".
+
 The rows (which questions, which statements) are data in
 :mod:`shared_core.ingest._rules_answers`; this module is the mechanics: reading the
 question, cleaning the answer, telling a yes from a no, picking the option a choice names,
