@@ -169,3 +169,13 @@ def test_an_assistant_turn_without_a_question_stores_no_state_for_it(mem: UserMe
     assert "asked" not in mem.sessions.get_state("u", "s")
     say(mem, "s", ("assistant", ASK))
     assert mem.sessions.get_state("u", "s")["asked"] == ASK
+
+
+def test_the_question_is_kept_masked_as_the_session_keeps_turns(clock: FakeClock) -> None:
+    from shared_core.config import MemoryConfig
+
+    cfg = MemoryConfig(pii_mode="mask_all")
+    with UserMemory.from_url("sqlite:///:memory:", clock=clock, config=cfg) as m:
+        say(m, "s", ("assistant", "Shall I use jo.bloggs@example.com, or which address?"))
+        asked = m.sessions.get_state("u", "s")["asked"]
+        assert "jo.bloggs@example.com" not in asked and asked.endswith("which address?")
