@@ -38,16 +38,20 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "ABOUT_OTHERS_RE",
     "CHOICE_ROWS",
     "HYPOTHETICAL",
     "NEG_VERBS_EN",
     "NEG_VERBS_ZH",
     "NON_ANSWER",
     "NOT_FRAMED",
+    "OCCASION_RE",
     "ONE_OFF",
+    "ONE_OFF_RE",
     "OTHERS",
     "QUOTED",
     "QUOTED_RE",
+    "THING",
     "WH_ROWS",
     "YESNO_ROWS",
     "english",
@@ -114,7 +118,7 @@ QUOTED = (
     r"\b(?:caption|slogan|sentence|phrase|translat\w*|subject\s+line|headline|wording|inscription|engrav\w*"
     r"|password|quiz|trivia|riddle|lyrics?|quote|tagline|motto)\b"
     r"|\bwhat\s+(?:did|does|do|would)\s+(?:\w+\s+){1,3}(?:tell|told|say|said|write|wrote|text|texted|ask|asked|mean)\b"
-    r"|\b(?:should|will|does)\s+(?:it|the\s+\w+)\s+say\b"
+    r"|\b(?:should|will|does|would)\s+(?:it|the(?:\s+\w+){1,2})\s+(?:say|read)\b"
     r"|翻译|标语|文案|口号|题目|答案是|谜语|歌词|怎么说的|说了什么|跟你说|告诉你什么"
 )
 
@@ -122,10 +126,21 @@ QUOTED = (
 NOT_FRAMED = re.compile("|".join((HYPOTHETICAL, ONE_OFF, OTHERS, QUOTED)), re.IGNORECASE)
 #: Questions whose answer is read as nothing at all, even a first-person one.
 QUOTED_RE = re.compile(QUOTED, re.IGNORECASE)
+#: A wh-question about a thing: "Which language is that menu in?" (its answer describes the
+#: thing); a yes/no check of one ("Was that too long?") may still be answered with a
+#: standing preference ("keep it brief in general").
+THING = r"\b(?:what|which|where|who|whose|how)\b[^?]{0,40}\b(?:is|are|was|were)\s+(?:that|this|these|those)\b"
 #: Questions whose answer asserts nothing unless it has a first-person word of its own (a
 #: one-off task's answer is still read: "Would you like to hear about credit card offers?"
 #: + "nope, not interested in credit cards" states a standing preference).
-ABOUT_OTHERS_RE = re.compile("|".join((HYPOTHETICAL, OTHERS)), re.IGNORECASE)
+ABOUT_OTHERS_RE = re.compile("|".join((HYPOTHETICAL, OTHERS, THING)), re.IGNORECASE)
+ONE_OFF_RE = re.compile(ONE_OFF, re.IGNORECASE)
+#: An answer that names the occasion itself ("这顿两百以内", "just for tonight"): one-off.
+OCCASION_RE = re.compile(
+    r"\b(?:this\s+(?:time|trip|once|one|meal|visit)|tonight|today|tomorrow|for\s+now|just\s+this)\b"
+    r"|这次|这顿|这趟|这回|这单|这一?餐|今天|今晚|明天|暂时",
+    re.IGNORECASE,
+)
 
 #: Answers that state nothing: not sure, 随便, I'd rather not say, a joke, a counter-question
 #: (also when a remark follows: "no preference really", "都行，没什么讲究").

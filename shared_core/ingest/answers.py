@@ -525,14 +525,17 @@ _FIRST_PERSON = re.compile(
 
 def silenced(question: str | None, answer: str) -> bool:
     """Whether ``answer`` states nothing about the user because of the question it answers:
-    somebody's words (a caption, a sentence to translate, what someone said), or a reply
-    without a first-person word to a question about another person or a hypothetical
-    ("你哥住哪？" + "住在重庆"; "If you could live anywhere?" + "Tokyo")."""
+    somebody's words (a caption, a sentence to translate, what someone said), a reply to a
+    one-off question that names the occasion itself ("这顿饭预算多少？" + "这顿两百以内"), or
+    a reply without a first-person word to a question about another person, a thing or a
+    hypothetical ("你哥住哪？" + "住在重庆"; "Which language is that menu in?" + "Italian")."""
     if not question:
         return False
     q = question_form(question)
     if R.QUOTED_RE.search(q):
         return True
+    if R.ONE_OFF_RE.search(q) and R.OCCASION_RE.search(answer):
+        return True  # "这顿饭预算多少？" + "这顿两百以内": the answer names the occasion itself
     return R.ABOUT_OTHERS_RE.search(q) is not None and _FIRST_PERSON.search(answer) is None
 
 

@@ -224,11 +224,22 @@ def test_the_frame_never_adds_an_open_reading_to_a_turn_that_names_the_fact() ->
 SILENCED = [
     # somebody else's facts, somebody's words, a hypothetical: even the turn's own reading
     ("Where does your aunt live?", "lives in Bristol"),
-    ("你哥住哪？", "住在重庆"),
+    ("你姐住在哪个城市？", "住在南京"),  # alone, 住在南京 is the user's city
     ("What's the line you want translated?", "I am allergic to cats"),
     ("What did the landlord tell you?", "that I'd love living in Bath"),
     ("If you could move anywhere, where to?", "Oslo"),
+    ("Which language is this leaflet in?", "Spanish please"),  # a thing
+    ("这次装修的预算是多少？", "这次两千以内"),  # the answer names the occasion itself
+    ("What should the shop sign say?", "vegan and proud"),
 ]
+
+
+def test_a_one_off_question_still_hears_a_standing_preference() -> None:
+    assert has_value(
+        answered("Was that too detailed?", "yes, keep it short in general"),
+        "response.length",
+        "short",
+    )
 
 
 @pytest.mark.parametrize(("question", "answer"), SILENCED)
