@@ -281,6 +281,7 @@ YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
     ("en", r"\b(?:are|is)\s+(?:emojis?|emoticons?)\s+(?:ok|okay|fine|alright|welcome)\b|\bdo\s+{you}\s+(?:like|want|mind)\s+emojis?\b", "Emojis are fine", "No emojis"),
     ("en", r"\bdo\s+{you}\s+have\s+(?:any\s+)?(?P<x>kids|children|pets|a\s+dog|a\s+cat|dogs|cats)\b", "I have {r}|I have {x}, {r}", None),
     ("en", r"\bare\s+{you}\s+(?:on|taking)\s+any\s+(?:medications?|meds|medicines?)\b", "I take {r}", None),
+    ("en", r"\b(?:planning|going|about|set)\s+to\s+(?:move|relocate)\b|\b(?:moving|relocating)\s+(?:anywhere|somewhere|soon|away)\b", "I'm moving {r}", None),
     ("zh", r"对(?P<x>[^？?，,。吗]{1,12})过敏(?:吗|么|嘛)", "我对{x}过敏", None),
     ("zh", r"(?:能|可以)(?:给你)?打(?:你)?电话|介意.{0,3}(?:打电话|来电)|接电话方便|方便接电话", "可以给我打电话", "不要给我打电话"),
 )

@@ -152,6 +152,8 @@ def test_a_choice_question_stores_the_option_named(
 # -- what is never framed ----------------------------------------------------------------------
 NOTHING = [
     ("Is a window seat okay?", "no"),
+    ("Are you thinking of moving?", "yes, maybe to Bristol"),  # a thought is no plan
+    ("Are you planning to move?", "no"),
     ("Are you a student or working?", "neither really"),
     ("What time do you want the taxi?", "half six"),  # a one-off task
     ("Which hotel should I book for Friday?", "the Hilton"),
@@ -200,6 +202,12 @@ FAMILIES = [
     ("Any foods you dislike?", "mushrooms. and olives", "food.dislike", "olives"),
     ("有什么不爱吃的吗？", "香菜，还有芹菜", "food.dislike", "芹菜"),
     ("Where did you move from?", "Bristol", "location.city.previous", "Bristol"),
+    (
+        "Are you planning to move anytime soon?",
+        "yes, to Bristol in spring",
+        "location.moving_to",
+        "Bristol",
+    ),
     # an offer's answer still states a standing preference in the user's own words
     (
         "Would you like to hear about our loan offers?",
