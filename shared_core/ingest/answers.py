@@ -416,6 +416,32 @@ _ANY_EN = re.compile(r"\b(?:any|some)\s+(?:\w+\s+)?\w+\b|\b(?:anything|something
 _OBJECT_ARTICLE = re.compile(r"^(?:any|a|an|some)\s+", _I)
 
 
+#: verbs whose object an answer may name instead of saying yes ("Do you play any
+#: sports?" + "tennis")
+_NAMING_VERBS = frozenset(
+    {
+        "like",
+        "love",
+        "enjoy",
+        "play",
+        "speak",
+        "eat",
+        "drink",
+        "follow",
+        "use",
+        "have",
+        "take",
+        "prefer",
+        "watch",
+        "read",
+    }
+)
+_NAMED_EN = re.compile(
+    r"^(?!(?:it|that|this|not|no|never|just|only|i|we|you|they|he|she|maybe|probably)\b)[\w'-]+(?:\s+[\w'-]+){0,2}$",
+    _I,
+)
+
+
 def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
     if _WH_EN.match(q):
         return ()
@@ -432,6 +458,13 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
             continue
         said = m.group("rest")
         verb = said.split()[0].lower() if said.split() else ""
+        if pol == "named":  # "Are you into sports?" + "football": the instance named
+            if template == "I am {rest}":
+                prep = re.match(r"(?:into|in|on|at|from|with|a|an)\s+", said, _I)
+                return (f"I am {prep.group(0) if prep else ''}{rest}",)
+            if template == "I {rest}" and verb in _NAMING_VERBS:
+                return (f"I {verb} {rest}",)
+            return ()
         if (
             pol == "no"
             and template == "I am {rest}"
@@ -600,5 +633,6 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
             return _swap_zh(q, "yes", "", raw, echo=True)
         return _swap_zh(q, pol[0], pol[1], raw)
     if pol is None:
-        return ()
+        first = re.split(r"[,.;!—–]", _clean(raw, "en"), maxsplit=1)[0].strip()
+        return _swap_en(q, "named", first) if _NAMED_EN.match(first) else ()
     return _swap_en(q, pol[0], pol[1])
