@@ -154,6 +154,8 @@ NOTHING = [
     ("Is a window seat okay?", "no"),
     ("Are you thinking of moving?", "yes, maybe to Bristol"),  # a thought is no plan
     ("Are you planning to move?", "no"),
+    ("Are you okay?", "tired"),  # a passing state, no fact
+    ("Do you know the address?", "42 Elm Street"),
     ("Are you a student or working?", "neither really"),
     ("What time do you want the taxi?", "half six"),  # a one-off task
     ("Which hotel should I book for Friday?", "the Hilton"),
@@ -202,6 +204,10 @@ FAMILIES = [
     ("Any foods you dislike?", "mushrooms. and olives", "food.dislike", "olives"),
     ("有什么不爱吃的吗？", "香菜，还有芹菜", "food.dislike", "芹菜"),
     ("Where did you move from?", "Bristol", "location.city.previous", "Bristol"),
+    # a yes/no question answered by naming the thing instead of yes
+    ("Are you into board games?", "chess mostly", "interest", "chess"),
+    ("Are you vegetarian?", "pescatarian actually", "diet", "pescatarian"),
+    ("Do you play any sports?", "tennis", "interest", "tennis"),
     (
         "Are you planning to move anytime soon?",
         "yes, to Bristol in spring",
