@@ -515,7 +515,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "units.time_format",
         "24h",
         r"\b24[\s-]?h(?:ou)?r?\b(?!\s+(?:thing|stuff|system|clock|format|time)\s+(?:confuses|is\s+confusing|means\s+nothing))"
-        r"|24小时制|二十四小时制",
+        r"|24小时制|二十四小时制"
+        # the clock named by its kind, in a request about showing time: "时间用24小时那种"
+        r"|(?:时间|钟点|时刻)[^，,。]{0,8}?用(?:24|二十四)(?:个)?小时(?:那种|的|格式|显示|的那种)",
     ),
     (
         "units.time_format",
@@ -739,7 +741,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "intolerance",
         None,
-        r"对(?P<v>[\u4e00-\u9fff]{1,6}?)不耐受|(?P<v2>乳糖|麸质|果糖|酒精)不耐受?",
+        r"对(?P<v>[\u4e00-\u9fff]{1,6}?)不耐受|(?P<v2>乳糖|麸质|果糖|酒精)不耐受?"
+        # the substance in English inside a Chinese sentence: "我对gluten不耐受"
+        r"|对\s*(?P<v3>lactose|gluten|fructose|histamine|caffeine)\s*不耐受?",
     ),
     # ---- food tastes, stored as the established taste.<item> (taxonomy.canonical reads them as food.like / food.dislike)
     (
@@ -1260,6 +1264,8 @@ ZH_NAME = r"[\u4e00-\u9fff]{2,3}"
 MED_WORD = r"[a-z]+(?:lukast|triptan|tinib|in|ol|ine|ide|pril|sartan|statin|formin|azole|pam|lam|cillin|mycin|one|afil|xetine|oxacin|prazole|tidine|dipine|mab|xine|xin)(?![a-z])(?!\s+(?:time|standard\s+time)\b)"
 #: a free item said before a cut: ", ", "since ...", "for ... years", "last year"
 ITEM_CUT = r"(?=\s*(?:[,.;!?，。；！？]|$)|\s+(?:since|for|last|this|when|as|at|every|a\s+few|years?|now|lol|btw|tbh)\b)"
+#: A channel the user misses things on: "短信通知我老是收不到", "邮件联系我我也看不到".
+_MISSED_ZH = r"[^，,。]{0,6}?(?:收不到|看不到|没收到|接不到|不看|看不见|漏掉|错过)"
 
 VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
     # calls: "No calls please", "phone calls are a no-go", "don't call" (clause alone)
@@ -1367,7 +1373,10 @@ VALUE_ROWS_3: tuple[tuple[str, str, str], ...] = (
         r"|别啰嗦|不要啰嗦|少啰嗦|太啰嗦|别废话|说重点|讲重点|长话短说|简短(?:一)?点|简洁(?:一)?点|短(?:一)?点"
         # a short answer liked: "我喜欢简洁的回答", "偏好简短的回复"
         r"|(?:喜欢|偏好|习惯|倾向于?)(?:看)?(?:简洁|简短|简明|精简|短)(?:一?点)?的(?:回答|回复|答案|解释|说明)"
-        r"|(?:控制在|不超过|别超过|不要超过)\s*(?:\d+|[一二两三四五])\s*(?:句|行|段)(?:话)?(?:以内|之内)?|太长了",
+        r"|(?:控制在|不超过|别超过|不要超过)\s*(?:\d+|[一二两三四五])\s*(?:句|行|段)(?:话)?(?:以内|之内)?|太长了"
+        # a count of characters up to three hundred: "回复控制在一百字以内", "别超过200字"
+        r"|(?:控制在|不超过|别超过|不要超过|最多)\s*(?:[1-9]\d|[12]\d\d|300|[一两二三]百(?:[一二三四五六七八九]十)?|[二三四五六七八九]?十)"
+        r"\s*(?:个)?字(?:以内|之内|左右)?",
     ),
     (
         "response.length",
@@ -1452,9 +1461,13 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         CHANNELS,
         r"(?:发|用)\s*(?P<v>短信|邮件|微信|"
         + CHAN_EN
-        + r")\s*(?:给我|联系我|找我|通知我)|^\W*(?:用\s*)?(?P<v2>"
+        + r")\s*(?:给我|联系我|找我|通知我)(?!"
+        + _MISSED_ZH
+        + r")|^\W*(?:用\s*)?(?P<v2>"
         + CHAN_ALL
-        + r")\s*(?:上)?(?:联系|联络|找我|通知我)",
+        + r")\s*(?:上)?(?:联系|联络|找我|通知我)(?!"
+        + _MISSED_ZH
+        + r")",
     ),
     # ---- name / age / birthday
     (
@@ -6038,6 +6051,13 @@ def h_children_count(cl: Clause) -> Iterator[Hit]:
 # ---- whole-sentence rows: an object fronted before the comma ("Pork, I don't eat.") ------
 #: (key, value, pattern) rows matched on the whole sentence, as :data:`VALUE_ROWS`.
 SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
+    # fish first, then every other meat refused: "我吃鱼，但别的肉都不吃", "鱼我吃，其他肉一概不碰"
+    (
+        "diet",
+        "pescatarian",
+        r"(?:^\W*|我)(?:只)?(?:吃鱼|鱼(?:我)?(?:还)?吃|吃海鲜|海鲜(?:我)?(?:还)?吃)[^。]{0,4}?[，,]\s*(?:但是?|不过|可是)?"
+        r"(?:别的|其他|其它|其余)(?:的)?肉(?:类)?(?:我)?(?:都|一概|一律|全)?(?:不吃|不碰)",
+    ),
     (
         "diet",
         "pescatarian",
@@ -6058,6 +6078,15 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # a weak spot named, then its condition: "我胃不好，慢性胃炎", "我腰一直不好，腰间盘突出"
+    (
+        "health.condition",
+        None,
+        r"^\W*我(?:的)?[\u4e00-\u9fff]{1,3}?(?:一直|从小|向来|也)?(?:不好|不太好|有毛病|有老毛病|不行)[，,]\s*"
+        r"(?:是|有)?(?P<v>(?:慢性|急性)?(?:"
+        + _alt({k: k for k in L.CONDITIONS if not k.isascii()})
+        + r"))\W*$",
+    ),
     # what was pushed, then refused by a pointer: "又给我推信用卡，我都说了不要推这个"
     (
         "recommend",
@@ -6373,6 +6402,9 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "不喜欢",
     "讨厌",
     "推",
+    "不好",
+    "不太好",
+    "毛病",
     *("kid", "child", "boy", "girl", "twins", "son", "daughter", "youngest", "eldest"),
     *("oldest", "firstborn", "little one", "cat", "dog", "rabbit", "bunny", "horse", "bird"),
     *("budgie", "hamster", "parrot", "fish", "pupp", "kitten", "turtle", "tortoise", "lizard"),

@@ -1444,7 +1444,11 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
 )
 #: A space typed between two Chinese words ends a clause ("芒果过敏 吃了会肿"), and so does
 #: an emoji right after Chinese text ("今年刚满十八岁🎉", "坐标成都🐼"): a comma is put there.
-_ZH_SPACE_BREAK = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
+#: (and before an address given after the words: "以后发我邮箱吧 a@b.com")
+_ZH_SPACE_BREAK = re.compile(
+    r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])"
+    r"|(?<=[吧啊呀哈哦呢了的])[ \u3000]+(?=[\w.+-]+@[\w-]+\.[\w.]+)"
+)
 _ZH_EMOJI_BREAK = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u2600-\u27bf\U0001f000-\U0001faff])")
 
 

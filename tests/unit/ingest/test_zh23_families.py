@@ -246,3 +246,38 @@ def test_a_refusal_that_points_back_at_what_was_pushed() -> None:
     assert has_value(stored("又给我推基金，说了多少次不要推这个"), "recommend.never", "基金")
     assert not stored("我都说了别推了")
     assert not stored("能不能别推这些")
+
+
+# ---- round five -----------------------------------------------------------------------
+
+
+def test_a_channel_the_user_misses_things_on_is_not_the_channel() -> None:
+    found = stored("邮件通知我老是看不到，以后发我微信吧")
+    assert has_value(found, "contact.channel", "wechat")
+    assert not has_value(found, "contact.channel", "email")
+
+
+def test_an_address_after_a_space_keeps_the_channel_asked_for() -> None:
+    found = stored("以后发我邮箱吧 chen.l@example.com")
+    assert has_value(found, "contact.channel", "email")
+    assert has_value(found, "contact.email", "chen.l@example.com")
+
+
+def test_a_weak_spot_then_its_condition() -> None:
+    assert any(k.startswith("health.condition") for k, _ in stored("我胃一直不太好，慢性胃炎"))
+    assert not stored("我爸胃不好，慢性胃炎")
+
+
+def test_fish_then_every_other_meat_refused_is_pescatarian() -> None:
+    assert has_value(stored("海鲜我吃，其余的肉一律不碰"), "diet", "pescatarian")
+    assert not stored("我妹吃鱼，但别的肉都不吃")
+
+
+def test_an_intolerance_named_in_english_inside_chinese() -> None:
+    assert has_value(stored("我对lactose不耐受"), "intolerance", "lactose")
+
+
+def test_a_count_of_characters_and_a_clock_by_its_kind() -> None:
+    assert has_value(stored("回答别超过一百五十字"), "response.length", "short")
+    assert not stored("作文要求不超过八百字")
+    assert has_value(stored("时间请用24小时的格式"), "units.time_format", "24h")
