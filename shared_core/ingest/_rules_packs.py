@@ -539,7 +539,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "accessibility",
         "large_text",
-        r"\b(?:large|larger|big|bigger)\s+(?:text|font|fonts|print)\b|字(?:体)?大一?点|大字|眼睛不好|视力不好",
+        r"\b(?:large|larger|big|bigger)\s+(?:text|font|fonts|print)\b|字(?:体)?大一?点|大字|眼睛不好|视力不好"
+        # "字给我弄大点", "字号调大一些", "老花眼"
+        r"|字(?:体|号)?(?:给我|帮我)?(?:弄|调|放|搞|整|改|设置?)(?:得)?大(?:一)?(?:点|些)|老花眼",
     ),
     ("accessibility", "screen_reader", r"\bscreen[\s-]reader\b|读屏|盲人"),
     (
@@ -551,7 +553,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "accessibility",
         "reduced_motion",
-        r"\breduced\s+motion\b|\b(?:no|turn\s+off|disable|without)\s+(?:the\s+)?animations?\b|不要动画|关掉动画",
+        r"\breduced\s+motion\b|\b(?:no|turn\s+off|disable|without)\s+(?:the\s+)?animations?\b|不要动画|关掉动画"
+        # motion that makes the user sick: "那些动来动去的动画我看了想吐", "动效看着头晕"
+        r"|(?:动画(?!片)|动效|动图|闪烁|晃动)[^，,。]{0,6}?(?:看了|看着|一看)?(?:就)?(?:想吐|恶心|头晕|晕|难受)",
     ),
     # ---- more phrasings (round 2)
     (

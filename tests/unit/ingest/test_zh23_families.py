@@ -281,3 +281,9 @@ def test_a_count_of_characters_and_a_clock_by_its_kind() -> None:
     assert has_value(stored("回答别超过一百五十字"), "response.length", "short")
     assert not stored("作文要求不超过八百字")
     assert has_value(stored("时间请用24小时的格式"), "units.time_format", "24h")
+
+
+def test_text_made_bigger_and_motion_that_makes_one_sick() -> None:
+    assert has_value(stored("字号给我调大一些，看着费劲"), "accessibility", "large_text")
+    assert has_value(stored("动效一多我看着就头晕"), "accessibility", "reduced_motion")
+    assert not stored("这个动画挺好看")
