@@ -950,6 +950,12 @@ _SERVICE_Q_ZH = re.compile(
 )
 
 
+#: A 呢 that marks something under way ("在攒钱买相机呢", "正在学呢"), not a question.
+_PROGRESSIVE_NE = re.compile(
+    r"(?<=[，,\s])(?:我)?(?:正|还)?在(?!哪|那儿|这儿)[^，,。?？吗哪啥谁怎几多]{1,12}?(?=呢\W*$)呢(?=\W*$)"
+)
+
+
 def is_self_question(sentence: str) -> bool:
     """Whether a sentence is a question (about the user), not a request ("can you ...").
 
@@ -975,7 +981,7 @@ def is_self_question(sentence: str) -> bool:
         return False
     if _ASKS_YOU_LAST.search(s):
         return False  # "…我住的是大连，你那边怎么样": the closing question is about "you"
-    if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(s):
+    if s.endswith(("?", "？")) or _ZH_QUESTION_RE.search(_PROGRESSIVE_NE.sub("", s)):
         return True
     if _WHAT_I_RE.match(s):
         return False  # "What I really love is dark chocolate." is a statement

@@ -287,3 +287,8 @@ def test_text_made_bigger_and_motion_that_makes_one_sick() -> None:
     assert has_value(stored("字号给我调大一些，看着费劲"), "accessibility", "large_text")
     assert has_value(stored("动效一多我看着就头晕"), "accessibility", "reduced_motion")
     assert not stored("这个动画挺好看")
+
+
+def test_a_ne_of_something_under_way_asks_nothing() -> None:
+    assert has_value(stored("我迷上了书法，在攒钱买字帖呢"), "interest", "书法")
+    assert not stored("我喜欢狗，在哪领养呢")
