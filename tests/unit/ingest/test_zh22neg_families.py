@@ -55,7 +55,6 @@ from tests.ingest_probe import stored
         # a title asked for with 称呼我为 is still a played one
         ("以后称呼我为殿下",),
         # a length of text is no budget
-        ("回复控制在不超过150字",),
         ("under 200 words please",),
         # someone else just before 对…过敏 in a run-on
         ("上周团建有个同事对花生过敏差点出事",),
@@ -90,6 +89,11 @@ from tests.ingest_probe import stored
 )
 def test_look_alike_stores_nothing(turns: tuple[str, ...]) -> None:
     assert stored(*turns) == set()
+
+
+def test_a_length_of_text_is_no_budget() -> None:
+    # (a count of characters for the answers is their length: response.length = short)
+    assert not any(k.startswith("budget") for k, _ in stored("回复控制在不超过150字"))
 
 
 @pytest.mark.parametrize(
