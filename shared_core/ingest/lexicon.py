@@ -935,6 +935,19 @@ ZH_JOB_SUFFIXES: tuple[str, ...] = (
     "运营",
     "HR",
     "财务",
+    # trades of the street and the counter: "我是外卖骑手", "我在银行做柜员"
+    "骑手",
+    "柜员",
+    "收银员",
+    "导游",
+    "理发师",
+    "健身教练",
+    "主播",
+    "外卖员",
+    "配送员",
+    "电工",
+    "护工",
+    "月嫂",
 )
 
 #: Common Chinese surnames (first character of "我是张伟"-style self-introductions).
@@ -1314,7 +1327,16 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
     # English words typed inside a Chinese sentence ("我比较prefer微信支付", "我是freelancer",
     # "我lactose intolerant", "我在做PM"): read as the Chinese words the rules know
     (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:prefer)\s*(?=[\u4e00-\u9fff])"), "喜欢"),
-    (re.compile(r"(?<=[是当做])\s*(?i:a\s+)?(?i:freelancer|freelance)\b"), "自由职业者"),
+    # "我是freelance设计师", "我是自由职业设计师": the status and the trade, each said
+    (
+        re.compile(
+            r"(?<=[是当做])\s*(?:(?i:a\s+)?(?i:freelancer|freelance)|自由职业者?)\s*(?:的)?(?=(?:"
+            + "|".join(ZH_JOB_SUFFIXES)
+            + r")(?:$|[，。,.!！\s]))"
+        ),
+        "自由职业者，做",
+    ),
+    (re.compile(r"(?<=[是当做])\s*(?i:a\s+)?(?i:freelancer|freelance)(?![A-Za-z])"), "自由职业者"),
     (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:lactose\s+intolerant)\b"), "乳糖不耐受"),
     (re.compile(r"(?<=[\u4e00-\u9fff])\s*(?i:gluten\s+intolerant)\b"), "麸质不耐受"),
     (re.compile(r"(?<=[是当做])\s*PM(?![A-Za-z])"), "产品经理"),

@@ -292,3 +292,21 @@ def test_text_made_bigger_and_motion_that_makes_one_sick() -> None:
 def test_a_ne_of_something_under_way_asks_nothing() -> None:
     assert has_value(stored("我迷上了书法，在攒钱买字帖呢"), "interest", "书法")
     assert not stored("我喜欢狗，在哪领养呢")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [("我是收银员", "收银员"), ("我在商场上班，做导游", "导游"), ("我是美团骑手", "美团骑手")],
+)
+def test_trades_of_the_street_and_the_counter_are_jobs(text: str, title: str) -> None:
+    assert has_value(stored(text), "job.title", title)
+
+
+def test_someone_elses_trade_is_not_the_users() -> None:
+    assert not stored("我表哥是外卖骑手")
+
+
+def test_a_freelance_trade_is_both_the_status_and_the_trade() -> None:
+    found = stored("我是freelance摄影师") | stored("我是自由职业翻译")
+    assert has_value(found, "job.status", "self_employed")
+    assert has_value(stored("我是自由职业的程序员"), "job.title", "程序员")
