@@ -371,12 +371,12 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "seat",
         "aisle",
-        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要)(?:个)?靠(?:过道|走廊)",
+        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要|挑|留|安排)(?:个)?靠(?:过道|走廊)",
     ),
     (
         "seat",
         "window",
-        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要)(?:个)?靠窗",
+        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要|挑|留|安排)(?:个)?靠窗",
     ),
     # ---- answer style
     (
@@ -6115,6 +6115,14 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _alt(TIMEZONES, ascii_only=False)
         + r")[，,]\s*(?:跟|和|与)(?:国内|北京|家里|你)(?:有)?(?:时差|差[^，,。]{1,6}(?:小时|钟头))",
     ),
+    # the place given, then its time for the user's: "我在悉尼，时间按这边的算"
+    (
+        "timezone",
+        TIMEZONES,
+        r"(?:^\W*|我)(?:人)?(?:在|住在)(?P<v>"
+        + _alt(TIMEZONES, ascii_only=False)
+        + r")[，,]\s*(?:时间|时区)(?:就|都)?(?:按|用|以|跟)(?:着)?(?:这边|这里|当地|我这边|本地)(?:的)?(?:时间)?(?:算|来|为准)?\W*$",
+    ),
     # the drug named after its class, in the next clause: "降压药我一直在吃，氨氯地平",
     # "他汀我每晚一粒，阿托伐他汀", "我每天吃降压药，吃的是氨氯地平"
     (
@@ -6409,6 +6417,8 @@ SENTENCE_HINTS: tuple[str, ...] = (
     "不好",
     "不太好",
     "毛病",
+    "时间",
+    "时区",
     *("kid", "child", "boy", "girl", "twins", "son", "daughter", "youngest", "eldest"),
     *("oldest", "firstborn", "little one", "cat", "dog", "rabbit", "bunny", "horse", "bird"),
     *("budgie", "hamster", "parrot", "fish", "pupp", "kitten", "turtle", "tortoise", "lizard"),

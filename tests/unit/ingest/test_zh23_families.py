@@ -310,3 +310,9 @@ def test_a_freelance_trade_is_both_the_status_and_the_trade() -> None:
     found = stored("我是freelance摄影师") | stored("我是自由职业翻译")
     assert has_value(found, "job.status", "self_employed")
     assert has_value(stored("我是自由职业的程序员"), "job.title", "程序员")
+
+
+def test_a_seat_picked_and_a_place_whose_time_is_the_users() -> None:
+    assert has_value(stored("高铁给我挑靠过道的"), "travel.seat", "aisle")
+    assert has_value(stored("我人在温哥华，时间按这边来"), "timezone", "america/vancouver")
+    assert not stored("我同学在温哥华，时间按这边来")
