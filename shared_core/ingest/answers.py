@@ -551,6 +551,11 @@ def _swap_zh(q: str, pol: str, rest: str, answer: str, *, echo: bool = False) ->
     return tuple(dict.fromkeys(out))
 
 
+_HEDGE = re.compile(
+    r"\bi\s+(?:think|believe|guess|reckon|suppose|assume|gather|heard|'d\s+say|would\s+say)\b"
+    r"|\bif\s+i\s+(?:remember|recall)(?:\s+(?:right|correctly))?\b|我觉得|我猜|我想|我记得",
+    _I,
+)
 _FIRST_PERSON = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|our|us)\b|我|俺|咱|本人", _I
 )
@@ -569,7 +574,8 @@ def silenced(question: str | None, answer: str) -> bool:
         return True
     if R.ONE_OFF_RE.search(q) and R.OCCASION_RE.search(answer):
         return True  # "这顿饭预算多少？" + "这顿两百以内": the answer names the occasion itself
-    return R.ABOUT_OTHERS_RE.search(q) is not None and _FIRST_PERSON.search(answer) is None
+    said = _HEDGE.sub(" ", answer)  # "Italian, I think": a hedge is no first-person statement
+    return R.ABOUT_OTHERS_RE.search(q) is not None and _FIRST_PERSON.search(said) is None
 
 
 def frame(question: str | None, answer: str) -> tuple[str, ...]:

@@ -243,6 +243,7 @@ SILENCED = [
     ("What did the landlord tell you?", "that I'd love living in Bath"),
     ("If you could move anywhere, where to?", "Oslo"),
     ("Which language is this leaflet in?", "Spanish please"),  # a thing
+    ("Which language is this leaflet in?", "Spanish, I believe"),  # a hedge, no self
     ("这次装修的预算是多少？", "这次两千以内"),  # the answer names the occasion itself
     ("What should the shop sign say?", "vegan and proud"),
 ]
