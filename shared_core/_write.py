@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -74,6 +75,19 @@ _ASKED = "asked"
 #: open-vocabulary key families: a frame that reads only these tries its next template
 #: ("I prefer medium answers" is a taste; "Keep your answers medium length" names the key)
 _OPEN_KEYS = frozenset({"taste", "interest", "rule"})
+
+
+def _in_answer(cand: Candidate, answer: str) -> bool:
+    """Whether a framed open-vocabulary candidate (a taste, an interest, a rule) names only
+    words of the answer or its question: "Which airline?" + "hold on" framed as "I prefer
+    flying with hold on" is no interest in "flying with hold on" ("Do you still play
+    guitar?" + "yep" is one in guitar). Keyed candidates are checked by the gate."""
+    family, _, item = cand.key.partition(".")
+    if family not in _OPEN_KEYS:
+        return True
+    words = (item.replace("_", " ") if family == "taste" else cand.value).lower()
+    said = answer.lower()
+    return all(w in said for w in re.findall(r"[^\W_]+", words))
 
 
 def _carry_question(state: dict[str, Any], role: str, question: str | None) -> dict[str, Any]:
@@ -638,7 +652,9 @@ class WritePath(MemoryBase):
             got = [
                 dataclasses.replace(c, span=turn.text[:500], signals=c.signals | {ANSWER_SIGNAL})
                 for c in self._extract_turn(framed)
-                if c.intent is Intent.ASSERT and c.key.split(".")[0] != "note"
+                if c.intent is Intent.ASSERT
+                and c.key.split(".")[0] != "note"
+                and _in_answer(c, f"{turn.text} {turn.asked}")
             ]
             if got and not all(c.key.split(".")[0] in _OPEN_KEYS for c in got):
                 first = got

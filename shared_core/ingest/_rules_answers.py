@@ -39,6 +39,7 @@ import re
 
 __all__ = [
     "ABOUT_OTHERS_RE",
+    "CHATTER",
     "CHOICE_ROWS",
     "HYPOTHETICAL",
     "NEG_VERBS_EN",
@@ -157,6 +158,25 @@ NON_ANSWER = re.compile(english(
     r"|你猜|你定|你决定|你看着办|没想好|还没想好|忘了|记不清|没有|没|无|不用了|算了)(?:\W*$|[，,。；;！!])"
     r"|[?？]\s*$|\b(?:lol|lmao|haha+|hehe|rofl|jk|kidding|joking)\b|哈哈|呵呵|嘿嘿|开玩笑|逗你|[😂🤣😜🙃😉]"
     r"|\bwhat\s+about\s+{you}\b|你呢|\bon\s+the\s+moon\b|\bmars\b|火星|月球"
+), re.IGNORECASE)
+
+#: Chatter that fills no slot: acknowledgements, greetings, fillers, deferrals, "same as
+#: before" ("What do you do for work?" + "hold on" is no job). Matched against the whole
+#: cleaned answer of a wh-question (a yes/no question takes "ok" or "sure" as a yes).
+CHATTER = re.compile(english(
+    r"^\W*(?:(?:ok(?:ay)?|k+|sure|yes|yeah|yep|no|nope|nah|please|pls|thanks?|thank\s+you|thx|ty|cheers|mate"
+    r"|cool|nice|great|awesome|perfect|got\s+it|gotcha|noted|alright|fine|right|hi|hello|hey|yo|good\s+(?:morning|afternoon|evening|night|question)"
+    r"|morning|evening|bye|hold\s+on|hang\s+on|one\s+sec(?:ond)?|a\s+sec|just\s+a\s+(?:sec|second|moment|minute)|wait(?:\s+what)?|brb|back"
+    r"|huh|what|eh|hmm+|um+|uh+|er+|let\s+me\s+(?:check|think|see|look)(?:\s+(?:about\s+)?it)?|same\s+as\s+(?:before|last\s+time|above|always)"
+    r"|as\s+(?:above|before|usual|i\s+said)|like\s+i\s+said|see\s+above|(?:the\s+)?usual|ditto|same|sorry|pardon|excuse\s+me"
+    r"|never\s*mind|nvm|test(?:ing)?|what\s+do\s+{you}\s+mean|good|not\s+now|later|next(?:\s+question)?|move\s+on"
+    r"|(?:i'?ll|i\s+will)\s+(?:tell|let)\s+{you}(?:\s+know)?(?:\s+later)?|(?:skip|pass)(?:\s+(?:this|that|it)(?:\s+one)?)?"
+    r"|(?:can|could|shall)\s+we\s+(?:move\s+on|skip(?:\s+(?:this|that|it))?|do\s+this\s+later)"
+    r"|(?:that'?s|it'?s|that\s+is|it\s+is)\s+(?:private|personal|a\s+secret|confidential|none\s+of\s+{your}\s+business)"
+    r"|i\s+(?:don'?t|do\s+not|can'?t|cannot)\s+(?:remember|recall)(?:\s+(?:right\s+)?now)?"
+    r"|好的?|好吧|好嘞|行|行吧|可以|嗯+|恩+|哦+|噢+|谢谢|多谢|你好|您好|早上好|晚上好|稍等(?:一下)?|等一下|等等|马上|一会儿?|同上|跟之前一样|和(?:以前|之前)一样"
+    r"|老样子|还是那样|不告诉你|什么|啥|啊+|哈+|收到|知道了|没事|算了|在吗|喂|不记得了?|记不得了?|下一个|下一题|跳过|先不说|以后再说|私人问题|隐私)"
+    r"[\s,.!?~…，。！？、吧呀呢哦啦嘛]*)+$"
 ), re.IGNORECASE)
 
 # -- wh rows: (lang, question pattern, statement templates) ------------------------------------

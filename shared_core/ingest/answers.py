@@ -630,7 +630,7 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
             return ()  # "no, but my son is": not an answer about the user
         # "yes, penicillin"; "no, Kathryn" (the assistant's guess corrected)
         a = pol[1] if pol is not None and pol[1] else _clean(raw, lang)
-        if not a or R.NON_ANSWER.search(a):
+        if not a or R.NON_ANSWER.search(a) or R.CHATTER.match(a) or R.CHATTER.match(raw):
             return ()
         groups = _groups(m)
         return tuple(dict.fromkeys(s for t in templates if (s := _fill(t, a, lang, **groups))))
@@ -640,5 +640,7 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
         return _swap_zh(q, pol[0], pol[1], raw)
     if pol is None:
         first = re.split(r"[,.;!—–]", _clean(raw, "en"), maxsplit=1)[0].strip()
-        return _swap_en(q, "named", first) if _NAMED_EN.match(first) else ()
+        if not _NAMED_EN.match(first) or R.CHATTER.match(first) or R.CHATTER.match(raw):
+            return ()
+        return _swap_en(q, "named", first)
     return _swap_en(q, pol[0], pol[1])

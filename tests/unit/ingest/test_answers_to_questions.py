@@ -306,3 +306,35 @@ def test_frame_cleans_the_answer_and_says_repeated_words_once() -> None:
     assert answers.frame("你对什么过敏？", "对花粉过敏吧") == ("我对花粉过敏",)
     assert answers.frame("How old are you?", "52 years old")[0] == "I am 52 years old"
     assert answers.frame("Where do you live?", "x" * 200) == ()  # long replies read alone
+
+
+CHATTER_QUESTIONS = [
+    "Which town do you live in?",
+    "Do you have any drug allergies?",
+    "What do you do for work?",
+    "What do you like to do in your spare time?",
+    "Which airline do you prefer?",
+    "Are you into board games?",
+    "你住在哪个城市？",
+    "你叫什么名字？",
+]
+CHATTER_ANSWERS = [
+    "hang on",
+    "ok great",
+    "cheers",
+    "hmm let me see",
+    "same as last time",
+    "can we skip this",
+    "it's personal",
+    "I'll let you know later",
+    "等一下哈",
+    "好的谢谢",
+    "以后再说吧",
+]
+
+
+@pytest.mark.parametrize("question", CHATTER_QUESTIONS)
+def test_chatter_fills_no_slot(question: str) -> None:
+    for answer in CHATTER_ANSWERS:
+        got = {kv for kv in answered(question, answer) if not kv[0].startswith("note.")}
+        assert got == set(), (answer, got)
