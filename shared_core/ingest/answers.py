@@ -154,8 +154,9 @@ def _clean(answer: str, lang: str) -> str:
 
 _YES_EN = re.compile(
     r"^(?:yes|yeah|yea|yep|yup|ya|yah|aye|sure|of\s+course|definitely|absolutely|certainly"
-    r"|correct|right|that'?s\s+right|indeed|totally|uh[\s-]?huh|mhm|yes\s+indeed|i\s+(?:am|do|have"
-    r"|can|sure\s+do|sure\s+am)|i'm|you\s+bet|for\s+sure|always|very\s+much)\b",
+    r"|correct|right|that'?s\s+right|indeed|totally|uh[\s-]?huh|mhm|yes\s+indeed"
+    r"|(?:i\s+(?:am|do|have|can|sure\s+do|sure\s+am)|i'm)(?=\W*$|\s*[,.;!])"  # the echo alone
+    r"|you\s+bet|for\s+sure|always|very\s+much)\b",
     _I,
 )
 _NO_EN = re.compile(
@@ -202,6 +203,64 @@ def _echo_yes(q: str, answer: str) -> tuple[str, str] | None:
             return None
         return "yes", _clean(a[2:], "zh")
     return None
+
+
+_NOT_A_VALUE_EN = re.compile(
+    # a clause of its own: "the weather is nice", "can you help me", "I'm busy"
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|could|will|would|should|shall|must"
+    r"|might|isn't|aren't|wasn't|hasn't|haven't|don't|doesn't|didn't|can't|won't|wouldn't|i|you|we|they"
+    r"|he|she|it|me|us|them|who|what|why|how|that|this|there|cares|stop|asking|telling|browsing|busy"
+    r"|help|know|raining|snowing)\b"
+    # amounts, pointers and meta that name nothing
+    r"|^(?:a\s+lot|lots|loads|tons|heaps|plenty|several|some|a\s+few|few|a\s+couple|too\s+many|many|much"
+    r"|not\b.*|nothing\s+much|everything|all\s+of\s+(?:them|it|that)"
+    r"|none\s+of\s+(?:them|it|that)|depends\b.*|(?:the|this|that)\s+(?:\w+\s+)?one|(?:a\s+)?weird\s+question)$",
+    _I,
+)
+_WHEN_EN = re.compile(
+    r"\b(?:today|tomorrow|yesterday|tonight|now|later|soon|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday|weekend|\d{1,2}\s*(?:am|pm)|o'clock|next\s+\w+|last\s+\w+)\b",
+    _I,
+)
+_NOT_A_VALUE_ZH = re.compile(
+    r"^[我你他她]|问问|你猜|关.{0,2}事|不错|挺好|还行|在忙|多了|太多|很多|全部|所有|没什么|不怎么|一般般"
+)
+_WHEN_ZH = re.compile(
+    r"今天|明天|后天|昨天|前天|今晚|一会|下次|下周|上周|周[一二三四五六日末]|星期|礼拜|再说"
+)
+#: questions whose answer may be a time ("When's your birthday?" + "tomorrow")
+_ASKS_TIME = re.compile(
+    r"\b(?:birthday|born|hours?|when|muted|quiet|(?:what|which)\s+times?)\b|生日|出生|几点|时段", _I
+)
+
+
+_STATE_EN = re.compile(
+    r"^\W*(?:i'?m|i\s+am)\s+(?:on|at|in|out|off|away|with|driving|walking|working|eating|cooking|busy|just)\b",
+    _I,
+)
+_ASKS_PLACE = re.compile(r"\bwhere\b|\b(?:city|town|country|based|live|living|located)\b|哪", _I)
+
+
+def _a_value(a: str, q: str, raw: str = "") -> bool:
+    """Whether the cleaned answer's first clause can fill a slot: a value, not a sentence
+    of its own ("the weather is nice", 我在忙), an amount or pointer that names nothing
+    ("a lot", "the blue one") or, unless a time is asked for, a time ("tomorrow")."""
+    # the value comes before a condition or an aside: "Hilton if there's one"
+    first = re.split(
+        r"[,.;!?—–，。；！？]|\b(?:if|when|because|unless|but|though|although|as\s+long\s+as|since)\b",
+        a,
+        maxsplit=1,
+    )[0].strip()
+    if _STATE_EN.match(raw) and not _ASKS_PLACE.search(q):
+        return False  # "I'm on the train": where the user is now, no answer
+    time_asked = _ASKS_TIME.search(q) is not None
+    if _CJK.search(first) and (  # by the answer's script, whatever the question's language
+        _NOT_A_VALUE_ZH.search(first) or (_WHEN_ZH.search(first) and not time_asked)
+    ):
+        return False
+    return not re.search(r"[A-Za-z]", first) or not (
+        _NOT_A_VALUE_EN.search(first) or (_WHEN_EN.search(first) and not time_asked)
+    )
 
 
 # -- filling templates -------------------------------------------------------------------------
@@ -460,8 +519,9 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
         verb = said.split()[0].lower() if said.split() else ""
         if pol == "named":  # "Are you into sports?" + "football": the instance named
             if template == "I am {rest}":
-                prep = re.match(r"(?:into|in|on|at|from|with|a|an)\s+", said, _I)
-                return (f"I am {prep.group(0) if prep else ''}{rest}",)
+                prep = re.match(r"(?:into|in|on|at|from|with)\s+", said, _I)
+                # "a pescatarian", never "I am Monday" (a name)
+                return (f"I am {prep.group(0)}{rest}" if prep else f"I am {_with_article(rest)}",)
             if template == "I {rest}" and verb in _NAMING_VERBS:
                 return (f"I {verb} {rest}",)
             return ()
@@ -632,6 +692,8 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
         a = pol[1] if pol is not None and pol[1] else _clean(raw, lang)
         if not a or R.NON_ANSWER.search(a) or R.CHATTER.match(a) or R.CHATTER.match(raw):
             return ()
+        if not _a_value(a, q, raw):
+            return ()
         groups = _groups(m)
         return tuple(dict.fromkeys(s for t in templates if (s := _fill(t, a, lang, **groups))))
     if lang == "zh":
@@ -641,6 +703,8 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
     if pol is None:
         first = re.split(r"[,.;!—–]", _clean(raw, "en"), maxsplit=1)[0].strip()
         if not _NAMED_EN.match(first) or R.CHATTER.match(first) or R.CHATTER.match(raw):
+            return ()
+        if not _a_value(first, q, raw):
             return ()
         return _swap_en(q, "named", first)
     return _swap_en(q, pol[0], pol[1])

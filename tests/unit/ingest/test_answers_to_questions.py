@@ -338,3 +338,33 @@ def test_chatter_fills_no_slot(question: str) -> None:
     for answer in CHATTER_ANSWERS:
         got = {kv for kv in answered(question, answer) if not kv[0].startswith("note.")}
         assert got == set(), (answer, got)
+
+
+OFF_TOPIC = [
+    "the parcel is late again",  # a sentence of its own
+    "could you check my order",
+    "I'm on the train",
+    "the red one",  # a pointer
+    "loads",  # an amount
+    "next Tuesday",  # a time, where no time is asked
+    "not saying",
+    "我在开会",
+    "下周再说",
+    "你猜呀",
+]
+
+
+@pytest.mark.parametrize("question", CHATTER_QUESTIONS)
+def test_an_off_topic_reply_fills_no_slot(question: str) -> None:
+    for answer in OFF_TOPIC:
+        got = {kv for kv in answered(question, answer) if not kv[0].startswith("note.")}
+        assert got == set(), (answer, got)
+
+
+def test_a_value_before_a_condition_is_still_the_answer() -> None:
+    assert has_value(
+        answered("Any preferred hotel chain?", "Hyatt if there's one"), "hotel.chain", "Hyatt"
+    )
+    assert has_value(
+        answered("When's your birthday?", "next Tuesday actually"), "birthday", "04-21"
+    )
