@@ -3307,7 +3307,8 @@ VALUE_ROWS_5ZH: tuple[tuple[str, str, str], ...] = (
     (
         "accessibility",
         "reduced_motion",
-        r"(?:动画|动效|闪烁|晃动|转场)[^，。,]{0,6}(?:敏感|头晕|晕|少就少|越少越好|关掉|减少|别太多|不要太多)",
+        # (not a cartoon watched once: "我看动画片看晕了")
+        r"(?:动画(?!片)|动效|闪烁|晃动|转场)[^，。,]{0,6}(?:敏感|头晕|晕(?!了)|少就少|越少越好|关掉|减少|别太多|不要太多)",
     ),
 )
 #: Hotel chains by their Chinese names (a name, kept as said).

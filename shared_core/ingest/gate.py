@@ -124,6 +124,8 @@ _NOT_ALLERGENS = re.compile(
     r"|traffic|exams?|studying|my\s+boss|bosses|adults|grown-?ups"
     r"|上班|工作|学习|早起|周一|星期一|开会|加班|考试|数学|人类|运动|作业|钱|你|你们|他|她|老板|上司|领导"
     r"|穷|工作日|返工|早八|班主任|世界|这个世界|生活|社会|这个社会|人生"
+    # a time is no allergen: "我今天过敏了" (the day of a reaction)
+    r"|今天|昨天|前天|最近|这几天|这两天|刚才|刚刚|早上|晚上|现在|上周|这周|今年|去年"
     # the office and its paperwork: "我对KPI过敏", "对PPT过敏", "对甲方过敏"
     r"|kpis?|okrs?|ppts?|powerpoint|ddl|绩效|考核|汇报|打卡|通勤|内卷|甲方|乙方|相亲|催婚|房贷|账单)$"
     # the same said of a part of the day or week: "周一早上的闹钟", "早上的例会", "月底的报表"

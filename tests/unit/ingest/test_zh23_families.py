@@ -316,3 +316,23 @@ def test_a_seat_picked_and_a_place_whose_time_is_the_users() -> None:
     assert has_value(stored("高铁给我挑靠过道的"), "travel.seat", "aisle")
     assert has_value(stored("我人在温哥华，时间按这边来"), "timezone", "america/vancouver")
     assert not stored("我同学在温哥华，时间按这边来")
+
+
+# ---- round six: precision ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们经理对芒果过敏",  # "our" manager is someone else
+        "咱们主管不吃香菜",
+        "我昨天过敏了，手上起了疹子",  # a day is no allergen
+        "我看动画片看晕了",  # a cartoon once is no need for reduced motion
+    ],
+)
+def test_round_six_look_alikes_store_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_our_friends_calling_the_user_still_names_the_user() -> None:
+    assert has_value(stored("我们朋友都叫我小雨"), "name.preferred", "小雨")
