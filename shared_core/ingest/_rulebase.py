@@ -1042,7 +1042,10 @@ _ASIDE_RE = re.compile(
     r"|might|may|will|want|need|wanna|heard|saw|read|asked|told)\b)[a-z]+\b"
     r"|my\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\b"
     # "here in Lagos the traffic is crazy, any tips?": where the user is, beside the question
-    r"|(?:(?:out|over|down|up)\s+)?here\s+in\s+(?-i:[A-Z]))",
+    r"|(?:(?:out|over|down|up)\s+)?here\s+in\s+(?-i:[A-Z])"
+    # "tomorrow is my birthday, any cake ideas?", "it's my bday, where should I eat?"
+    r"|(?:today|tomorrow|yesterday)(?:'s|\s+is|\s+was)\s+my\s+(?:birthday|b-?day)\b"
+    r"|it(?:'s|s|\s+is)\s+my\s+(?:birthday|b-?day)\b)",
     re.I,
 )
 
@@ -1386,7 +1389,12 @@ def split_items(text: str) -> list[str]:
         r"\s*(?:,|，|、|/|&|\s\+\s|\band\b|\bor\b|和|跟|以及|还有|或者?|及|(?:也|还)不(?:吃|喝))\s*",
         text,
     )
+    # "gluten and lactose both", "cats and dogs both": "both" closes the list, no item's part
+    parts[-1] = _LIST_BOTH.sub("", parts[-1])
     return [item for p in (phrase(x, 4) for x in parts) if p for item in run_items(p)]
+
+
+_LIST_BOTH = re.compile(r"(?<=\w)\s+both\W*$", re.IGNORECASE)
 
 
 #: The closing words of a Chinese list said without separators: "日料寿司拉面啥的", "课程培训班

@@ -761,7 +761,9 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
             r"\b(?:best|easiest|quickest|fastest|surest|preferred|simplest)\s+(?:bet|way|method"
             r"|option)?\s*(?:(?:to|of)\s+(?:reach|contact|get\s+hold\s+of|get\s+in\s+touch\s+with)"
             r"\s+me|contact(?:\s+method)?|channel)\s*(?:is|would\s+be|:|-|=)\s*(?:via\s+|by\s+|on\s+"
-            r"|through\s+)?(?P<ch>" + _CH_EN + r")\b",
+            # "... is a text", "... is a plain old phone call"
+            r"|through\s+)?(?:(?:an?|the)\s+)?(?:(?:plain|good|simple|quick|short|old|old-fashioned)\s+)*"
+            r"(?P<ch>" + _CH_EN + r")\b",
             _I,
         ),
         True,

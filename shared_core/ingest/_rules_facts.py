@@ -113,7 +113,22 @@ _ADDITIVE = re.compile(
 
 
 #: Words in the allergen slot that name no allergen ("allergic to it", "对什么过敏").
-_NOT_ALLERGENS = frozenset(["it", "that", "this", "them", "什么", "哪些", "啥", "哪个", "什么东西"])
+_NOT_ALLERGENS = frozenset(
+    [
+        "it",
+        "that",
+        "this",
+        "them",
+        "both",
+        "all of them",
+        "both of them",
+        "什么",
+        "哪些",
+        "啥",
+        "哪个",
+        "什么东西",
+    ]
+)
 
 
 #: The allergens named first and then pointed back to: "Codeine and aspirin, I'm allergic to
@@ -200,11 +215,22 @@ _COND_EN = re.compile(
     # a condition said as a fragment, the whole clause: "coeliac here", "hypothyroidism and
     # IBS", "type 2 diabetic btw" (a question, "asthma?", is no statement)
     r"|^\W*(?:(?:also|and|plus)\s+)?(?P<f>" + _COND_ALT + r")"
+    # "asthma since childhood and high blood pressure since my forties": each one dated
+    r"(?:\s+since\s+[^,.;!?]{1,30}?(?=\s*(?:,|and|&)\s*(?:" + _COND_ALT + r")\b))?"
     r"(?:\s*(?:,|and|&|\+|plus)\s*(?P<f2>" + _COND_ALT + r"))?"
     r"(?:\s+(?:here|too|also|btw|fyi|actually|sufferer))?"
     # "type 1 diabetic since i was 9", "adhd here so keep it short": the fragment may be
     # dated or give a reason after it
-    r"(?:\s+since\s+[^,.;!?]{1,40})?(?:[\s.!]*$|(?=\s+so\s+\w))",
+    r"(?:\s+since\s+[^,.;!?]{1,40})?(?:[\s.!]*$|(?=\s+so\s+\w))"
+    # "asthma's been part of my life since childhood", "migraines are a regular thing for
+    # me": a condition the user lives with, said of the condition (round 11)
+    r"|^\W*(?P<f3>"
+    + _COND_ALT
+    + r")(?:'s|\s+has|\s+have)\s+(?:always\s+)?been\s+(?:a\s+(?:big\s+|huge\s+)?)?"
+    r"part\s+of\s+my\s+life\b"
+    r"|^\W*(?P<f4>" + _COND_ALT + r")\s+(?:is|are)\s+(?:a\s+)?"
+    r"(?:regular|constant|daily|weekly|monthly|recurring|lifelong|chronic|ongoing|real|big)\s+"
+    r"(?:thing|issue|problem|struggle|battle|part\s+of\s+life)\s+for\s+me\b",
     _I,
 )
 _COND_ZH = re.compile(
@@ -232,7 +258,14 @@ def _conditions(key_values: list[str], additive: bool) -> Iterator[Candidate]:
 def h_condition(cl: Clause) -> Iterator[Hit]:
     """health.condition (and ``health.condition.<slug>`` for additional conditions)."""
     for m in _COND_EN.finditer(cl.text):
-        surface = m.group("c") or m.group("free") or m.group("adj") or m.group("f")
+        surface = (
+            m.group("c")
+            or m.group("free")
+            or m.group("adj")
+            or m.group("f")
+            or m.group("f3")
+            or m.group("f4")
+        )
         value = phrase(surface, 4)
         if not value:
             continue

@@ -9,6 +9,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
+from .. import taxonomy
 from ..entities import Kind
 from ..errors import InvalidInputError
 from . import lexicon as L
@@ -28,6 +29,8 @@ from .lexicon import canonical_value, slugify
 
 __all__ = [
     "NOTE_CONFIDENCE",
+    "STUFF_RE",
+    "food_before",
     "h_address",
     "h_correction",
     "h_interest",
@@ -493,6 +496,39 @@ _AT_HOME = re.compile(
 )
 
 
+#: The verb before a pastime in a list ("... and play chess", "... and do crosswords").
+_PASTIME_VERB = re.compile(r"^(?:play|do|go|practi[cs]e)\s+(?=[a-z])", _I)
+#: "the stuff", "that stuff": a kind of thing named before in the sentence.
+STUFF_RE = re.compile(r"^(?:the|that|this)?\s*stuff$", _I)
+_FOOD_GENERIC = frozenset(
+    [
+        "food",
+        "foods",
+        "cuisine",
+        "dish",
+        "dishes",
+        "meal",
+        "meals",
+        "snack",
+        "snacks",
+        "spicy",
+        "sweets",
+        "dessert",
+        "desserts",
+    ]
+)
+
+
+def food_before(text: str) -> str:
+    """The last food named in ``text`` that is not a word for food in general, or ""."""
+    names = [
+        m.group(0)
+        for m in taxonomy._FOOD_RE.finditer(text)
+        if m.group(0).isascii() and m.group(0).lower() not in _FOOD_GENERIC
+    ]
+    return names[-1] if names else ""
+
+
 def h_taste(cl: Clause) -> Iterator[Hit]:
     """taste.<item> = like / dislike."""
     rxs: tuple[re.Pattern[str], ...] = (_TASTE_EN, _TASTE_ZH, _TASTE_ZH_BARE)
@@ -521,9 +557,15 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
             )
             item = _PRAISED.sub("", item) if len(item.split()) > 1 else item
             item = re.sub(r"(?<=[\u4e00-\u9fff])的$", "", item)  # "我超爱吃火锅的" -> 火锅
+            if STUFF_RE.match(item):
+                # "leave out the coriander, I can't stand the stuff": the food named before
+                item = food_before(cl.sentence.text[: cl.start + m.start("item")])
             if not ok_topic(item):
                 continue
-            for part in _shared_head(split_items(_ACRONYM_SLASH.sub(r"\1-\2", item)))[:3]:
+            parts = _shared_head(split_items(_ACRONYM_SLASH.sub(r"\1-\2", item)))[:3]
+            # "I do bouldering and play chess": the verb of a later pastime is no part of it
+            parts = parts[:1] + [_PASTIME_VERB.sub("", p) for p in parts[1:]]
+            for part in parts:
                 if not ok_topic(part):
                     continue
                 value = "dislike" if _DISLIKE.search(m.group("pol")) else "like"

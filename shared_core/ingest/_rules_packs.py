@@ -38,6 +38,7 @@ from ._rulebase import (
     split_items,
 )
 from ._rulebase import negate as _negate
+from ._rules_open import STUFF_RE, food_before
 from .dates import resolve_dates
 from .lexicon import parse_number, slugify
 
@@ -47,9 +48,15 @@ __all__ = [
     "VALUE_ROWS",
     "allergy_key",
     "complains",
+    "h_allergy_reaction",
     "h_birthday",
     "h_children_count",
+    "h_hard_no",
+    "h_here_in",
     "h_move",
+    "h_only_channel",
+    "h_paid_this_way",
+    "h_role_fragment",
     "h_rows",
     "h_sentence_rows",
     "h_turning_age",
@@ -203,18 +210,18 @@ rowing: row
 )
 PETS = _codes(
     """
-dog: dog | dogs | puppy | puppies | corgi | labrador | lab | golden retriever | poodle | beagle | husky | terrier | bulldog | dachshund | 狗 | 小狗 | 狗狗 | 柯基 | 金毛 | 泰迪 | 哈士奇 | 柴犬 | 拉布拉多 | 边牧 | 比熊 | 博美 | 狗子 | 汪星人 | 萨摩耶 | 德牧 | 阿拉斯加 | 雪纳瑞 | 法斗
-cat: cat | cats | kitten | kittens | tabby | siamese | 猫 | 小猫 | 猫咪 | 布偶 | 英短 | 美短 | 橘猫 | 猫主子 | 喵星人 | 狸花猫 | 暹罗猫 | 加菲猫 | 蓝猫
-rabbit: rabbit | rabbits | bunny | 兔子 | 兔兔 | 小兔子
+dog: dog | dogs | puppy | puppies | pup | doggo | corgi | labrador | lab | golden retriever | retriever | poodle | beagle | husky | terrier | bulldog | dachshund | greyhound | whippet | lurcher | spaniel | cocker spaniel | springer spaniel | collie | border collie | sheepdog | german shepherd | pug | chihuahua | rottweiler | schnauzer | staffie | staffy | jack russell | labradoodle | cockapoo | cavapoo | shih tzu | dalmatian | great dane | pomeranian | samoyed | shiba inu | mutt | 狗 | 小狗 | 狗狗 | 柯基 | 金毛 | 泰迪 | 哈士奇 | 柴犬 | 拉布拉多 | 边牧 | 比熊 | 博美 | 狗子 | 汪星人 | 萨摩耶 | 德牧 | 阿拉斯加 | 雪纳瑞 | 法斗
+cat: cat | cats | kitten | kittens | kitty | tabby | siamese | moggy | maine coon | ragdoll | bengal cat | sphynx | british shorthair | 猫 | 小猫 | 猫咪 | 布偶 | 英短 | 美短 | 橘猫 | 猫主子 | 喵星人 | 狸花猫 | 暹罗猫 | 加菲猫 | 蓝猫
+rabbit: rabbit | rabbits | bunny | bunnies | house rabbit | 兔子 | 兔兔 | 小兔子
 hamster: hamster | hamsters | 仓鼠
-guinea_pig: guinea pig | guinea pigs | 豚鼠
-parrot: parrot | parrots | 鹦鹉
-bird: bird | birds | budgie | 鸟
-fish: fish | goldfish | 鱼 | 金鱼 | 锦鲤 | 热带鱼 | 孔雀鱼
-turtle: turtle | turtles | tortoise | 乌龟
-lizard: lizard | gecko | 蜥蜴
-snake: snake | 蛇
-horse: horse | 马
+guinea_pig: guinea pig | guinea pigs | cavy | cavies | 豚鼠
+parrot: parrot | parrots | macaw | african grey | cockatoo | 鹦鹉
+bird: bird | birds | budgie | budgies | cockatiel | canary | lovebirds | 鸟
+fish: fish | goldfish | tropical fish | koi | betta | betta fish | guppies | 鱼 | 金鱼 | 锦鲤 | 热带鱼 | 孔雀鱼
+turtle: turtle | turtles | tortoise | tortoises | terrapin | 乌龟
+lizard: lizard | lizards | gecko | leopard gecko | bearded dragon | iguana | 蜥蜴
+snake: snake | snakes | corn snake | ball python | 蛇
+horse: horse | horses | pony | ponies | 马
 """
 )
 HOTEL_ROOM = _codes(
@@ -371,12 +378,22 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "seat",
         "aisle",
-        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要|挑|留|安排)(?:个)?靠(?:过道|走廊)",
+        r"\baisle\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?aisle\b|"
+        # "i always need an aisle", "put me on the aisle whenever you can", "aisle seat on
+        # trains too" (round 11)
+        r"\bi\s+(?:always\s+|usually\s+|really\s+|just\s+)*(?:need|want|prefer|like|get|take|go\s+for|pick|choose)\s+(?:an?\s+|the\s+)?aisle(?:\s+seats?)?\b(?!\s+(?:on|for)\s+(?:this|the|my|tomorrow|tonight)\b)|"
+        r"\bput\s+me\s+(?:on|in|by)\s+(?:an?\s+|the\s+)?aisle(?:\s+seats?)?\s+(?:whenever|every\s+time|always|when(?:ever)?\s+(?:you\s+can|possible))\b|"
+        r"^\W*aisle\s+seats?\s+(?:on|for)\s+(?:trains|flights|planes|buses|coaches|long\s+(?:flights|trips))\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要|挑|留|安排)(?:个)?靠(?:过道|走廊)",
     ),
     (
         "seat",
         "window",
-        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要|挑|留|安排)(?:个)?靠窗",
+        r"\bwindow\s+seats?\s+(?:please|pls|for\s+me|if\s+possible)\b|\b(?:book|get|give|reserve)\s+me\s+(?:an?\s+)?window\b|"
+        # "i always need a window", "put me on the window whenever you can", "window seat on
+        # trains too" (round 11)
+        r"\bi\s+(?:always\s+|usually\s+|really\s+|just\s+)*(?:need|want|prefer|like|get|take|go\s+for|pick|choose)\s+(?:an?\s+|the\s+)?window(?:\s+seats?)?\b(?!\s+(?:on|for)\s+(?:this|the|my|tomorrow|tonight)\b)|"
+        r"\bput\s+me\s+(?:on|in|by)\s+(?:an?\s+|the\s+)?window(?:\s+seats?)?\s+(?:whenever|every\s+time|always|when(?:ever)?\s+(?:you\s+can|possible))\b|"
+        r"^\W*window\s+seats?\s+(?:on|for)\s+(?:trains|flights|planes|buses|coaches|long\s+(?:flights|trips))\b|(?:订|选|要|坐|喜欢|习惯|偏好|都要|挑|留|安排)(?:个)?靠窗",
     ),
     # ---- answer style
     (
@@ -448,7 +465,31 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "response.tone",
         "encouraging",
-        r"\b(?:be|sound)\s+(?:more\s+)?(?:encouraging|supportive)\b|多鼓励我",
+        r"\b(?:be|sound)\s+(?:more\s+)?(?:encouraging|supportive)\b|多鼓励我"
+        # "i like it when ur encouraging", "encouragement goes a long way with me" (round 11)
+        r"|\bi\s+(?:like|love|prefer|need|appreciate)\s+(?:it\s+)?when\s+(?:you're|you\s+are|ur|u\s+are|youre)\s+(?:being\s+)?(?:encouraging|supportive|positive)\b"
+        r"|\b(?:a\s+(?:bit|little)\s+of\s+|some\s+)?(?:encouragement|positivity)\s+goes\s+a\s+long\s+way\s+(?:with|for)\s+me\b"
+        r"|\bi\s+(?:respond|do|work)\s+(?:best|better|well)\s+(?:to|with)\s+(?:encouragement|positive\s+feedback)\b",
+    ),
+    (
+        "response.tone",
+        "professional",
+        r"\b(?:talk|speak|write|reply|respond|answer)\s+(?:to\s+me\s+)?(?:more\s+)?professionally\b",
+    ),
+    (
+        "response.tone",
+        "casual",
+        r"\b(?:talk|speak|write|reply|respond|answer)\s+(?:to\s+me\s+)?(?:more\s+)?casually\b",
+    ),
+    (
+        "response.tone",
+        "formal",
+        r"\b(?:talk|speak|write|reply|respond|answer)\s+(?:to\s+me\s+)?(?:more\s+)?formally\b",
+    ),
+    (
+        "response.tone",
+        "friendly",
+        r"\bi\s+(?:like|love|prefer|need|appreciate)\s+(?:it\s+)?when\s+(?:you're|you\s+are|ur|u\s+are|youre)\s+(?:being\s+)?(?:friendly|warm)\b",
     ),
     (
         "response.emoji",
@@ -456,13 +497,17 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         r"\bno\s+emojis?\b|\b(?:don't|do\s+not|never)\s+use\s+(?:any\s+)?emojis?\b|\bwithout\s+emojis?\b|(?:别|不要)(?:用|加|发)(?:表情符号|表情|emoji)"
         # "emojis make me cringe, leave them out": the user's own dislike of them
         r"|\bemojis?\s+(?:make\s+me\s+cringe|are\s+(?:cringe|annoying|unprofessional)|annoy\s+me"
-        r"|drive\s+me\s+(?:mad|nuts|crazy|up\s+the\s+wall))\b|\bleave\s+(?:out\s+)?(?:the\s+)?emojis?\b",
+        r"|drive\s+me\s+(?:mad|nuts|crazy|up\s+the\s+wall))\b|\bleave\s+(?:out\s+)?(?:the\s+)?emojis?\b"
+        # "please drop the emojis", "ditch the emoji" (round 11)
+        r"|\b(?:drop|ditch|lose|cut|skip|lay\s+off|go\s+easy\s+on)\s+(?:the\s+|all\s+the\s+|those\s+)?emojis?\b",
     ),
     (
         "response.emoji",
         "true",
         r"\bgo\s+(?:wild|nuts|crazy|mad)\s+with\s+(?:the\s+)?emojis?\b|\bi\s+(?:love|like|adore)\s+emojis?\b"
-        r"|\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|(?<!n't\s)(?<!not\s)(?<!never\s)\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)",
+        r"|\bemojis?\s+(?:are|is)\s+(?:fine|welcome|ok|okay)\b|(?<!n't\s)(?<!not\s)(?<!never\s)\buse\s+(?:more\s+|lots\s+of\s+)?emojis?\b|多(?:用|加)(?:点)?(?:表情|emoji)"
+        # "feel free to throw in emojis", "chuck in a few emojis" (round 11)
+        r"|(?<!n't\s)(?<!not\s)(?<!never\s)\b(?:throw|chuck|pop|sprinkle|stick)\s+in\s+(?:some\s+|a\s+few\s+|the\s+odd\s+|more\s+)?emojis?\b",
     ),
     (
         "response.style",
@@ -654,7 +699,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         r"\bi(?:'m|\s+am)\s+(?P<v>\d{1,2})(?![.,]\d)(?:\s+years?\s+(?:old|young)|\s+y/?o)?(?:\s+(?:lol|lmao|haha|btw|fwiw|tbh|fyi|already|actually|now))*\s*(?=$|[.,!;]|\s+(?:and\s+(?:still|just|only|already|have|i|i'm|my|trying|looking|want|need|live|living|work|working|struggling|thinking|getting|planning|not|no|very|pretty|quite|new|retired|learning|hopeless|rubbish|terrible)|so|but|because|bc|cos)\b)|\bi\s+(?:just\s+)?turned\s+(?P<v2>\d{1,2})\b"
         # "as a 62 year old I ...", "as a 35yo": the user's own age, said as a frame
-        r"|\bas\s+an?\s+(?P<v3>\d{2})[\s-]?(?:years?|yrs?)[\s-]?old\b(?!\s+(?:son|daughter|kid|child|man|woman|dog|cat|car|house)\b)|\bas\s+an?\s+(?P<v4>\d{2})\s?y/?o\b",
+        r"|\bas\s+an?\s+(?P<v3>\d{2})[\s-]?(?:years?|yrs?)[\s-]?old\b(?!\s+(?:son|daughter|kid|child|dog|cat|car|house)\b)"
+        # "as a 58 yr old woman i find ...": the user, when the first person follows
+        r"(?!\s+(?:man|woman|guy|lady|bloke)\b(?!\s+(?:i|i'm|im|myself|here|like\s+me)\b))|\bas\s+an?\s+(?P<v4>\d{2})\s?y/?o\b",
     ),
     (
         "age",
@@ -821,6 +868,9 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "payment.avoid",
         PAYMENTS,
         r"\bi\s+(?:don't|do\s+not|never|won't|refuse\s+to)\s+(?:use|pay\s+(?:with|by))\s+(?P<v>"
+        + _alt(PAYMENTS, ascii_only=True)
+        # "don't make me use paypal", "never ask me to pay by klarna" (round 11)
+        + r")\b|\b(?:don't|do\s+not|dont|never|please\s+don't)\s+(?:make|ask|force|get)\s+me\s+(?:to\s+)?(?:use|pay\s+(?:with|by|through|via))\s+(?P<v3>"
         + _alt(PAYMENTS, ascii_only=True)
         + r")\b|(?:不|别(?:让我)?|不要(?:让我)?)(?:用|喜欢用|想用|接受|收|支持|刷)(?P<v2>"
         + _alt(PAYMENTS)
@@ -1507,7 +1557,7 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "age",
         None,
         r"\bi(?:'m|\s+am|m)\s+(?P<v>(?:twenty|thirty|forty|fifty|sixty|seventy|eighty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|eighteen|nineteen)(?:\s+years?\s+(?:old|young))?(?=\s*(?:[,.;!]|$|and\b|now\b|so\b|but\b))"
-        r"|^\W*(?:i'm\s+|i\s+am\s+)?(?P<v2>\d{2})\s+(?:years?\s+old|y/?o)\b|\bi\s+(?:just\s+)?turned\s+(?P<v3>\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy)(?:[\s-]\w+)?)\b",
+        r"|^\W*(?:i'm\s+|i\s+am\s+)?(?P<v2>\d{2})\s+(?:years?\s+(?:old|young)|yrs?\s+old|y/?o)\b|\bi\s+(?:just\s+)?turned\s+(?P<v3>\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy)(?:[\s-]\w+)?)\b",
     ),
     (
         "age",
@@ -2733,6 +2783,13 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + INTOLERANT_OF
         + r"(?:\s*(?:,|and|&|or)\s*"
         + INTOLERANT_OF
+        + r")*)\b"
+        # "my body doesn't handle lactose", "my gut can't tolerate fructose" (round 11)
+        r"|\bmy\s+(?:body|stomach|gut|tummy|system|digestion)\s+(?:just\s+|really\s+|simply\s+)?(?:doesn't|does\s+not|can't|cannot|won't|has\s+never)\s+"
+        r"(?:handle|handled|tolerate|tolerated|digest|process|cope\s+with|deal\s+with|agree\s+with)\s+(?P<v3>"
+        + INTOLERANT_OF
+        + r"(?:\s*(?:,|and|&|or)\s*"
+        + INTOLERANT_OF
         + r")*)\b",
     ),
     # ---- tastes: subject-less clauses and favourites
@@ -3220,6 +3277,19 @@ ITEM_ROWS_8: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         PETS,
         r"\b(?P<v>" + PETS_EN + r")\s+(?:mom|mum|mama|mommy|dad|papa|daddy|parent|owner)\b",
     ),
+    # "proud owner of a rescue greyhound", "mum to two rescue cats", "walking the dog is my
+    # morning routine", "crazy cat lady here" (round 11)
+    (
+        "pet.species",
+        PETS,
+        r"^\W*(?:i'm\s+|i\s+am\s+)?(?:a\s+)?(?:proud\s+|happy\s+|new\s+)?(?:owner|mum|mom|dad|parent|servant|slave)\s+(?:of|to)\s+"
+        r"(?:an?\s+|one\s+|two\s+|three\s+|\d\s+)?(?:(?:rescue|rescued|old|little|young|senior|adopted|big|tiny|crazy|lovely)\s+)*(?P<v>"
+        + PETS_EN
+        + r")\b"
+        r"|^\W*(?:(?:taking|walking)\s+(?:the|my|our)|(?:i|we)\s+(?:walk|take\s+out)\s+(?:the|my|our))\s+(?P<v2>dogs?)\s+"
+        r"(?:(?:out|for\s+a\s+walk)\s+)?(?:is|are|every|each|twice|first|before|after)\b"
+        r"|^\W*(?:(?:a|such\s+a|total|proper|complete)\s+)?crazy\s+(?P<v3>cat|dog|rabbit|bird)\s+(?:lady|man|person|guy|woman)\b",
+    ),
     # "home is lyon these days", "our flat is in glasgow", "toronto based", "born and raised
     # in chicago and still here"
     (
@@ -3254,7 +3324,7 @@ ITEM_ROWS_8: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
 _HINTS_8 = {
     "intolerance": "intoleran",
     "taste.like": "nerd|geek|buff|fanatic|junkie|enthusiast|addict|lover|fiend",
-    "pet.species": "mom|mum|mama|dad|papa|parent|owner",
+    "pet.species": "mom|mum|mama|dad|papa|parent|owner|servant|slave|walk|taking|crazy",
     "location.city": "home|flat|apartment|apt|place|house|condo|based|raised",
     "medication": "mg|mcg|µg|ml|iu|unit|take|daily|nightly",
 }
@@ -4436,6 +4506,15 @@ ITEM_ROWS_EN17: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         None,
         _HOUSEHOLD + r"stay\s+(?:at|with|in)\s+(?:a\s+|the\s+)?(?P<v>" + _HOTELS_EN_17 + r")s?\b",
     ),
+    # "I book Hyatt whenever there's one", "we stick with Premier Inn" (round 11)
+    (
+        "hotel.chain",
+        None,
+        _HOUSEHOLD
+        + r"(?:book|stick\s+(?:with|to)|go\s+for|pick|choose)\s+(?:a\s+|the\s+)?(?P<v>"
+        + _HOTELS_EN_17
+        + r")s?\b(?!\s+(?:for|in|on)\s+(?:this|next|the|my|our|tonight|tomorrow)\b)",
+    ),
 )
 _HINTS_EN17: Mapping[str, str] = {
     "pronouns": "she or they|he or they",
@@ -4449,7 +4528,7 @@ _HINTS_EN17: Mapping[str, str] = {
     "travel.airline.avoid": "put me|refuse",
     "travel.class": "long|haul|international|overseas|short|domestic",
     "travel.loyalty": "we're|we are",
-    "hotel.chain": "stay",
+    "hotel.chain": "stay|book|stick|go for|pick|choose",
 }
 VALUE_ROWS = (
     VALUE_ROWS
@@ -4628,7 +4707,7 @@ _HINTS: Mapping[str, tuple[str, ...]] = {
         "travel.class": "business|economy|eco class|first|舱",
         "response.length": "detail|详细|long|short|brief|concise|tl|elaborate|lengthy|comprehensive|thorough",
         "response.format": "table|表格|step|numbered|步|plain|markdown|纯文本|first|结论|code|代码|bullet|分点|列点",
-        "response.tone": "friend|blunt|sugar|direct|straight|直接|绕|casual|informal|relaxed|chill|轻松|随意|口语|formal|professional|正式|friendly|warm|亲切|encourag|supportive|鼓励",
+        "response.tone": "friend|blunt|sugar|direct|straight|直接|绕|casual|informal|relaxed|chill|轻松|随意|口语|formal|professional|正式|friendly|warm|亲切|encourag|supportive|鼓励|positiv",
         "response.emoji": "emoji|表情",
         "response.style": "technical|技术|专业|explain|simple|通俗|简单|example|例",
         "units.system": "metric|km|kilomet|kg|kilogram|celsius|公制|imperial|mile|pound|lbs|feet|inch|英制",
@@ -4687,7 +4766,7 @@ _HINTS_3: Mapping[str, str] = {
     "contact.channel": "me|发|用|联系|联络",
     "name": "it's|its|this is|叫",
     "name.preferred": "call me|叫我",
-    "age": "im|years|y/o|了",
+    "age": "im|years|y/o|了|yrs|yo ",
     "language.spoken": "也|说得|讲得|水平|还会|还能|学|还可以|还行|不错|很好|挺好|流利|凑合|没问题|一般|马马虎虎|听得懂",
     "language": "switch",
     "diet.avoid": "for me|drink|touch|consume|不吃|不喝|不碰|戒",
@@ -4987,6 +5066,10 @@ _CONDITION_AROUND_ZH = re.compile(
 _WHERE_FELT = re.compile(r"\s+in\s+(?:my|both|one\s+of\s+my)\b.*$", _I)
 
 
+#: The verb before a pastime in a list ("... and play chess", "... and do crosswords").
+_PASTIME_VERB = re.compile(r"^(?:play|do|go|practi[cs]e)\s+(?=[a-z])", _I)
+
+
 def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[str, str]]:
     """(as said, normalized) items of one match."""
     raw = raw.strip()
@@ -5018,6 +5101,8 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
         if key.startswith("taste") and " " in part:
             # "love a good jollof rice": the praise is no part of the dish
             part = re.sub(r"^(?:an?\s+)?(?:good|nice|proper|decent)\s+", "", part, flags=_I)
+            # "I do bouldering and play chess": the verb of a later pastime is no part of it
+            part = _PASTIME_VERB.sub("", part) if out else part
         if not part:
             continue
         if codes is not None:
@@ -5197,6 +5282,11 @@ def h_rows(cl: Clause) -> Iterator[Hit]:
             if _refused_after(text, end, key):
                 continue
             raw = m.group(group)
+            if key.startswith("taste.") and STUFF_RE.match(raw.strip()):
+                # "coriander ruins any dish, can't stand the stuff": the food named before
+                raw = food_before(cl.sentence.text[: cl.start])
+                if not raw:
+                    continue
             if key == "location.city" and _district_after_city(cl.sentence.text, raw):
                 continue  # "人在南京，坐标江宁": the city named first wins over its district
             more = more_items(text, end) if key in _SPLIT or _is_list(key) else ""
@@ -5235,7 +5325,7 @@ NOT_ITEM_START = (
 _MORE_ITEMS = re.compile(
     r"\s*,?\s*(?:and|or|&|\+|plus)\s+(?!" + NOT_ITEM_START + r")"
     r"(?:(?:learning|studying)\s+)?(?P<v>[a-z][a-z'&-]*(?:\s+[a-z][a-z'&-]*){0,2}?)"
-    r"(?=\s*(?:[,.;!?)]|$|\b(?:and|or)\b|\s(?:lol|btw|tbh|pls|please|too|as\s+well)\b))",
+    r"(?=\s*(?:[,.;!?)]|$|\b(?:and|or)\b|\s(?:lol|btw|tbh|pls|please|too|as\s+well|both)\b))",
     _I,
 )
 
@@ -5642,7 +5732,11 @@ _NOT_MOVING = re.compile(
 )
 _CITY_COUNTRY = re.compile(
     r"(?:\b(?:based|live|living|located|reside|residing)\s+in|\bhome\s+(?:for\s+(?:me|us)\s+)?is(?:\s+in)?"
-    r"|\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:currently\s+|now\s+)?in(?=\s+\S+(?:\s+\S+)?\s*,\s*\S+(?:\s+\S+)?\s*(?:[.!]|$))"
+    r"|\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:currently\s+|now\s+)?in(?=\s+\S+(?:\s+\S+)?\s*,\s*\S+(?:\s+\S+)?\s*(?:[.!]|$"
+    # "I'm in Melbourne, Australia, so ...": the place then a clause of its own
+    r"|,\s*(?:so|and|but|btw|if|which|bear|keep|fyi)\b))"
+    # "I'm an expat in Munich, Germany", "british expat living in Lisbon, Portugal"
+    r"|\bexpat\s+(?:living\s+|based\s+)?in"
     r"|\bmy\s+(?:flat|apartment|house|place|home)(?:'s|\s+is)\s+in)\s+(?P<city>"
     + _PLACE_EN
     + r")\s*,\s*(?P<country>"
@@ -5920,7 +6014,7 @@ def _birth_year(g: Mapping[str, str | None], cl: Clause, end: int) -> str:
 #: relative to the turn, resolved against the turn's time (days and weeks only: a month
 #: away names no day).
 _BIRTHDAY_RELATIVE = re.compile(
-    r"\b(?:my\s+(?:birthday|b-?day)(?:'s|\s+is|\s+was)?|it(?:'s|\s+is|\s+was)\s+my\s+(?:birthday|b-?day))"
+    r"\b(?:my\s+(?:(?:\d{1,3}(?:st|nd|rd|th)|[a-z]+tieth)\s+)?(?:birthday|b-?day)(?:'s|\s+is|\s+was)?|it(?:'s|s|\s+is|\s+was)\s+my\s+(?:(?:\d{1,3}(?:st|nd|rd|th)|[a-z]+tieth)\s+)?(?:birthday|b-?day))"
     r"(?!\s+(?:party|present|gift|dinner|cake|card|plans?|trip|wish|list|drinks)\b)"
     r"\s+(?:(?:is|was|falls)\s+)?(?:on\s+)?(?P<when>"
     r"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tomorrow"
@@ -5929,6 +6023,60 @@ _BIRTHDAY_RELATIVE = re.compile(
     r"|(?:\d{1,2}|a|one|two|three|four|five|six|ten)\s+(?:days?|weeks?)\s+ago)\b",
     _I,
 )
+
+
+#: The same with the day first ("today is my birthday", "tomorrow's my bday"), a birthday
+#: said as the present day ("it's my birthday!", "happy birthday to me") and an age reached
+#: today ("I turn 30 today", "today's my 40th"): the day is the turn's. Not after a condition
+#: or a time clause ("when it's my birthday ..."), nor someone else's ("my son's birthday").
+_BIRTHDAY_DAY_FIRST = re.compile(
+    r"(?<![\w'])(?P<when>(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tomorrow"
+    r"|(?:this\s+)?(?:coming|next|last|this|past)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?:'s|\s+is|\s+was|\s+will\s+be)\s+(?:actually\s+|also\s+|finally\s+)?my\s+"
+    r"(?:(?:(?:\d{1,3}(?:st|nd|rd|th)|[a-z]+(?:tieth|teenth))\s*)?(?:birthday|b-?day)"
+    r"(?=\s*(?:$|[!.,;:)]|\s(?!\s*(?:party|present|gift|dinner|cake|card|plans?|trip|wish|list|drinks|bash|do|weekend)\b)))"
+    r"|(?:\d{2}(?:st|nd|rd|th)|[a-z]+tieth)(?=\s*(?:$|[!.,;:)]|\s+(?:lol|haha|yay|btw)\b)))",
+    _I,
+)
+_BIRTHDAY_NOW = re.compile(
+    r"(?:^\W*|[!.,;:]\s*|\b(?:and|so|guess\s+what|btw|yay)\s+)(?P<say>"
+    r"it(?:'s|s|\s+is)\s+(?:actually\s+|finally\s+|officially\s+)?my\s+(?:birthday|b-?day)"
+    r"|happy\s+(?:birthday|b-?day)\s+to\s+me"
+    r"|(?:i\s+)?turn(?:ed)?\s+(?P<n>\d{2}|[a-z]+(?:ty|teen)(?:[\s-][a-z]+)?)\s+today"
+    r"|i(?:'m|\s+am|m)\s+(?P<n2>\d{2})\s+today)"
+    r"(?=\s*(?:$|[!.,;:)]|\s+(?:and|so|btw|lol|yay|woo+|haha|finally|today)\b))",
+    _I,
+)
+#: A condition or time clause before "it's my birthday": no birthday said.
+_BIRTHDAY_WHEN = re.compile(
+    r"\b(?:when|whenever|if|until|till|before|after|once|unless|by\s+the\s+time|pretend|imagine)\b[^.!?,;]*$",
+    _I,
+)
+
+
+def _birthday_today(cl: Clause) -> Iterator[Hit]:
+    text = cl.text
+    for m in _BIRTHDAY_DAY_FIRST.finditer(text):
+        found = resolve_dates(m.group("when"), cl.at)
+        if len(found) == 1 and found[0].end - found[0].start == len(m.group("when")):
+            said = m.group(0).strip()
+            yield (
+                m.start(),
+                m.end(),
+                cand(Kind.FACT, "birthday", said, normalized=found[0].day.strftime("%m-%d")),
+            )
+    for m in _BIRTHDAY_NOW.finditer(text):
+        if _BIRTHDAY_WHEN.search(text[: m.start("say")]):
+            continue
+        said = m.group("say")
+        yield (
+            m.start("say"),
+            m.end("say"),
+            cand(Kind.FACT, "birthday", said, normalized=cl.at.strftime("%m-%d")),
+        )
+        n = parse_number((m.group("n") or m.group("n2") or "").replace("-", " "))
+        if n is not None and 13 <= n <= 110:
+            yield m.start("say"), m.end("say"), cand(Kind.FACT, "age", said, normalized=str(n))
 
 
 #: The same in Chinese, the day first: "下礼拜三就是我生日了", "后天是我的生日".
@@ -5955,6 +6103,7 @@ def h_birthday(cl: Clause) -> Iterator[Hit]:
     """birthday = MM-DD, or YYYY-MM-DD when the year is said."""
     yield from _numeric_birthday(cl)
     yield from _relative_birthday(cl)
+    yield from _birthday_today(cl)
     for rx in _BIRTHDAY_RX:
         for m in rx.finditer(cl.text):
             g = m.groupdict()
@@ -6531,7 +6680,9 @@ _BARE_POST = (
     r"(?:'s|\s+is|\s+are)\s+(?:my|the|our)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
     r"|choice|thing|jam|best\s+bet|preference|pick|top\s+pick)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
     r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
-    r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible)\b"
+    r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible"
+    # "hilton if u can", "hyatt where possible", "ibis whenever there's one"
+    r"|if\s+(?:u|you)\s+can|(?:where|when)(?:ever)?\s+possible|whenever\s+(?:there's|there\s+is)\s+one)\b"
     # "never booking ryanair again after last summer": the reason after the refusal
     r"|\s+(?:after|since)\s+(?:last|that|what|the|my)\b"
     # "whatsapp works way better for me", "venmo or zelle works for me"
@@ -6556,7 +6707,9 @@ def _bare_rx() -> tuple[tuple[str, str, Mapping[str, str] | None, re.Pattern[str
             r"(?:\s*(?:,|/|\bor\b|\band\b)\s*(?P<v2>" + alt + r"))?"
             # the kind named after the brand: "Marriott hotels are my preference"
             r"(?:\s+(?:hotels?|airlines?|airways))?"
-            r"(?:\s+again)?(?:(?P<post>" + _BARE_POST + r")|(?=\W*$))",
+            # "never klarna or any buy now pay later stuff": the kind it belongs to after it
+            r"(?:\s+(?:or|and)\s+(?:any\s+|other\s+)*[a-z][a-z -]{0,30}?\s+(?:stuff|apps?|things?|services?|schemes?|options?))?"
+            r"(?:\s+(?:again|ever))?(?:(?P<post>" + _BARE_POST + r")|(?=\W*$))",
             _I,
         )
         out.append((key, refused, codes, rx))
@@ -6590,3 +6743,337 @@ def h_bare_value(cl: Clause) -> Iterator[Hit]:
                 cand(_kind(key), slot, said, normalized=norm, hard=_hard(key)),
             )
         return
+
+
+# ---- "X is a no for me" (round 11, EN): a refusal idiom after the thing refused ------------
+#: "pork is a no for me", "cilantro's a hard no", "credit cards are a no-go", "crypto is an
+#: absolute no, stop suggesting it": the thing leads its clause (after a conjunction), the
+#: refusal closes it (only "for me" / "from me" may follow: "a no-go for my wife" is hers).
+_HARD_NO = re.compile(
+    r"^\W*(?:(?:so|and|but|also|plus|oh|ok|okay|yeah|honestly|tbh|fyi|btw|sorry|um|uh)\W+)*"
+    r"(?:all\s+|any\s+)?(?P<v>[a-z][a-z'&, -]{1,40}?)"
+    r"(?:\s+(?:is|are)|'s|'re)\s+(?:(?:totally|completely|strictly|absolutely|always|just|basically|pretty\s+much|still|also|a\s+big)\s+)?"
+    r"(?:an?\s+(?:(?:hard|firm|big|definite|strict|total|flat|solid|massive|huge|straight|absolute|automatic|instant|clear)\s+)?no(?:[\s-](?:go|no))?"
+    r"|off[\s-]limits|off\s+the\s+table|not\s+an\s+option|never\s+an\s+option)"
+    r"(?:\s+(?:for|from|with)\s+me)?"
+    r"(?=\s*(?:$|[!.,;:)]|\s+(?:btw|tbh|lol|thanks|thx|pls|please|sorry|sadly|unfortunately|honestly)\b))",
+    _I,
+)
+#: Things refused that are no food, drink, payment or airline: a topic not to suggest when
+#: the turn speaks of suggestions.
+_SUGGESTING = re.compile(
+    r"\b(?:suggest\w*|recommend\w*|recs|ads|adverts?|offers?|show\s+me|pitch\w*|push\w*)\b", _I
+)
+_NOT_REFUSED = re.compile(
+    r"^(?:that|this|it|which|what|who|the\s+answer|answer|mine|yours?|his|hers|theirs|ours|everything"
+    r"|anything|something|nothing|he|she|they|we|you|there|here|today|tomorrow|tonight)$",
+    _I,
+)
+
+
+def h_hard_no(cl: Clause) -> Iterator[Hit]:
+    """A thing refused with "is a no (for me)": a diet's food or drink, a food disliked, a
+    payment method or an airline avoided, or a topic not to suggest, by what the thing is."""
+    m = _HARD_NO.match(cl.text)
+    if m is None:
+        return
+    raw = m.group("v").strip()
+    if _NOT_REFUSED.match(raw) or cl.third_party:
+        return
+    start, end = m.span("v")
+    items = split_items(raw)
+    if not items:
+        return
+    whole = re.fullmatch(FOOD_AVOID_LIST, raw, _I)
+    # one list, one kind: "olives and capers are a hard no" are both foods
+    foods = any(taxonomy.is_food(i) and len(i.split()) <= 3 for i in items)
+    for n, item in enumerate(items):
+        low = item.lower()
+        if L.PHONE_CALLS_RE.match(low):
+            yield start, end, cand(Kind.CONSTRAINT, "contact.call", "never", hard=True)
+        elif whole and re.fullmatch(FOOD_AVOID_EN, low, _I):
+            yield from _row_hits(
+                "diet.avoid", item, L.canonical_value("diet.avoid", item), start, end, n
+            )
+        elif (code := PAYMENTS.get(re.sub(r"[\s-]+", " ", low))) is not None:
+            yield from _row_hits("payment.avoid", item, code, start, end, n)
+        elif re.fullmatch(L.AIRLINES_EN, item, _I):
+            norm = L.canonical_value("travel.airline.avoid", item)
+            yield from _row_hits("travel.airline.avoid", item, norm, start, end, n)
+        elif foods and len(item.split()) <= 3:
+            yield from _row_hits("taste.dislike", item, "dislike", start, end, n)
+        elif _SUGGESTING.search(cl.sentence.text) and len(item.split()) <= 4:
+            yield from _row_hits("recommend", item, "never", start, end, n)
+
+
+# ---- a role said as a fragment (round 11, EN) ---------------------------------------------
+_ROLE_QUALIFIER = r"(?:(?P<free>freelance|self[\s-]employed|independent)\s+|(?:part[\s-]time|full[\s-]time|locum|agency|contract)\s+)?"
+#: "physio for the NHS", "nurse with Kaiser", "nurse on a cardiac ward", "i'm a dev on the
+#: payments team", "teaching assistant, year 3", "freelance graphic designer, ...": a role
+#: noun leads its clause, with an employer named after at / for / with, a ward or team
+#: after "on", or nothing (the first clause of its sentence); "ex-", "former", "retired",
+#: "aspiring" roles are not held now.
+_ROLE_FRAGMENT = re.compile(
+    r"^\W*(?:(?:also|and|but|so|btw|fyi|currently|now)\s+)?(?:i(?:'m|\s+am|m)\s+)?(?:an?\s+)?"
+    + _ROLE_QUALIFIER
+    + r"(?!(?:ex|former|retired|aspiring|wannabe|would[\s-]be|future|trainee|student|my|your|his|her|their|our|the|this|that)\b)"
+    r"(?P<v>(?:[a-z]+\s+){0,2}?(?:" + JOB_HEAD + r"))s?"
+    r"(?:\s+(?:(?P<prep>for|with)\s+(?:the\s+)?(?P<e>" + NAME_EN + r")"
+    r"|on\s+(?:a|an|the)\s+(?:[a-z]+\s+){0,2}(?:ward|unit|team|shift|site|rig|line|desk|floor|project|squad)s?)"
+    r"|(?P<bare>))"
+    r"(?:\s+(?:here|btw|fyi|lol|tbh|by\s+day))?\W*$",
+    _I,
+)
+#: "nurse, NHS", "analyst, HSBC": a role, then an employer said as an acronym or with the
+#: word that makes it an organisation.
+_ROLE_COMMA_ORG = re.compile(
+    r"^\W*(?:i(?:'m|\s+am|m)\s+)?(?:an?\s+)?"
+    + _ROLE_QUALIFIER
+    + r"(?P<v>(?:[a-z]+\s+){0,2}?(?:"
+    + JOB_HEAD
+    + r"))\s*,\s*(?:at\s+|for\s+)?(?:the\s+)?"
+    r"(?P<e>(?-i:[A-Z]{2,6})|"
+    + NAME_EN
+    + r"\s+(?-i:Hospital|Bank|Council|University|Ltd|Inc|Group|Trust|Clinic|Labs|Health|Capital|Partners|Airlines|Airways))"
+    r"(?=\s*(?:$|[.,;!]))",
+    _I,
+)
+_NOT_ROLE_WORDS = frozenset(
+    """good bad great terrible awful best worst old new nice lazy busy tired proud happy sad poor
+    typical average amateur backseat sunday weekend hobby home bored exhausted stressed overworked
+    underpaid struggling crap rubbish shit decent okay ok fine real fake own other another same
+    it that this what which who at the to in on with for from by of a an my your his her their
+    our see seeing saw call called calling ring visit visiting booked need want like""".split()  # noqa: SIM905
+)
+_NOT_ROLE_EMPLOYER = frozenset({"i", "me", "us", "them", "him", "her", "years", "months", "ages"})
+
+
+def _role_title(v: str) -> str:
+    return " ".join(v.lower().split())
+
+
+def h_role_fragment(cl: Clause) -> Iterator[Hit]:
+    """job.title (and job.employer, job.status) from a role said without "I work as"."""
+    if cl.third_party:
+        return
+    m = _ROLE_COMMA_ORG.match(cl.sentence.text) if cl.start == 0 else None
+    if m is not None and m.end("v") <= len(cl.text):
+        title = _role_title(m.group("v"))
+        yield m.start("v"), m.end("v"), cand(Kind.FACT, "job.title", title, normalized=title)
+        emp = m.group("e")
+        yield m.start("v"), m.end("v"), cand(Kind.FACT, "job.employer", emp, normalized=emp.lower())
+        return
+    m = _ROLE_FRAGMENT.match(cl.text)
+    if m is None:
+        return
+    if m.group("bare") is not None and (
+        cl.start != 0 or not re.match(r"^\W*(?:an?\s+)?[a-z]", cl.text, _I)
+    ):
+        return  # a bare role only opens its sentence ("..., nurse" is a list's item)
+    if any(w in _NOT_ROLE_WORDS for w in m.group("v").lower().split()[:-1]):
+        return  # "terrible driver", "home cook": a manner, not a job
+    title = _role_title(m.group("v"))
+    yield m.start("v"), m.end("v"), cand(Kind.FACT, "job.title", title, normalized=title)
+    emp = m.group("e")
+    if emp and emp.lower() not in _NOT_ROLE_EMPLOYER and emp.lower() not in L.CITIES:
+        yield m.start("v"), m.end("v"), cand(Kind.FACT, "job.employer", emp, normalized=emp.lower())
+    if m.group("free"):
+        yield (
+            m.start("v"),
+            m.end("v"),
+            cand(Kind.FACT, "job.status", "self_employed", normalized="self_employed"),
+        )
+
+
+# ---- a home said inside a remark (round 11, EN) --------------------------------------------
+#: "the weather here in toronto is brutal", "rent out here in Leeds is insane", "as someone
+#: living in melbourne ...", "as a Berliner born and bred": "here in X" says the user is in
+#: X, whatever the remark is about; "the rain in Glasgow" (no "here") says nothing of the
+#: user, nor does a stay ("the hotel here in Rome", "on holiday here in Nice").
+_HERE_IN = re.compile(
+    r"^\W*(?:(?:so|and|but|also|honestly|tbh|ugh|man|god|omg|wow)\W+)*"
+    r"(?:(?:the|this|our|all\s+the|everything|everyone|everybody|life|people|prices|rent|traffic|weather)\s+)?"
+    r"(?:[a-z]+\s+){0,3}?(?:(?:out|over|down|up|right)\s+)?here\s+in\s+(?P<p>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})"
+    r"|\bas\s+(?:someone|somebody|a\s+person|an?\s+[a-z]+)\s+(?:who\s+(?:lives|has\s+lived)|living|based|who's\s+(?:lived|based))\s+in\s+"
+    r"(?P<p2>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})",
+    _I,
+)
+_STAY = re.compile(
+    r"\b(?:hotel|hostel|airbnb|resort|holiday|vacation|trip|visit|visiting|conference|layover|honeymoon"
+    r"|for\s+(?:a|the|two|three|\d+)\s+(?:days?|nights?|weeks?))\b",
+    _I,
+)
+#: A few days somewhere: "I'm here in Rome this week" is a stay (not said of "living in").
+_STAY_HERE = re.compile(
+    r"\b(?:this|next|for\s+the)\s+(?:week(?:end)?|month)\b|\buntil\b|\btill\b", _I
+)
+
+
+def _leading_place(words: list[str]) -> str:
+    """The longest run of leading words that is a known city or country, else the leading
+    capitalised words when they read as a place name."""
+    for n in range(len(words), 0, -1):
+        said = " ".join(words[:n])
+        if said.lower() in L.CITIES or said.lower() in L.COUNTRIES:
+            return said
+    caps: list[str] = []
+    for w in words:
+        if not w[:1].isupper():
+            break
+        caps.append(w)
+    said = " ".join(caps)
+    if caps and said.lower() not in L.LANGUAGES and caps[0].lower() not in L.NOT_PLACE:
+        return said
+    return ""
+
+
+def h_here_in(cl: Clause) -> Iterator[Hit]:
+    """location.city / location.country named by "here in X" or "as someone living in X"."""
+    if cl.third_party or _STAY.search(cl.sentence.text) or MAYBE.search(cl.sentence.text):
+        return
+    for m in _HERE_IN.finditer(cl.text):
+        group = "p" if m.group("p") else "p2"
+        if group == "p" and _STAY_HERE.search(cl.sentence.text):
+            continue
+        place = _leading_place(m.group(group).split())
+        if not place:
+            continue
+        key = "location.country" if place.lower() in L.COUNTRIES else "location.city"
+        end = m.start(group) + len(place)
+        yield m.start(group), end, cand(Kind.FACT, key, place)
+
+
+# ---- allergens named by the reaction they cause (round 11, EN) -----------------------------
+_ALLERGEN_ITEM = (
+    r"(?!(?:it|that|this|they|them|these|those|he|she|everything|something|stress|work|people)\b)[a-z][\w-]*"
+    r"(?:\s+(?!(?:both|all|always|just|literally|really|and|or|give|gives|make|makes|made|set|sets|bring|brings)\b)[a-z][\w-]*)?"
+)
+_ALLERGEN_LIST = _ALLERGEN_ITEM + r"(?:\s*(?:,|and|&|or)\s*" + _ALLERGEN_ITEM + r")*"
+_REACTION = (
+    r"(?:give|gives|gave)\s+me\s+(?:a\s+(?:bad\s+|nasty\s+|real\s+)?reaction|hives|a\s+rash|rashes|welts|anaphylaxis)"
+    r"|(?:make|makes|made)\s+(?:me\s+(?:wheeze|itch|sneeze|swell(?:\s+up)?|break\s+out|come\s+out\s+in\s+\w+)"
+    r"(?:\s+and\s+(?:wheeze|itch|sneeze|swell(?:\s+up)?|break\s+out))?"
+    r"|my\s+(?:mouth|throat|lips|tongue|face|eyes|skin)\s+(?:swell|itch|tingle|burn)(?:\s+up)?)"
+    r"|(?:set|sets)\s+off\s+my\s+(?:asthma|eczema|hay\s*fever|allergies)"
+    r"|(?:bring|brings|brought)\s+me\s+out\s+in\s+(?:hives|a\s+rash|rashes|welts|spots)"
+)
+#: "kiwi and strawberries make my mouth swell up, I'm allergic", "dogs and horses both make
+#: me wheeze", "tree nuts give me a reaction": the things named first cause it. A reaction
+#: that names no allergy on its own (wheeze, itch, sneeze) needs "allergic" in the sentence.
+_REACTION_FIRST = re.compile(
+    r"^\W*(?:(?:so|and|but|also|plus|btw|fyi)\W+)*(?:any\s+|all\s+)?(?P<v>" + _ALLERGEN_LIST + r")"
+    r"(?:\s+(?:both|all|always|just|literally|really))*\s+(?P<r>" + _REACTION + r")\b",
+    _I,
+)
+#: "my throat swells up with any kind of fish", "my lips swell if I eat kiwi", "can't have
+#: kiwi, my throat swells up": the swelling says allergy; the food is named beside it.
+_SWELLS_WITH = re.compile(
+    r"\bmy\s+(?:throat|mouth|lips|tongue|face)\s+(?:swells?|closes?|tightens?|puffs?)(?:\s+up)?\s+"
+    r"(?:with|from|after|around|if\s+i\s+(?:eat|have|touch|even\s+touch))\s+(?:any\s+(?:kind\s+of\s+|sort\s+of\s+)?|even\s+a\s+bit\s+of\s+)?"
+    r"(?P<v>" + _ALLERGEN_ITEM + r")",
+    _I,
+)
+_CANT_HAVE_SWELLS = re.compile(
+    r"^\W*(?:i\s+)?(?:can't|cannot|cant|can\s+not)\s+(?:have|eat|touch|go\s+near)\s+(?:any\s+)?(?P<v>"
+    + _ALLERGEN_ITEM
+    + r")"
+    r"\s*[,;-]+\s*(?:cos\s+|because\s+|as\s+|since\s+)?my\s+(?:throat|mouth|lips|tongue|face)\s+(?:swells?|closes?|tightens?|puffs?)",
+    _I,
+)
+_NEEDS_ALLERGIC = re.compile(
+    r"\b(?:wheeze|itch|sneeze|asthma|eczema|hay\s*fever|burn|tingle)\b", _I
+)
+_SAYS_ALLERGIC = re.compile(r"\ballerg(?:ic|y|ies)\b|\banaphyla|\bepi-?pen", _I)
+
+
+def h_allergy_reaction(cl: Clause) -> Iterator[Hit]:
+    """allergy.* for the things a reaction is put down to."""
+    if cl.third_party:
+        return
+    sentence = cl.sentence.text
+    found: list[tuple[int, int, str]] = []
+    m = _REACTION_FIRST.match(cl.text)
+    if m is not None and (
+        not _NEEDS_ALLERGIC.search(m.group("r")) or _SAYS_ALLERGIC.search(sentence)
+    ):
+        found.append((m.start("v"), m.end("v"), m.group("v")))
+    for m in _SWELLS_WITH.finditer(cl.text):
+        found.append((m.start("v"), m.end("v"), m.group("v")))
+    if cl.start == 0 and (m := _CANT_HAVE_SWELLS.match(sentence)) and m.end("v") <= len(cl.text):
+        found.append((m.start("v"), m.end("v"), m.group("v")))
+    for start, end, raw in found:
+        for n, (said, norm) in enumerate(_items("allergy", None, raw)):
+            if said.lower() in L.TOPIC_STOP:
+                continue
+            yield from _row_hits("allergy", said, norm, start, end, n)
+
+
+# ---- payment methods said by what the user does with them (round 11, EN) -------------------
+_PAY_WORD = r"(?:" + _alt(PAYMENTS, ascii_only=True) + r")"
+#: "google pay is what I use", "zelle or venmo, those are the two i use", "shops that take
+#: klarna, that's how I usually pay", "it all goes through apple pay these days": the
+#: methods named in the sentence are the user's.
+_PAID_THIS_WAY = re.compile(
+    r"\b(?:that's|thats|that\s+is|this\s+is|it's|its)\s+how\s+i\s+(?:usually\s+|normally\s+|always\s+|mostly\s+|generally\s+)?pay\b"
+    r"|\b(?:those|these|they)\s+are\s+the\s+(?:two|three|ones|only\s+ones)\s+i\s+(?:use|pay\s+with)\b"
+    r"|\b(?:is|are)\s+what\s+i\s+(?:use|pay\s+with)\b(?!\s+(?:for\s+)?(?:work|them|him|her)\b)"
+    r"|\b(?:it|everything|the\s+lot)\s+(?:all\s+)?goes\s+(?:through|on|via)\s+(?="
+    + _PAY_WORD
+    + r")",
+    _I,
+)
+_PAY_FOUND = re.compile(r"\b(?P<v>" + _PAY_WORD + r")\b", _I)
+
+
+def h_paid_this_way(cl: Clause) -> Iterator[Hit]:
+    """payment.method for the methods a sentence says the user pays with."""
+    sentence = cl.sentence.text
+    if cl.start != 0 or cl.third_party or (said := _PAID_THIS_WAY.search(sentence)) is None:
+        return
+    n = 0
+    for m in _PAY_FOUND.finditer(sentence):
+        if m.start() > said.end() + 40 or neg_before(sentence, m.start()):
+            continue
+        code = PAYMENTS.get(re.sub(r"[\s-]+", " ", m.group("v").lower()))
+        if code is None or (code in ("credit_card",) and m.group("v").lower() in ("card", "cards")):
+            continue
+        start, end = (m.start(), m.end()) if m.end() <= len(cl.text) else (0, 0)
+        yield from _row_hits("payment.method", m.group("v"), code, start, end, n)
+        n += 1
+
+
+# ---- the only channel the user actually reads (round 11, EN) -------------------------------
+_ONLY_CHANNELS = {
+    **CHANNELS,
+    "push": "push",
+    "push notifications": "push",
+    "push notification": "push",
+}
+_ONLY_ONE_I_READ = re.compile(
+    r"\b(?:is|are|it's|its|it\s+is|that's|thats|that\s+is)\s+(?:the\s+)?only\s+(?:thing|one|app|channel|place)s?\s+i\s+"
+    r"(?:actually\s+|really\s+|ever\s+|reliably\s+|properly\s+)?(?:see|read|check|look\s+at|notice|answer|keep\s+notifications\s+on)\b"
+    r"|\b(?:is|are|it's|its|that's|thats)\s+the\s+(?:one|app)\s+i\s+(?:actually|really|reliably)\s+(?:read|check|see|use)\b",
+    _I,
+)
+_CHANNEL_FOUND = re.compile(
+    r"\b(?P<v>push\s+notifications?|" + _alt(CHANNELS, ascii_only=True) + r")\b(?!\s+me\b)", _I
+)
+
+
+def h_only_channel(cl: Clause) -> Iterator[Hit]:
+    """contact.channel for the one channel the user says is the only one they read."""
+    sentence = cl.sentence.text
+    if cl.start != 0 or cl.third_party or (said := _ONLY_ONE_I_READ.search(sentence)) is None:
+        return
+    found = [
+        m
+        for m in _CHANNEL_FOUND.finditer(sentence[: said.start()])
+        if _ONLY_CHANNELS.get(re.sub(r"[\s-]+", " ", m.group("v").lower())) not in (None, "phone")
+        and not neg_before(sentence, m.start())
+    ]
+    if len(found) != 1:
+        return  # none, or several: which one is meant is not said
+    m = found[0]
+    code = _ONLY_CHANNELS[re.sub(r"[\s-]+", " ", m.group("v").lower())]
+    start, end = (m.start(), m.end()) if m.end() <= len(cl.text) else (0, 0)
+    yield start, end, cand(Kind.PREFERENCE, "contact.channel", m.group("v"), normalized=code)

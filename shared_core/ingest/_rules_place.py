@@ -129,7 +129,9 @@ _BUDGET_RX = (
         r"(?:\bsomewhere\s+|\b)(?P<q>around\s+|about\s+|roughly\s+|up\s+to\s+|under\s+)?"
         + _AMT
         + r"\s+(?:would\s+be\s+(?:ideal|perfect|great|good|fine|my\s+limit|the\s+max)"
-        r"|is\s+(?:my\s+(?:limit|max|ceiling|cap|upper\s+limit)|ideal|the\s+max))\b",
+        r"|is\s+(?:my\s+(?:limit|max|ceiling|cap|upper\s+limit)|ideal|the\s+max)"
+        # "2k is the absolute ceiling for me", "£500 is the hard limit" (round 11)
+        r"|is\s+(?:the|my)\s+(?:absolute\s+|hard\s+|total\s+|very\s+|upper\s+)?(?:ceiling|limit|cap|max|maximum)\s+(?:for\s+me|i\s+can\s+(?:do|go|spend|pay)))\b",
         _I,
     ),
     # "I've got about $300 to play with", "I have 2k for this"
@@ -443,6 +445,10 @@ _VISIT = re.compile(
 )
 
 
+#: "when I'm in X", "whenever I'm in X": the times the user is somewhere else.
+_WHEN_BEFORE = re.compile(r"\b(?:when|whenever|while|if|once|every\s+time)\s*$", _I)
+
+
 def h_location(cl: Clause) -> Iterator[Hit]:
     """location.city / location.country / location.address."""
     if MAYBE.search(cl.sentence.text):
@@ -456,6 +462,8 @@ def h_location(cl: Clause) -> Iterator[Hit]:
         place = _PLACE_CUT_EN.sub("", raw.strip()).strip()
         if (g.get("p7") or g.get("p8")) and not _bare_in_place(place):
             continue
+        if g.get("p7") and _WHEN_BEFORE.search(cl.text[: m.start()]):
+            continue  # "I stick with Premier Inn when I'm in the UK": a stay, not a home
         # "I'm in Paris this week for a conference": a stay is a signal, not a home
         visit = bool(g.get("p7") or g.get("p8")) and _VISIT.search(cl.sentence.text) is not None
         place = (

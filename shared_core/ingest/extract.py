@@ -126,10 +126,16 @@ from ._rules_packs import (
     MAYBE,
     PETS_EN,
     SENTENCE_HINTS,
+    h_allergy_reaction,
     h_bare_value,
     h_birthday,
     h_children_count,
+    h_hard_no,
+    h_here_in,
     h_move,
+    h_only_channel,
+    h_paid_this_way,
+    h_role_fragment,
     h_rows,
     h_sentence_rows,
     h_turning_age,
@@ -754,14 +760,23 @@ def _whole(sent: Sentence, at: datetime) -> Clause:
     )
 
 
+#: "here in X", "as someone living in X": where the speaker is, inside a remark on a thing.
+_HERE_IN_RE = re.compile(
+    r"\bhere\s+in\s+\w|\bas\s+(?:someone|somebody|a\s+person|an?\s+[a-z]+)\s+(?:who\s+lives|living|based)\s+in\b",
+    re.IGNORECASE,
+)
+
+
 def _said_signals(c: Candidate, clause_text: str, sent_text: str, *, quoted: bool) -> Candidate:
     """``c`` with the signals of how its clause was said: quoted or pasted, a remark about
     a thing or a trend, a past state."""
     signals = set(c.signals)
     if quoted:
         signals.add("quoted")
-    if generic_remark(clause_text, sent_text):
-        signals.add("generic")
+    if generic_remark(clause_text, sent_text) and not (
+        c.key.startswith("location.") and _HERE_IN_RE.search(clause_text)
+    ):
+        signals.add("generic")  # ("the rain here in Glasgow ..." still says where the user is)
     if c.intent is Intent.ASSERT and past_state(clause_text, c.key, sent_text):
         signals.add("past")
     return (
@@ -1735,6 +1750,7 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "flat",
             "i'm in",
             "i am in",
+            "expat",
             "we're in",
             "we are in",
             "之前",
@@ -1797,7 +1813,10 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "and",
         ),
     ),
-    (h_birthday, ("born", "birthday", "b-day", "bday", "生日", "出生", "生于", "号生", "日生")),
+    (
+        h_birthday,
+        ("born", "birthday", "b-day", "bday", "today", "生日", "出生", "生于", "号生", "日生"),
+    ),
     (h_turning_age, ("turn", "be ")),
     (h_children_count, ("boy", "girl", "son", "daughter", "kid", "child", "twins", "triplets")),
     (
@@ -1846,7 +1865,19 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "介绍",
         ),
     ),
+    (
+        h_allergy_reaction,
+        ("give", "gave", "make", "made", "set", "bring", "brought", "swell", "can't", "cannot"),
+    ),
     (h_rows, None),
+    (
+        h_hard_no,
+        (" no", "off-limits", "off limits", "off the table", "not an option", "never an option"),
+    ),
+    (h_role_fragment, tuple(L.JOB_HEADS)),
+    (h_here_in, ("here in", "living in", "lives in", "based in", "lived in")),
+    (h_paid_this_way, None),
+    (h_only_channel, None),
     *F.CLAUSE_HANDLERS,
 )
 #: The move handler alone, for a clause read again with its subject put back.
