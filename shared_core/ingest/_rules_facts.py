@@ -314,7 +314,19 @@ _DIET_EN = re.compile(
     + r")\s+diet"
     r"|\bmy\s+diet\s+is\s+(?P<d4>"
     + _DIET_ALT
-    + r")|\bi\s+(?P<meat>don't|do\s+not|never)\s+eat\s+meat\b",
+    + r")|\bi\s+(?P<meat>don't|do\s+not|never)\s+eat\s+meat\b"
+    # "ugh as a vegetarian this menu is useless", "being vegan, ...": the user's diet as
+    # the frame of a remark; "everything I eat has to be halal"; "our house is kosher"
+    r"|(?:^\W*(?:(?:ugh|so|well|honestly|tbh|and|but)\W+)*|[,;]\s*)(?:as|being)\s+(?:an?\s+)?"
+    r"(?:strict\s+|lifelong\s+|committed\s+|practising\s+|practicing\s+)?(?P<d5>"
+    + _DIET_ALT
+    + r")\b(?!\s+(?:restaurant|option|dish|meal|place|menu|friend|partner|wife|husband"
+    r"|version|alternative)s?\b)"
+    r"(?!,?\s+(?:my|he|she|they|his|her)\s)"
+    r"|\beverything\s+i\s+(?:eat|cook|buy)\s+(?:has\s+to|must|needs\s+to|should)\s+be\s+(?P<d6>"
+    + _DIET_ALT
+    + r")\b|\bour\s+(?:house|home|household|kitchen|family)\s+is\s+"
+    r"(?:strictly\s+|fully\s+|all\s+)?(?P<d7>" + _DIET_ALT + r")\b",
     _I,
 )
 _DIET_ZH = re.compile(
@@ -329,7 +341,7 @@ def h_diet(cl: Clause) -> Iterator[Hit]:
     for rx in (_DIET_EN, _DIET_ZH):
         for m in rx.finditer(cl.text):
             g = m.groupdict()
-            d = g.get("d") or g.get("d2") or g.get("d3") or g.get("d4")
+            d = next((g[k] for k in ("d", "d2", "d3", "d4", "d5", "d6", "d7") if g.get(k)), None)
             if d is None:
                 d = "vegetarian" if rx is _DIET_EN else "吃素"
             c = cand(Kind.PREFERENCE, "diet", d, normalized=L.DIETS.get(d.lower(), d.lower()))

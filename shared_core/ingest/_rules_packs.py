@@ -1257,7 +1257,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "travel.airline",
         None,
-        r"\bi\s+(?:prefer|like|love|always|usually|only|mostly)\s+(?:flying|fly)\s+(?:with\s+)?(?P<v>AIRLINES)\b".replace(
+        r"\bi(?:\s+(?:prefer|like|love|always|usually|only|mostly|would\s+rather|would\s+prefer\s+to)|'d\s+rather|'d\s+prefer\s+to)\s+(?:flying|fly)\s+(?:with\s+)?(?P<v>AIRLINES)\b".replace(
             "AIRLINES",
             r"Delta|United|American(?:\s+Airlines)?|Southwest|JetBlue|Alaska|Lufthansa|Emirates|Qatar(?:\s+Airways)?|KLM|Air\s+France|British\s+Airways|Singapore\s+Airlines|Cathay(?:\s+Pacific)?|ANA|JAL|Ryanair|easyJet|Spirit|Frontier|Qantas|Air\s+Canada|Turkish(?:\s+Airlines)?|Virgin(?:\s+Atlantic)?|Etihad|Iberia|Swiss|SAS|Finnair|Aer\s+Lingus|Wizz(?:\s+Air)?",
         ),
@@ -2638,6 +2638,20 @@ ITEM_ROWS_4: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+)?(?:avoiding|cutting\s+out|staying\s+away\s+from|off|not\s+eating|not\s+drinking|laying\s+off|done\s+with)\s+(?P<v>"
         + FOOD_AVOID_LIST
         + r")\b",
+    ),
+    # ---- "being hindu i skip beef", "I always pass on pork", "no pork and no alcohol in
+    # any recipe" (round 11)
+    (
+        "diet.avoid",
+        None,
+        r"\bi\s+(?:always\s+|just\s+|obviously\s+|strictly\s+)?(?:skip|pass\s+on|swerve|forgo)\s+(?P<v>"
+        + FOOD_AVOID_LIST
+        + r")\b(?!\s+(?:today|tonight|this|for\s+(?:now|lent|today|a\s+while)))"
+        r"|\bno\s+(?P<v2>"
+        + FOOD_AVOID_EN
+        + r"(?:\s*(?:,|and|or)\s*(?:no\s+)?"
+        + FOOD_AVOID_EN
+        + r")?)\s+(?:in|for)\s+(?:any|my|the|our)\s+(?:of\s+the\s+|of\s+my\s+)?(?:recipes?|food|meals?|dishes|cooking|meal\s+plans?)\b",
     ),
     # ---- refusal idioms: "beef is off the table for me", "pork and alcohol are out",
     # "dairy's a hard no" (the food leads its clause; "out of" is a place, not a refusal)
@@ -4798,7 +4812,7 @@ _HINTS_3: Mapping[str, str] = {
 _HINTS_4: Mapping[str, str] = {
     "interest.learning": "learning|taking up|getting into|teaching myself",
     "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
-    "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away| out|hard no|firm no|no-go|no go|not an option|off-limits",
+    "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away| out|hard no|firm no|no-go|no go|not an option|off-limits|skip|pass on|swerve|forgo|no ",
     "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
     "relationship.status": "seeing|relationship|taken|dating|someone|engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
     "travel.class": "coach|premium|business|economy|first",
@@ -5087,6 +5101,8 @@ def _items(key: str, codes: Mapping[str, str] | None, raw: str) -> list[tuple[st
             part,
             flags=_I,
         )
+        if key == "diet.avoid":
+            part = re.sub(r"^no\s+", "", part, flags=_I)  # "no pork and no alcohol"
         if key.startswith("health.condition"):
             # "arthritis in my hands": the condition, not where it is felt
             part = _WHERE_FELT.sub("", part)
@@ -6678,7 +6694,8 @@ _BARE_NEG = (
 )
 _BARE_POST = (
     r"(?:'s|\s+is|\s+are)\s+(?:my|the|our)\s+(?:(?:go[\s-]?to|default|usual|preferred|favou?rite|fave|fav"
-    r"|choice|thing|jam|best\s+bet|preference|pick|top\s+pick)\b(?:\s+\w+)?|\w+(?:\s+\w+)?\s+of\s+choice)"
+    r"|choice|thing|jam|best\s+bet|preference|pick|top\s+pick|airline|carrier|hotel|chain|app)\b(?:\s+\w+)?"
+    r"|\w+(?:\s+\w+)?\s+of\s+choice)"
     r"|\s*[,.!]?\s*(?:for\s+me|pls|please|plz|only|all\s+the\s+way|ftw|always|every\s+time|or\s+nothing"
     r"|works\s+best|is\s+(?:best|easiest|preferred)|instead|ideally|if\s+possible"
     # "hilton if u can", "hyatt where possible", "ibis whenever there's one"

@@ -377,3 +377,30 @@ def test_seat_needed_or_put_on() -> None:
     assert has_value(stored("put me by the window every time"), "travel.seat", "window")
     assert has_value(stored("aisle seat for long flights"), "travel.seat", "aisle")
     assert stored("I need an aisle seat on this flight") == set()
+
+
+# ---- diets as a frame, foods skipped, airlines preferred ------------------------------------
+
+
+def test_diet_as_the_frame_of_a_remark() -> None:
+    assert has_value(
+        stored("ugh, as a pescatarian half this list is useless"), "diet", "pescatarian"
+    )
+    assert has_value(stored("everything I cook has to be kosher"), "diet", "kosher")
+    assert has_value(stored("our household is strictly halal"), "diet", "halal")
+    assert not any(k == "diet" for k, _ in stored("is this fine as a vegan option?"))
+
+
+def test_foods_skipped_or_kept_out_of_recipes() -> None:
+    assert has_value(stored("I always pass on pork, religious thing"), "diet.avoid", "pork")
+    found = stored("no beef and no lamb in any of the recipes please")
+    assert has_value(found, "diet.avoid", "beef")
+    assert has_value(found, "diet.avoid", "lamb")
+    assert stored("I skip breakfast most days") == set() or not any(
+        k.startswith("diet.avoid") for k, _ in stored("I skip breakfast most days")
+    )
+
+
+def test_airline_rather_flown_or_called_mine() -> None:
+    assert has_value(stored("I'd rather fly KLM when I can"), "travel.airline", "KLM")
+    assert has_value(stored("qatar is my airline these days"), "travel.airline", "qatar")
