@@ -1305,9 +1305,20 @@ _ADVICE_ZH_RE = re.compile(
 )
 
 
+#: Pronouns named as words, for the user: "he or they both work for me", "she and they are
+#: both fine for me" (not "he and they are at the party").
+_PRONOUN_CHOICE_RE = re.compile(
+    r"^\W*(?:he|she|they)\s+(?:and|or|&|/)\s+(?:he|she|they)\s+(?:are\s+)?(?:both\s+|either\s+)?"
+    r"(?:work|works|are\s+fine|fine|is\s+fine|are\s+ok|are\s+okay)\b[^.!?]{0,12}?\b(?:for\s+me|with\s+me)\b",
+    re.IGNORECASE,
+)
+
+
 def third_party(text: str) -> bool:
     """Whether a clause is about someone else ("my friend ...", "他 ...", "我朋友 ...",
     "apparently Tom is ...", "I think my sister is vegan", "很多人 ...")."""
+    if _PRONOUN_CHOICE_RE.match(text) is not None:
+        return False  # "he or they both work for me": pronouns named for the user
     if THIRD_PARTY_RE.search(text) is not None or _RELATIVE_SUBJECT_RE.search(text):
         return True
     if _PEOPLE_ZH_RE.search(text) is not None and not first_person(text):

@@ -244,6 +244,11 @@ ITEM_EN = r"[^,.;!?]{2,40}?"
 _END = r"(?=\s*(?:[,.;!?，。；！？]|$|\b(?:and|but|so|because|please|pls|thanks|on\s+weekends|for|when|if)\b))"
 
 #: (key, value, pattern): a match stores ``key = value``.
+#: What follows two pronouns said as the user's: "both are fine", "either works for me".
+_PRONOUNS_FINE = (
+    r"(?=,?\s+(?:(?:both|either)\s+(?:are|is|work|works)|are\s+(?:both\s+)?(?:fine|ok|okay|good)|both\s+fine"
+    r"|(?:both\s+)?work\s+for\s+me|(?:are|is)\s+(?:both\s+)?fine\s+for\s+me)\b)"
+)
 VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     # ---- calls
     (
@@ -289,6 +294,32 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     ("pronouns", "they/them", r"\bthey\s*/\s*them\b"),
     ("pronouns", "he/they", r"\bhe\s*/\s*they\b"),
     ("pronouns", "she/they", r"\bshe\s*/\s*they\b"),
+    # two pronouns said as fine (round 11): "i use she and they, both are fine", "he or
+    # they both work for me"; a pair said as the user's: "it's he and him"
+    (
+        "pronouns",
+        "she/they",
+        r"(?:^\W*|\bi\s+use\s+|\bit's\s+|\bits\s+)(?:she\s+(?:and|or|&)\s+they|they\s+(?:and|or|&)\s+she)\b"
+        + _PRONOUNS_FINE
+        + r"|\bi\s+use\s+(?:she\s+(?:and|or|&)\s+they|they\s+(?:and|or|&)\s+she)\W*$",
+    ),
+    (
+        "pronouns",
+        "he/they",
+        r"(?:^\W*|\bi\s+use\s+|\bit's\s+|\bits\s+)(?:he\s+(?:and|or|&)\s+they|they\s+(?:and|or|&)\s+he)\b"
+        + _PRONOUNS_FINE
+        + r"|\bi\s+use\s+(?:he\s+(?:and|or|&)\s+they|they\s+(?:and|or|&)\s+he)\W*$",
+    ),
+    (
+        "pronouns",
+        "he/him",
+        r"\b(?:it's|its|it\s+is|i\s+use)\s+he\s+(?:and|&)\s+him\b",
+    ),
+    (
+        "pronouns",
+        "she/her",
+        r"\b(?:it's|its|it\s+is|i\s+use)\s+she\s+(?:and|&)\s+her\b",
+    ),
     # ---- diet
     (
         "diet",
@@ -4811,7 +4842,7 @@ _HINTS_3: Mapping[str, str] = {
 #: Hint words of the round-4 (EN) rows, merged into :data:`_HINTS`.
 _HINTS_4: Mapping[str, str] = {
     "interest.learning": "learning|taking up|getting into|teaching myself",
-    "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by",
+    "pronouns": "they|refer|address|describe|talk about|speak of|use he|use she|a he|a she|go by|he and him|she and her",
     "diet.avoid": "don't do|dont do|do not do|never do|avoiding|off |not eating|not drinking|laying off|done with|teetotal|tee-total|drink|sober|alcohol|gave up|given up|cut out|quit|stopped|swore|sworn|steer clear|keep away| out|hard no|firm no|no-go|no go|not an option|off-limits|skip|pass on|swerve|forgo|no ",
     "job.status": "while i|hunting|laid off|lost my job|redundant|out of work|between jobs|retire|freelanc|for myself|own boss|my own|master|phd|ph.d|degree|bachelor|undergrad|mba|dissertation|thesis|college|uni|school|year|postgrad|fresher|freshman|sophomore|doctorate",
     "relationship.status": "seeing|relationship|taken|dating|someone|engaged|fianc|married|husband|wife|hubby|spouse|widow|lost my|late|partner|boyfriend|girlfriend|other half",
@@ -6962,15 +6993,17 @@ def h_here_in(cl: Clause) -> Iterator[Hit]:
 
 # ---- allergens named by the reaction they cause (round 11, EN) -----------------------------
 _ALLERGEN_ITEM = (
-    r"(?!(?:it|that|this|they|them|these|those|he|she|everything|something|stress|work|people)\b)[a-z][\w-]*"
+    r"(?!(?:it|that|this|they|them|these|those|he|she|everything|something|stress|work|people|the|my|your"
+    r"|our|his|her|their|a|an|some|news|life|exercise|heat|cold|sun|anxiety|nerves)\b)[a-z][\w-]*"
     r"(?:\s+(?!(?:both|all|always|just|literally|really|and|or|give|gives|make|makes|made|set|sets|bring|brings)\b)[a-z][\w-]*)?"
 )
 _ALLERGEN_LIST = _ALLERGEN_ITEM + r"(?:\s*(?:,|and|&|or)\s*" + _ALLERGEN_ITEM + r")*"
 _REACTION = (
-    r"(?:give|gives|gave)\s+me\s+(?:a\s+(?:bad\s+|nasty\s+|real\s+)?reaction|hives|a\s+rash|rashes|welts|anaphylaxis)"
+    r"(?:give|gives|gave)\s+me\s+(?:a\s+(?:bad\s+|nasty\s+|real\s+)?reaction|hives|a\s+rash|rashes|welts|anaphylaxis"
+    r"|(?:a|the)\s+(?:worst|worse|scariest|biggest|most\s+awful|allergic)\s+reaction)"
     r"|(?:make|makes|made)\s+(?:me\s+(?:wheeze|itch|sneeze|swell(?:\s+up)?|break\s+out|come\s+out\s+in\s+\w+)"
     r"(?:\s+and\s+(?:wheeze|itch|sneeze|swell(?:\s+up)?|break\s+out))?"
-    r"|my\s+(?:mouth|throat|lips|tongue|face|eyes|skin)\s+(?:swell|itch|tingle|burn)(?:\s+up)?)"
+    r"|my\s+(?:mouth|throat|lips|tongue|face|eyes|skin|hands|airways)\s+(?:swell|itch|tingle|burn|close|tighten|blister)(?:\s+up)?)"
     r"|(?:set|sets)\s+off\s+my\s+(?:asthma|eczema|hay\s*fever|allergies)"
     r"|(?:bring|brings|brought)\s+me\s+out\s+in\s+(?:hives|a\s+rash|rashes|welts|spots)"
 )

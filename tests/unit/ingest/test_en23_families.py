@@ -404,3 +404,23 @@ def test_foods_skipped_or_kept_out_of_recipes() -> None:
 def test_airline_rather_flown_or_called_mine() -> None:
     assert has_value(stored("I'd rather fly KLM when I can"), "travel.airline", "KLM")
     assert has_value(stored("qatar is my airline these days"), "travel.airline", "qatar")
+
+
+# ---- pronoun pairs, reactions that name an allergy ------------------------------------------
+
+
+def test_two_pronouns_said_as_fine() -> None:
+    assert has_value(stored("they or she both work for me"), "pronouns", "she/they")
+    assert has_value(stored("i use he and they"), "pronouns", "he/they")
+    assert has_value(stored("it's she and her, thanks"), "pronouns", "she/her")
+    assert stored("he and they are both coming to dinner") == set()
+
+
+def test_more_reactions_that_name_an_allergy() -> None:
+    assert has_value(
+        stored("prawns make my throat close up, never again"), "allergy.food", "prawns"
+    )
+    assert has_value(
+        stored("ibuprofen gave me the scariest reaction"), "allergy.medication", "ibuprofen"
+    )
+    assert stored("the news gives me hives these days") == set()
