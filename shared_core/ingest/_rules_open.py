@@ -262,7 +262,15 @@ _NOTE_EN = re.compile(
     r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"
     r"|i(?:'ve|\s+have)\s+(?:never|always)\s+\S.{1,100}"
     r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|drive|wear"
-    r"|sleep|was\s+born|grew\s+up|only|rarely|mostly|live\s+(?=alone|on\s+my\s+own|by\s+myself))\b.{2,100})$",
+    r"|sleep|was\s+born|grew\s+up|only|rarely|mostly|live\s+(?=alone|on\s+my\s+own|by\s+myself))\b.{2,100}"
+    # how the user gets about, the shifts they do (round 11): "i cycle everywhere", "i do
+    # night shifts", "i walk to work"
+    r"|i\s+(?:cycle|bike|walk|commute|get\s+the\s+(?:bus|train|tube)|take\s+the\s+(?:bus|train|tube))\s+"
+    r"(?:everywhere|to\s+work|to\s+the\s+office|every\s*where|most\s+places|or\s+walk)\b.{0,60}"
+    r"|i\s+(?:do|work|pull)\s+(?:night|nights|early|late|double|long|12[\s-]hour|rotating|split)\s+shifts\b.{0,60}"
+    # a fear said of the thing feared: "flying terrifies me", "heights scare me"
+    r"|(?:flying|driving|heights|needles|spiders|snakes|the\s+dark|crowds|deep\s+water|the\s+dentist|lifts|elevators)\s+"
+    r"(?:really\s+|absolutely\s+|genuinely\s+)?(?:terrifies|terrify|scares|scare|freaks|freak)\s+me(?:\s+out)?)$",
     _I,
 )
 _NOTE_ZH = re.compile(

@@ -424,3 +424,14 @@ def test_more_reactions_that_name_an_allergy() -> None:
         stored("ibuprofen gave me the scariest reaction"), "allergy.medication", "ibuprofen"
     )
     assert stored("the news gives me hives these days") == set()
+
+
+# ---- notes: how the user gets about, shifts, fears ------------------------------------------
+
+
+def test_notes_for_transport_shifts_and_fears() -> None:
+    assert any(k.startswith("note") for k, _ in stored("no licence, I walk to work"))
+    assert any(k.startswith("note") for k, _ in stored("i pull 12-hour shifts most weeks"))
+    assert any(k.startswith("note") for k, _ in stored("needles really scare me, just so you know"))
+    assert stored("my husband cycles everywhere") == set()
+    assert stored("spiders scare my daughter") == set()
