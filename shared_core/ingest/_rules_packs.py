@@ -7052,10 +7052,16 @@ def h_allergy_reaction(cl: Clause) -> Iterator[Hit]:
     if cl.start == 0 and (m := _CANT_HAVE_SWELLS.match(sentence)) and m.end("v") <= len(cl.text):
         found.append((m.start("v"), m.end("v"), m.group("v")))
     for start, end, raw in found:
-        for n, (said, norm) in enumerate(_items("allergy", None, raw)):
-            if said.lower() in L.TOPIC_STOP:
-                continue
-            yield from _row_hits("allergy", said, norm, start, end, n)
+        n = 0
+        for said, _norm in _items("allergy", None, raw):
+            # "latex gloves": the allergen, not the thing it comes in
+            said = re.sub(r"\s+(?:gloves|products?|stuff|things|items)$", "", said, flags=_I)
+            if said.lower() in L.TOPIC_STOP or allergy_key(said) == "allergy":
+                continue  # a thing of no known kind is left to the other readers
+            yield from _row_hits(
+                "allergy", said, L.canonical_value(allergy_key(said), said), start, end, n
+            )
+            n += 1
 
 
 # ---- payment methods said by what the user does with them (round 11, EN) -------------------

@@ -435,3 +435,9 @@ def test_notes_for_transport_shifts_and_fears() -> None:
     assert any(k.startswith("note") for k, _ in stored("needles really scare me, just so you know"))
     assert stored("my husband cycles everywhere") == set()
     assert stored("spiders scare my daughter") == set()
+
+
+def test_reaction_to_a_thing_the_allergen_comes_in() -> None:
+    assert has_value(
+        stored("latex gloves make my skin itch, I'm allergic"), "allergy.other", "latex"
+    )
