@@ -96,7 +96,7 @@ HYPOTHETICAL = english(
 ONE_OFF = english(
     r"\b(?:would|do)\s+{you}\s+(?:like|want)\s+(?:me|us)\s+to\b(?!\s+(?:" + _STANDING + r"))"
     r"|" + _NOT_TOLD + r"\bwant\s+me\s+to\b(?!\s+(?:" + _STANDING + r"))"
-    r"|\bwould\s+{you}\s+like\s+(?:to|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b"
+    r"|\bwould\s+{you}\s+like\s+(?:to(?!\s+be\s+(?:contacted|reached|notified|called|addressed|referred\s+to)\b)|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b"
     r"|\b(?:today|tonight|tomorrow|this\s+(?:time|trip|flight|booking|order|weekend|week|morning|evening|afternoon|meeting|one|call|meal|dinner|lunch|visit|stay|holiday|vacation)"
     r"|next\s+(?:week|month|weekend|time|trip)|for\s+now|for\s+(?:the|this|that)\s+(?:trip|flight|party|dinner|meal|event|booking|order|gift|present))\b"
     r"|\b(?:alarm|timer|meeting|appointment|reservation|booking|book\s+(?:a|an|the|it|this|that|for|{your})|order|deliver(?:y|ed)?|tickets?|table\s+for|the\s+call|check[\s-]?in|check[\s-]?out|pick\s*up|drop[\s-]?off)\b"
@@ -109,7 +109,7 @@ ONE_OFF = english(
 #: Other people: "Where does your sister live?", "Does she eat meat?", 你妈对什么过敏 (the
 #: names of the user's own family are asked about the user: "What's your wife's name?").
 OTHERS = english(
-    r"\b{your}\s+" + REL_EN + r"\b(?!(?:'s|s'|')?\s+(?:first\s+)?names?\b|\s+called\b|'s\s+birthday\b)"
+    r"\b{your}\s+" + REL_EN + r"\b(?!(?:'s|s'|')?\s+(?:first\s+)?names?\b|\s+called\b|'s\s+birthday\b|\s+(?:usually\s+|normally\s+)?call\s+{you}\b)"
     r"|(?<!['\"‘“])(?<!\bas\s)\b(?:he|she|they|him|her|his|their)\b(?!['\"’”])"
     r"|(?:你|您)(?:的)?" + REL_ZH + r"(?!(?:的)?(?:叫|名字|怎么称呼|姓什么))|(?<![其吉])他|她"
 )
@@ -182,33 +182,34 @@ CHATTER = re.compile(english(
 # -- wh rows: (lang, question pattern, statement templates) ------------------------------------
 WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # where the user lives, moves to, moved from
-    ("en", r"\bwhere\b.{0,20}\b(?:relocating|moving|move)\s+to\b|\bwhere\s+(?:are|is)\s+{you}\s+(?:relocating|moving)\b|\bwhere\s+(?:is|will)\s+(?:the|{your})\s+(?:new\s+)?(?:move|home|place)\b", ("I'm moving to {a}",)),
+    ("en", r"\b(?:where|(?:what|which)\s+(?:city|town|country|place|area))\b.{0,20}\b(?:relocating|moving|move)\s+to\b|\bwhere\s+(?:are|is|will)\s+{you}\s+(?:be\s+)?(?:relocating|moving)\b|\bwhere\s+(?:is|will)\s+(?:the|{your})\s+(?:new\s+)?(?:move|home|place)\b", ("I'm moving to {a}",)),
     ("en", r"\bwhere\s+(?:did|have)\s+{you}\s+(?:move|moved|come|relocate|relocated)\s+from\b|\bwhere\s+(?:did\s+{you}\s+live|were\s+{you}\s+living|{you}\s+lived)\s+before\b", ("I moved here from {a}",)),
     ("en", r"\bwhere\b.{0,24}\b{you}\b.{0,16}\b(?:based|live|living|located|reside|residing|settled|staying\s+these\s+days|call\s+home)\b", ("I live in {a}",)),
-    ("en", r"\b(?:what|which)\s+(?:city|town|country|part\s+of\s+\w+|area|neighbou?rhood|state|region)\b.{0,30}\b{you}\b.{0,16}\b(?:in|live|based|living|located|from|reside)\b", ("I live in {a}",)),
+    ("en", r"\b(?:what|which)\s+(?:city|town|country|part\s+of\s+\w+|area|neighbou?rhood|state|region)\b.{0,30}\b{you}\b.{0,16}\b(?:in|live|based|living|located|from|reside|call\s+home)\b", ("I live in {a}",)),
+    ("en", r"^\W*(?:and\s+)?(?:{your}\s+)?(?:current\s+|home\s+)?(?:city|town|location|country|(?:city|country)\s+of\s+residence)\W*$", ("I live in {a}",)),
     ("en", r"\bwhere\s+is\s+home\b|\bwhere\s+(?:is|are)\s+{you}\s+(?:based|located|living)\b|\b(?:{your}|home)\s+(?:city|town|location)\b|\bwhereabouts\s+are\s+{you}\b", ("I live in {a}",)),
     # family names first: "What's your wife's name?" is not the user's name
     ("en", r"\bwhat\s+(?:is|are)\s+{your}\s+(?P<w>wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?)(?:'s|s)?\s+name\b|\b{your}\s+(?P<w2>wife|husband|partner|spouse|girlfriend|boyfriend)\s+called\b", ("My {w} is called {a}",)),
-    ("en", r"\b(?:what\s+are\s+)?{your}\s+(?P<w>kids|children|sons|daughters|son|daughter|child|kid)(?:'s|s'|')?\s+names?\b", ("My {w} are called {a}", "My {w} is called {a}")),
-    ("en", r"\b(?:what\s+(?:is|are)\s+)?{your}\s+(?P<w>dog|cat|pet|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|horse)(?:'s|s'|s)?\s+names?\b", ("My {w} is called {a}",)),
+    ("en", r"\b(?:what\s+are\s+)?{your}\s+(?P<w>kids|children|sons|daughters|son|daughter|child|kid)(?:(?:'s|s'|')?\s+names?|\s+called)\b", ("My {w} are called {a}", "My {w} is called {a}")),
+    ("en", r"\b(?:what\s+(?:is|are)\s+)?{your}\s+(?P<w>dog|cat|pet|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|horse)(?:(?:'s|s'|s)?\s+names?|s?\s+called)\b", ("My {w} is called {a}",)),
     # the user's names and pronouns
-    ("en", r"\b(?:what|how)\s+(?:should|shall|can|do|may|would|will)\s+(?:i|we|{you}\s+(?:like|want)\s+(?:me|us)\s+to)\s+(?:call|address|refer\s+to)\s+{you}\b|\bwhat\s+do\s+{you}\s+(?:go\s+by|prefer\s+to\s+be\s+called|like\s+to\s+be\s+called|want\s+to\s+be\s+called)\b|\b(?:preferred|nick)\s*name\b|\bwhat\s+name\s+do\s+{you}\s+(?:go\s+by|prefer|use)\b", ("Call me {a}",)),
-    ("en", r"\bwhat\s+is\s+{your}\s+(?:full\s+|first\s+|given\s+)?name\b|\bwho\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)\b|\bmay\s+i\s+have\s+{your}\s+name\b|\b{your}\s+name\b", ("My name is {a}",)),
+    ("en", r"\b(?:what|how)\s+(?:should|shall|can|do|may|would|will)\s+(?:i|we|{you}\s+(?:like|want)\s+(?:me|us)\s+to)\s+(?:call|address|refer\s+to)\s+{you}\b|\bwhat\s+do\s+{you}\s+(?:go\s+by|prefer\s+to\s+be\s+called|like\s+to\s+be\s+called|want\s+to\s+be\s+called)\b|\b(?:preferred|nick)\s*name\b|\bwhat\s+name\s+do\s+{you}\s+(?:go\s+by|prefer|use)\b|\bwhat\s+name\s+(?:should|shall|can|do|may)\s+(?:i|we)\s+use\b|\bwhat\s+do\s+(?:people|friends|folks|most\s+people|others|{your}\s+friends)\s+(?:usually\s+|normally\s+)?call\s+{you}\b", ("Call me {a}",)),
+    ("en", r"\bwhat\s+is\s+{your}\s+(?:full\s+|first\s+|given\s+)?name\b|\bwho\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)\b|\bmay\s+i\s+have\s+{your}\s+name\b|\b{your}\s+name\b|^\W*(?:and\s+)?(?:full\s+|first\s+)?name\W*$|^\W*and\s+{you}\s+are\W*$|\bcould\s+i\s+(?:ask|get|have)\s+{your}\s+name\b", ("My name is {a}",)),
     ("en", r"\b{your}\s+pronouns\b|\bwhat\s+pronouns\b", ("My pronouns are {a}",)),
     # age and birthday
-    ("en", r"\bhow\s+old\s+are\s+{you}\b|\b{your}\s+age\b|\bwhat\s+age\b", ("I am {a} years old", "I am {a}")),
-    ("en", r"\bwhen\s+is\s+{your}\s+birthday\b|\bwhen\s+were\s+{you}\s+born\b|\b{your}\s+(?:birthday|date\s+of\s+birth|dob|birth\s+date)\b", ("My birthday is {a}", "I was born on {a}", "I was born in {a}")),
+    ("en", r"\bhow\s+old\s+(?:are\s+{you}|{you}\s+are)\b|\b{your}\s+age\b|\bwhat\s+age\b|^\W*(?:and\s+)?age\W*$", ("I am {a} years old", "I am {a}")),
+    ("en", r"\bwhen\s+is\s+{your}\s+birthday\b|\bwhen\s+were\s+{you}\s+born\b|\b{your}\s+(?:birthday|date\s+of\s+birth|dob|birth\s+date)\b|^\W*(?:and\s+)?(?:birthday|date\s+of\s+birth|dob|birth\s+date)\W*$|\bwhen\s+(?:do|does)\s+{you}\s+(?:celebrate|have)\s+{your}\s+birthday\b", ("My birthday is {a}", "I was born on {a}", "I was born in {a}")),
     # budget
-    ("en", r"\bbudget\b|\bhow\s+much\s+(?:are|were|do|would|can)\s+{you}\s+(?:\w+\s+){0,2}(?:spend|pay|invest|afford)\b|\bprice\s+range\b|\bspending\s+limit\b|\bhow\s+much\s+(?:money\s+)?(?:is|would\s+be)\s+too\s+much\b", ("My budget is {a}",)),
+    ("en", r"\bbudget\b|\bhow\s+much\s+(?:are|were|do|would|can)\s+{you}\s+(?:\w+\s+){0,2}(?:spend|pay|invest|afford)\b|\bprice\s+range\b|\bspending\s+limit\b|\bthe\s+most\s+{you}(?:'d|\s+would|\s+will|\s+can|\s+want\s+to|\s+are\s+willing\s+to)\s+(?:pay|spend)\b|\bmax(?:imum)?\s+(?:price|spend)\b|\bhow\s+much\s+(?:money\s+)?(?:is|would\s+be)\s+too\s+much\b", ("My budget is {a}",)),
     # health
     ("en", r"\ballerg(?:ies|ic|y)\b", ("I'm allergic to {a}",)),
-    ("en", r"\bintoleran(?:ces?|t)\b|\bsensitivit(?:y|ies)\b", ("I'm intolerant to {a}", "I'm {a} intolerant")),
+    ("en", r"\bintoleran(?:ces?|t)\b|\bsensitivit(?:y|ies)\b|\b(?:don't|do\s+not|doesn't|does\s+not)\s+agree\s+with\s+{you}\b", ("I'm intolerant to {a}", "I'm {a} intolerant")),
     ("en", r"\b(?:medications?|meds|medicines?|pills|prescriptions?|drugs)\b", ("I take {a}",)),
     ("en", r"\b(?:medical|health|chronic|long[\s-]term)\s+(?:conditions?|issues?|problems?|concerns?)\b|\bconditions?\s+i\s+should\s+know\b", ("I have {a}",)),
     # food and diet
     ("en", r"\bdiet(?:ary)?\s+(?:restrictions?|requirements?|needs?|preferences?|rules?)\b|\bfollow\s+(?:a|any)\s+(?:particular\s+|special\s+|specific\s+)?diet\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+)?diet\b", ("I'm {a}", "I eat {a}", "I don't eat {a}")),
     ("en", r"\b(?:anything|any\s+foods?|foods?|things?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not|can't|cannot|won't|never)\s+(?:eat|touch)\b|\b(?:foods?|anything)\s+{you}\s+avoid\b|\bwhat\s+do\s+{you}\s+avoid\s+eating\b", ("I don't eat {a}",)),
-    ("en", r"\b(?:anything|any\s+foods?|foods?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not)\s+(?:like|enjoy)\b|\bfoods?\s+{you}\s+(?:hate|dislike|can't\s+stand)\b", ("I don't like {a}",)),
+    ("en", r"\b(?:anything|any\s+foods?|foods?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not)\s+(?:like|enjoy)\b|\b(?:foods?|dishes|anything|things?)\s+{you}\s+(?:really\s+|just\s+|absolutely\s+)?(?:hate|dislike|can't\s+stand|cannot\s+stand)\b|\b(?:which|what)\s+(?:foods?|dishes)\s+do\s+{you}\s+(?:really\s+)?(?:hate|dislike)\b", ("I don't like {a}",)),
     ("en", r"\b(?:{your}\s+)?fav(?:ou?rite)?\s+(?P<w>food|dish|cuisine|meal|snack|drink|dessert|fruit)\b", ("My favourite {w} is {a}", "I love {a}")),
     ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:food|cuisine|dishes)\s+do\s+{you}\s+(?:like|love|enjoy|prefer)\b", ("I love {a}",)),
     # work
@@ -217,13 +218,13 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\b(?:what|which)\s+(?:industry|sector|field)\b", ("I work in {a}",)),
     # language
     ("en", r"\b(?:what|which)\s+languages?\s+(?:do|can)\s+{you}\s+speak\b|\bspeak\s+any\s+other\s+languages?\b", ("I speak {a}",)),
-    ("en", r"\b(?:what|which)\s+language\b|\bin\s+which\s+language\b", ("Please reply in {a}",)),
+    ("en", r"\b(?:what|which)\s+language\b(?!\s+(?:is|was|are|were)\s+(?:the|that|this|it|these|those)\b)|\bin\s+which\s+language\b|\bpreferred\s+language\b|^\W*(?:reply\s+)?language\W*$", ("Please reply in {a}",)),
     # contact
-    ("en", r"\b(?:best|preferred|easiest)\s+(?:way|channel|method)\b.{0,20}\b(?:contact|reach|get\s+in\s+touch|notify|message|update)\b|\bhow\s+(?:do|would|should)\s+(?:{you}\s+(?:like|prefer|want)\s+(?:us|me)\s+to|i|we)\s+(?:contact|reach|notify|message|update)\b|\bhow\s+(?:do|would)\s+{you}\s+(?:like|prefer|want)\s+to\s+be\s+(?:contacted|reached|notified)\b|\bpreferred\s+contact\b|\bcontact\s+(?:method|channel|preference)\b", ("Contact me by {a}", "Contact me on {a}")),
+    ("en", r"\b(?:best|preferred|easiest)\s+(?:way|channel|method|number|app|platform)\b.{0,20}\b(?:contact|reach|get\s+in\s+touch|notify|message|update)\b|\bhow\s+(?:do|would|should|can)\s+(?:{you}\s+(?:like|prefer|want)\s+(?:us|me)\s+to|i|we)\s+(?:contact|reach|notify|message|update|get\s+in\s+touch|get\s+hold\s+of)\b|\bhow\s+(?:do|would)\s+{you}\s+(?:like|prefer|want)\s+to\s+be\s+(?:contacted|reached|notified)\b|\bpreferred\s+contact\b|\bcontact\s+(?:method|channel|preference)\b", ("Contact me by {a}", "Contact me on {a}")),
     ("en", r"\b{your}\s+e-?mail(?:\s+address)?\b", ("My email is {a}",)),
     ("en", r"\b(?:when|what\s+times?|what\s+hours?)\b.{0,30}\b(?:not|n't|never)\s+(?:contact|message|call|text|disturb|ping|bother)\b|\b(?:quiet|do[\s-]not[\s-]disturb|dnd|silent|mute[d]?)\b.{0,24}\b(?:hours?|times?|window|period)\b|\b(?:hours?|times?)\b.{0,30}\b(?:muted|silenced|silent|quiet)\b", ("Don't contact me {a}", "My quiet hours are {a}")),
     # travel
-    ("en", r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+)?seats?\b|\bseat(?:ing)?\s+preference\b", ("I prefer {a} seats", "I prefer {a_} seat")),
+    ("en", r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+)?seats?\b|\bseat(?:ing)?\s+preference\b|\bwhere\s+do\s+{you}\s+(?:usually\s+|normally\s+)?(?:like|prefer|want)\s+to\s+sit\b", ("I prefer {a} seats", "I prefer {a_} seat")),
     ("en", r"\b(?:what|which)\s+(?:cabin\s+|travel\s+|seat\s+)?class\b", ("I fly {a}", "I prefer {a}")),
     ("en", r"\b(?:what|which)\s+airlines?\b.{0,24}\b(?:avoid|won't|never|hate|refuse)\b|\bairlines?\s+{you}(?:'d|\s+would)?\s+(?:rather\s+)?(?:avoid|won't\s+fly|never\s+fly|refuse)", ("I never fly {a}",)),
     ("en", r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b", ("I prefer flying with {a}",)),
@@ -236,34 +237,35 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\brelationship\s+status\b|\bmarital\s+status\b", ("I'm {a}",)),
     # preferences about answers and units
     ("en", r"\b{your}\s+time\s*zone\b|\b(?:what|which)\s+time\s*zone\b|^\W*(?:[\w-]+\W+){0,3}time\s*zone\W*$", ("My timezone is {a}", "I'm on {a} time")),
-    ("en", r"\bhow\s+(?:long|detailed|short|brief|in[\s-]depth)\b.{0,30}\b(?:answers?|replies|responses|explanations?)\b", ("Keep your answers {a}", "I prefer {a} answers")),
+    ("en", r"\bhow\s+(?:long|detailed|short|brief|in[\s-]depth|much\s+detail)\b.{0,30}\b(?:answers?|replies|responses|explanations?)\b", ("Keep your answers {a}", "I prefer {a} answers")),
     ("en", r"\b(?:what|which)\s+(?:format|layout)\b|\bhow\s+(?:should|do|would)\s+(?:i|{you}\s+(?:like|want)\s+me\s+to)\s+(?:format|lay\s+out|structure)\b", ("I prefer {a}",)),
     ("en", r"\b(?:what|which)\s+(?:tone|style|register)\b|\bhow\s+formal\b", ("I prefer a {a} tone", "I prefer {a}")),
-    ("en", r"\b(?:what|which)\s+currency\b|\bcurrency\s+(?:should|do|would)\b", ("Show prices in {a}",)),
+    ("en", r"\b(?:what|which)\s+currency\b|\bcurrency\s+(?:should|do|would)\b|\bpreferred\s+currency\b|^\W*currency\W*$", ("Show prices in {a}",)),
     ("en", r"\bhow\s+(?:do|would)\s+{you}\s+(?:usually\s+|normally\s+|typically\s+|like\s+to\s+|prefer\s+to\s+)?pay\b|\bpayment\s+(?:method|option)s?\b|\bpreferred\s+(?:way\s+to\s+pay|payment)\b", ("I usually pay with {a}", "I pay by {a}")),
     # interests and what not to recommend
-    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|enjoy\s+doing|get\s+up\s+to|love\s+doing)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b", ("I enjoy {a}", "I love {a}")),
-    ("en", r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b|\bkeep\s+off\b|\bleave\s+out\s+of\s+(?:my\s+|{your}\s+)?(?:suggestions|recommendations)\b|\b(?:suggestions?|recommendations?)\s+list\b", ("Never recommend {a}",)),
+    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|like\s+doing|enjoy\s+doing|get\s+up\s+to|love\s+doing|love\s+to\s+do)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b|\bwhat\s+are\s+{you}\s+(?:passionate\s+about|interested\s+in)\b", ("I enjoy {a}", "I love {a}")),
+    ("en", r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b|\bnever\s+(?:to\s+)?(?:recommend|suggest)\b|\bkeep\s+off\b|\bleave\s+out\s+of\s+(?:my\s+|{your}\s+)?(?:suggestions|recommendations)\b|\b(?:suggestions?|recommendations?)\s+list\b", ("Never recommend {a}",)),
     ("en", r"\baccessibility\b", ("I need {a}", "I use {a_}")),
     # Chinese: where the user lives, moves to, moved from
     ("zh", r"搬(?:到|去)(?:哪|什么地方)|去哪(?:个城市)?(?:定居|发展)", ("我打算搬到{a}",)),
     ("zh", r"(?:之前|以前|原来)(?:住|在)(?:在)?哪|从哪(?:里|儿|个城市)?搬", ("我从{a}搬到这边", "我从{a}搬过来的")),
-    ("zh", r"你.{0,6}(?:住|定居|生活|待|呆|常驻|base)(?:在)?(?:哪|什么地方|什么城市)(?!.{0,3}(?:酒店|宾馆|民宿|品牌))|你(?:是)?在哪(?:个|座)城市|哪(?:个|座)城市.{0,4}(?:住|生活|工作|定居)|你.{0,3}(?:所在|常住)(?:的)?城市|你家在哪|你住哪", ("我住在{a}",)),
+    ("zh", r"你.{0,6}(?:住|定居|生活|待|呆|常驻|base)(?:在)?(?:哪|什么地方|什么城市)(?!.{0,3}(?:酒店|宾馆|民宿|品牌))|你(?:是)?在哪(?:个|座)城市|哪(?:个|座)城市.{0,4}(?:住|生活|工作|定居)|你.{0,3}(?:所在|常住)(?:的)?城市|你家在哪|你住哪|你(?:现在|目前|平时|人)?(?:现在|目前)?(?:是)?在哪(?:个|座)城市|你(?:现在|目前)?人在哪|你.{0,4}在哪(?:里|儿)?(?:生活|定居|常住|住)|^\W*(?:所在|居住|常住)?城市\W*$", ("我住在{a}",)),
+    ("zh", r"(?:住|生活|定居|在)(?:在)?哪(?:个|一个)?国家|哪(?:个)?国家.{0,4}(?:住|生活|定居)", ("我住在{a}",)),
     # names: the partner's first
     ("zh", r"(?P<w>老婆|老公|爱人|妻子|丈夫|对象)(?:的名字|叫什么|怎么称呼|姓什么)", ("我{w}叫{a}",)),
     ("zh", r"(?P<w>孩子|儿子|女儿|小孩)(?:的名字|叫什么)", ("我{w}叫{a}",)),
     ("zh", r"(?P<w>狗|猫|宠物|猫咪|狗狗)(?:的)?(?:名字|叫什么)", ("我的{w}叫{a}",)),
-    ("zh", r"怎么称呼|我(?:该|应该)?(?:怎么|咋)(?:叫|称呼)你|叫你什么|你(?:想|希望)(?:我)?(?:叫|称呼)你什么", ("叫我{a}", "我叫{a}")),
-    ("zh", r"你叫什么|你的名字|你贵姓|你的姓名|名字是什么", ("我叫{a}",)),
+    ("zh", r"怎么称呼|我(?:该|应该)?(?:怎么|咋)(?:叫|称呼)你|叫你什么|你(?:想|希望)(?:我)?(?:叫|称呼)你什么|^\W*称呼\W*$", ("叫我{a}", "我叫{a}")),
+    ("zh", r"你叫什么|你的名字|你贵姓|你的姓名|名字是什么|^\W*(?:姓名|名字|全名)\W*$", ("我叫{a}",)),
     # age, birthday, budget
     ("zh", r"你(?:今年)?多大|你(?:今年)?几岁|你的年龄|你(?:今年)?多少岁|高寿|贵庚|多大岁数|多大年纪|年纪多大|年龄", ("我今年{a}岁", "我今年{a}")),
-    ("zh", r"生日|出生(?:日期|年月)|哪天出生|什么时候出生", ("我的生日是{a}",)),
+    ("zh", r"生日|出生(?:日期|年月)|哪天出生|什么时候出生|几月几(?:号|日)(?:出)?生", ("我的生日是{a}",)),
     ("zh", r"预算|(?:打算|准备|想|能|愿意)花多少|多少钱(?:以内|左右)|价位", ("我的预算是{a}",)),
     # health and food
     ("zh", r"过敏", ("我对{a}过敏",)),
     ("zh", r"不耐受", ("我{a}不耐受", "我对{a}不耐受")),
     ("zh", r"不(?:爱|喜欢|想)吃|讨厌吃|吃不惯|受不了.{0,2}吃", ("我不爱吃{a}",)),
-    ("zh", r"忌口|(?:有)?什么(?:东西)?不(?:能)?吃|不吃什么|不能吃什么|饮食(?:上)?(?:有)?(?:什么)?(?:禁忌|限制|要求)", ("我不吃{a}", "我{a}")),
+    ("zh", r"忌口|(?:有)?什么(?:东西)?不(?:能)?吃|不吃什么|不能吃什么|饮食(?:上)?(?:有)?(?:什么)?(?:禁忌|限制|要求|讲究|习惯)|(?:有没有|有什么|有啥)不(?:能)?吃的", ("我不吃{a}", "我{a}")),
     ("zh", r"最喜欢(?:的)?(?P<w>水果|菜|食物|饮料|零食|甜点|小吃)", ("我最喜欢的{w}是{a}", "我喜欢吃{a}")),
     ("zh", r"喜欢吃什么|爱吃什么|最喜欢(?:的)?吃的|口味", ("我喜欢吃{a}", "我喜欢{a}")),
     ("zh", r"(?:吃|服用)(?:什么|哪些)药|(?:长期|平时|常|经常|一直)(?:吃|服用).{0,2}药", ("我在吃{a}",)),
@@ -273,24 +275,24 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"在哪(?:家|个)?(?:公司)?(?:上班|工作)|哪家公司|什么公司|哪个单位", ("我在{a}工作", "我在{a}上班")),
     ("zh", r"(?:什么|哪个|哪一)行业|哪一行|什么领域|哪个行业的", ("我在{a}行业工作", "我做{a}")),
     # language and contact
-    ("zh", r"会说(?:什么|哪些|哪几种)语言|说(?:什么|哪些)语言", ("我会说{a}",)),
+    ("zh", r"会(?:说|讲)(?:什么|哪些|哪几种)语言|(?:说|讲)(?:什么|哪些)语言", ("我会说{a}",)),
     ("zh", r"(?:用|说)(?:什么|哪种|哪个)语言|语言.{0,4}(?:回复|回答|交流)", ("请用{a}回复我",)),
     ("zh", r"怎么联系你|(?:用|通过)(?:什么|哪种)(?:方式)?联系|联系方式|怎么通知你", ("请用{a}联系我",)),
     # interests and what not to recommend
     ("zh", r"喜欢(?P<w>看|听|玩|读)(?:什么|哪)", ("我喜欢{a}", "我喜欢{w}{a}")),
-    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)什么|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班)(?:一般|通常|都)?(?:干嘛|做什么|干什么|怎么过)", ("我喜欢{a}",)),
-    ("zh", r"不想(?:看到|收到|被推荐)|不要(?:给你)?推荐|别(?:给你)?推荐|不感兴趣的(?:内容|东西|话题)", ("不要给我推荐{a}",)),
+    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)(?:什么|啥|嘛)|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班)(?:一般|通常|都)?(?:干嘛|做什么|干什么|怎么过)", ("我喜欢{a}",)),
+    ("zh", r"不想(?:看到|收到|被推荐)|不(?:想|希望)(?:让)?我(?:给你)?推荐|不要(?:给你)?推荐|别(?:给你)?推荐|不感兴趣的(?:内容|东西|话题)", ("不要给我推荐{a}",)),
     # pets and family
     ("zh", r"(?:养|有)(?:了)?(?:什么|哪些|几只)宠物|宠物是什么", ("我养了{a}",)),
     ("zh", r"几个(?:孩子|小孩)", ("我有{a}个孩子", "我有{a}")),
     # travel, time, money
     ("zh", r"时区", ("我的时区是{a}",)),
-    ("zh", r"(?:什么|哪种|哪个)座位|座位.{0,3}(?:偏好|喜欢|要求)", ("我喜欢{a}的座位", "我喜欢{a}")),
+    ("zh", r"(?:什么|哪种|哪个)座位|座位.{0,3}(?:偏好|喜欢|要求)|(?:喜欢|习惯|爱)坐(?:哪|什么位置)", ("我喜欢{a}的座位", "我喜欢{a}")),
     ("zh", r"不(?:想|愿意)?坐的?(?:航司|航空公司)|(?:航司|航空公司).{0,4}(?:不坐|避开|不想坐)|不坐(?:哪|什么)", ("我不坐{a}",)),
     ("zh", r"(?:航空公司|航司|酒店|常旅客|里程|积分).{0,3}会员|会员.{0,3}(?:吗|呢)|常旅客|里程计划", ("我是{a}会员",)),
     ("zh", r"航空公司|航司", ("我喜欢坐{a}的航班",)),
     ("zh", r"(?:什么|哪家|哪个)(?:连锁)?酒店|酒店.{0,3}(?:偏好|喜欢)|连锁酒店|常住的", ("我喜欢住{a}", "我一般住{a}")),
-    ("zh", r"(?:怎么|用什么|如何)(?:付款|支付|付钱)|支付方式|付款方式", ("我一般用{a}付款",)),
+    ("zh", r"(?:怎么|用什么|如何)(?:付款|支付|付钱)|(?:用)?(?:什么|哪种)(?:方式)?(?:付款|支付|付钱|买单|结账)|支付方式|付款方式", ("我一般用{a}付款",)),
     ("zh", r"(?:什么|哪种)(?:货币|币种)|货币|币种", ("请用{a}显示价格",)),
 )
 
@@ -302,7 +304,10 @@ YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
     ("en", r"\bdo\s+{you}\s+have\s+(?:any\s+)?(?P<x>kids|children|pets|a\s+dog|a\s+cat|dogs|cats)\b", "I have {r}|I have {x}, {r}", None),
     ("en", r"\bare\s+{you}\s+(?:on|taking)\s+any\s+(?:medications?|meds|medicines?)\b", "I take {r}", None),
     ("en", r"\b(?:planning|going|about|set)\s+to\s+(?:move|relocate)\b|\b(?:moving|relocating)\s+(?:anywhere|somewhere|soon|away)\b", "I'm moving {r}", None),
-    ("zh", r"对(?P<x>[^？?，,。吗]{1,12})过敏(?:吗|么|嘛)", "我对{x}过敏", None),
+    ("zh", r"对(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗]){1,12})过敏(?:吗|么|嘛|吧|呢)", "我对{x}过敏", None),
+    ("zh", r"(?:有|对|你)(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗有对]){1,8})不耐受(?:吗|么|嘛|吧|呢)", "我对{x}不耐受", None),
+    ("zh", r"是不是不(?P<x>吃|喝)(?P<o>[^？?，,。吗]{1,8})(?:吗|么|嘛|吧|呢)?\W*$", "我不{x}{o}", None),
+    ("zh", r"表情(?:符号|包)?", "可以用表情符号", "不要用表情符号"),
     ("zh", r"(?:能|可以)(?:给你)?打(?:你)?电话|介意.{0,3}(?:打电话|来电)|接电话方便|方便接电话", "可以给我打电话", "不要给我打电话"),
 )
 
@@ -335,6 +340,7 @@ CHOICE_ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("zh", r"短信|邮件|电话|微信", "请用{c}联系我", ""),
     ("zh", r"简短|详细|长一点|短一点", "回答{c}一点", r"回答|回复"),
     ("zh", r"摄氏|华氏|公制|英制", "我用{c}", ""),
+    ("zh", r"正式|随意|轻松|随和|礼貌|直接", "我喜欢{c}一点的语气", r"语气|口吻|风格"),
     ("zh", r"支付宝|微信支付|信用卡|现金|借记卡", "我一般用{c}付款", ""),
 )
 # fmt: on

@@ -112,7 +112,7 @@ def _lang(question: str) -> str:
 # -- the answer --------------------------------------------------------------------------------
 _LEAD_EN = re.compile(
     r"^(?:(?:oh|um+|uh+|er+m?|hmm+|well|so|ok(?:ay)?|ah|actually|honestly|basically|i\s+guess"
-    r"|i\s+think|i'?d\s+say|probably|mostly|mainly|usually|normally|typically|generally|just"
+    r"|i\s+think|i'?d\s+say|probably|prob|prolly|probs|mostly|mainly|usually|normally|typically|generally|just"
     r"|only|it\s+is|it'?s|that\s+is|that'?s|that\s+would\s+be|that'?d\s+be|currently|these\s+days"
     r"|right\s+now|at\s+the\s+moment|mine\s+is|my\s+\w+\s+is|i'?m|i\s+am|i\s+have|i've"
     r"|definitely|absolutely|for\s+sure)\b[\s,.:;!-]*)+",
@@ -387,8 +387,8 @@ def _choice(q: str, answer: str, lang: str, pol: tuple[str, str] | None) -> tupl
         else:
             return ()
         return tuple(t.replace("{c}", c) for t in templates.split("|"))
-    if offers:
-        return _any_choice(q, answer, lang)
+    if offers:  # an open "X or Y?" whose answer names neither may still be a wh row's
+        return _any_choice(q, answer, lang) or None
     return None
 
 
@@ -682,6 +682,8 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
             continue
         if pol is not None and pol[0] == "no" and not pol[1]:
             return ()  # "Any allergies?" + "no": nothing the keys hold
+        if pol == ("yes", "") and lang == "en":
+            break  # "Are you lactose intolerant?" + "yes": the question turned around
         if (
             pol is not None
             and pol[0] == "no"
