@@ -200,9 +200,9 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\bhow\s+old\s+(?:are\s+{you}|{you}\s+are)\b|\b{your}\s+age\b|\bwhat\s+age\b|^\W*(?:and\s+)?age\W*$", ("I am {a} years old", "I am {a}")),
     ("en", r"\bwhen\s+is\s+{your}\s+birthday\b|\bwhen\s+were\s+{you}\s+born\b|\b{your}\s+(?:birthday|date\s+of\s+birth|dob|birth\s+date)\b|^\W*(?:and\s+)?(?:birthday|date\s+of\s+birth|dob|birth\s+date)\W*$|\bwhen\s+(?:do|does)\s+{you}\s+(?:celebrate|have)\s+{your}\s+birthday\b", ("My birthday is {a}", "I was born on {a}", "I was born in {a}")),
     # budget
-    ("en", r"\bbudget\b|\bhow\s+much\s+(?:are|were|do|would|can)\s+{you}\s+(?:\w+\s+){0,2}(?:spend|pay|invest|afford)\b|\bprice\s+range\b|\bspending\s+limit\b|\bthe\s+most\s+{you}(?:'d|\s+would|\s+will|\s+can|\s+want\s+to|\s+are\s+willing\s+to)\s+(?:pay|spend)\b|\bmax(?:imum)?\s+(?:price|spend)\b|\bhow\s+much\s+(?:money\s+)?(?:is|would\s+be)\s+too\s+much\b", ("My budget is {a}",)),
+    ("en", r"\bbudget\b|\bhow\s+much\s+(?:are|were|do|would|can)\s+{you}\s+(?:\w+\s+){0,2}(?:spend|pay|invest|afford)\b|\bprice\s+range\b|\bspending\s+limit\b|\bthe\s+most\s+{you}(?:'d|\s+would|\s+will|\s+can|\s+want\s+to|\s+are\s+willing\s+to)\s+(?:pay|spend)\b|\bmax(?:imum)?\s+(?:price|spend)\b|\bupper\s+limit\b|\bhow\s+much\s+(?:money\s+)?(?:is|would\s+be)\s+too\s+much\b", ("My budget is {a}",)),
     # health
-    ("en", r"\ballerg(?:ies|ic|y)\b", ("I'm allergic to {a}",)),
+    ("en", r"\ballerg(?:ies|ic|y)\b|\breact\s+(?:badly\s+)?to\b", ("I'm allergic to {a}",)),
     ("en", r"\bintoleran(?:ces?|t)\b|\bsensitivit(?:y|ies)\b|\b(?:don't|do\s+not|doesn't|does\s+not)\s+agree\s+with\s+{you}\b", ("I'm intolerant to {a}", "I'm {a} intolerant")),
     ("en", r"\b(?:medications?|meds|medicines?|pills|prescriptions?|drugs)\b", ("I take {a}",)),
     ("en", r"\b(?:medical|health|chronic|long[\s-]term)\s+(?:conditions?|issues?|problems?|concerns?)\b|\bconditions?\s+i\s+should\s+know\b", ("I have {a}",)),
@@ -211,23 +211,23 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\b(?:anything|any\s+foods?|foods?|things?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not|can't|cannot|won't|never)\s+(?:eat|touch)\b|\b(?:foods?|anything)\s+{you}\s+avoid\b|\bwhat\s+do\s+{you}\s+avoid\s+eating\b", ("I don't eat {a}",)),
     ("en", r"\b(?:anything|any\s+foods?|foods?|what)\b.{0,24}\b{you}\s+(?:don't|do\s+not)\s+(?:like|enjoy)\b|\b(?:foods?|dishes|anything|things?)\s+{you}\s+(?:really\s+|just\s+|absolutely\s+)?(?:hate|dislike|can't\s+stand|cannot\s+stand)\b|\b(?:which|what)\s+(?:foods?|dishes)\s+do\s+{you}\s+(?:really\s+)?(?:hate|dislike)\b", ("I don't like {a}",)),
     ("en", r"\b(?:{your}\s+)?fav(?:ou?rite)?\s+(?P<w>food|dish|cuisine|meal|snack|drink|dessert|fruit)\b", ("My favourite {w} is {a}", "I love {a}")),
-    ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:food|cuisine|dishes)\s+do\s+{you}\s+(?:like|love|enjoy|prefer)\b", ("I love {a}",)),
+    ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:food|cuisine|dishes)\s+do\s+{you}\s+(?:like|love|enjoy|prefer)\b|\bwhat\s+do\s+{you}\s+(?:usually\s+|normally\s+|typically\s+)?order\b", ("I love {a}",)),
     # work
     ("en", r"\bwhat\s+do\s+{you}\s+do(?:\s+for\s+(?:a\s+living|work)|\s+professionally)?\s*\??$|\b{your}\s+(?:job|occupation|profession|line\s+of\s+work|role|job\s+title)\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|line\s+of\s+)?work\s+(?:do|are)\s+{you}\b|\bwhat\s+do\s+{you}\s+do\s+for\s+(?:a\s+living|work)\b", ("I'm {a}", "I work as {a_}", "I'm {a_}", "I work in {a}")),
     ("en", r"\bwho\s+do\s+{you}\s+work\s+for\b|\bwhere\s+do\s+{you}\s+work\b|\b(?:which|what)\s+company\b|\b{your}\s+employer\b", ("I work at {a}", "I work for {a}")),
     ("en", r"\b(?:what|which)\s+(?:industry|sector|field)\b", ("I work in {a}",)),
     # language
-    ("en", r"\b(?:what|which)\s+languages?\s+(?:do|can)\s+{you}\s+speak\b|\bspeak\s+any\s+other\s+languages?\b", ("I speak {a}",)),
-    ("en", r"\b(?:what|which)\s+language\b(?!\s+(?:is|was|are|were)\s+(?:the|that|this|it|these|those)\b)|\bin\s+which\s+language\b|\bpreferred\s+language\b|^\W*(?:reply\s+)?language\W*$", ("Please reply in {a}",)),
+    ("en", r"\b(?:what|which)\s+languages?\s+(?:(?:do|can)\s+{you}\s+speak|are\s+{you}\s+fluent\s+in|do\s+{you}\s+know)\b|\bspeak\s+any\s+other\s+languages?\b", ("I speak {a}",)),
+    ("en", r"\b(?:what|which)\s+language\b(?!\s+(?:is|was|are|were)\s+(?:the|that|this|it|these|those)\b)|\bin\s+which\s+language\b|\bpreferred\s+language\b|\b(?:prefer|like|want)\s+(?:another|a\s+different|some\s+other)\s+language\b|^\W*(?:reply\s+)?language\W*$", ("Please reply in {a}",)),
     # contact
     ("en", r"\b(?:best|preferred|easiest)\s+(?:way|channel|method|number|app|platform)\b.{0,20}\b(?:contact|reach|get\s+in\s+touch|notify|message|update)\b|\bhow\s+(?:do|would|should|can)\s+(?:{you}\s+(?:like|prefer|want)\s+(?:us|me)\s+to|i|we)\s+(?:contact|reach|notify|message|update|get\s+in\s+touch|get\s+hold\s+of)\b|\bhow\s+(?:do|would)\s+{you}\s+(?:like|prefer|want)\s+to\s+be\s+(?:contacted|reached|notified)\b|\bpreferred\s+contact\b|\bcontact\s+(?:method|channel|preference)\b", ("Contact me by {a}", "Contact me on {a}")),
     ("en", r"\b{your}\s+e-?mail(?:\s+address)?\b", ("My email is {a}",)),
-    ("en", r"\b(?:when|what\s+times?|what\s+hours?)\b.{0,30}\b(?:not|n't|never)\s+(?:contact|message|call|text|disturb|ping|bother)\b|\b(?:quiet|do[\s-]not[\s-]disturb|dnd|silent|mute[d]?)\b.{0,24}\b(?:hours?|times?|window|period)\b|\b(?:hours?|times?)\b.{0,30}\b(?:muted|silenced|silent|quiet)\b", ("Don't contact me {a}", "My quiet hours are {a}")),
+    ("en", r"\b(?:when|what\s+times?|what\s+hours?)\b.{0,30}\b(?:not|n't|never)\s+(?:contact|message|call|text|disturb|ping|bother)\b|\b(?:quiet|do[\s-]not[\s-]disturb|dnd|silent|mute[d]?)\b.{0,24}\b(?:hours?|times?|window|period)\b|\b(?:hours?|times?)\b.{0,30}\b(?:muted|silenced|silent|quiet)\b|\b(?:hours?|times?)\b.{0,20}\bavoid\s+(?:messaging|contacting|calling|texting|pinging)\s+{you}\b", ("Don't contact me {a}", "My quiet hours are {a}")),
     # travel
     ("en", r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+)?seats?\b|\bseat(?:ing)?\s+preference\b|\bwhere\s+do\s+{you}\s+(?:usually\s+|normally\s+)?(?:like|prefer|want)\s+to\s+sit\b", ("I prefer {a} seats", "I prefer {a_} seat")),
     ("en", r"\b(?:what|which)\s+(?:cabin\s+|travel\s+|seat\s+)?class\b", ("I fly {a}", "I prefer {a}")),
     ("en", r"\b(?:what|which)\s+airlines?\b.{0,24}\b(?:avoid|won't|never|hate|refuse)\b|\bairlines?\s+{you}(?:'d|\s+would)?\s+(?:rather\s+)?(?:avoid|won't\s+fly|never\s+fly|refuse)", ("I never fly {a}",)),
-    ("en", r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b", ("I prefer flying with {a}",)),
+    ("en", r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b|\b(?:airlines?|carriers?)\b.{0,20}\bloyal\s+to\b", ("I prefer flying with {a}",)),
     ("en", r"\b(?:what|which)\s+hotels?\s*(?:chain|brand|group)?\b|\b(?:favou?rite|preferred)\s+hotels?\b", ("I prefer {a} hotels", "I usually stay at {a}")),
     ("en", r"\broom\s+preferences?\b|\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?room\b", ("I prefer {a_} room", "I prefer {a} rooms", "I need {a_} room")),
     ("en", r"\bloyalty\b|\bfrequent[\s-]+fl(?:y|i)er\b|\bmembership\s+(?:program|programme|scheme)s?\b|\brewards?\s+(?:programs?|programmes?|schemes?|cards?)\b", ("I'm a member of {a}",)),
@@ -236,15 +236,15 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?pets?\b|\bwhat\s+(?:animals?|pets?)\s+do\s+{you}\s+have\b", ("I have {a}",)),
     ("en", r"\brelationship\s+status\b|\bmarital\s+status\b", ("I'm {a}",)),
     # preferences about answers and units
-    ("en", r"\b{your}\s+time\s*zone\b|\b(?:what|which)\s+time\s*zone\b|^\W*(?:[\w-]+\W+){0,3}time\s*zone\W*$", ("My timezone is {a}", "I'm on {a} time")),
+    ("en", r"\b{your}\s+(?:local\s+|home\s+)?time\s*zone\b|\b(?:what|which)\s+time\s*zone\b|^\W*(?:[\w-]+\W+){0,3}time\s*zone\W*$", ("My timezone is {a}", "I'm on {a} time")),
     ("en", r"\bhow\s+(?:long|detailed|short|brief|in[\s-]depth|much\s+detail)\b.{0,30}\b(?:answers?|replies|responses|explanations?)\b", ("Keep your answers {a}", "I prefer {a} answers")),
     ("en", r"\b(?:what|which)\s+(?:format|layout)\b|\bhow\s+(?:should|do|would)\s+(?:i|{you}\s+(?:like|want)\s+me\s+to)\s+(?:format|lay\s+out|structure)\b", ("I prefer {a}",)),
     ("en", r"\b(?:what|which)\s+(?:tone|style|register)\b|\bhow\s+formal\b", ("I prefer a {a} tone", "I prefer {a}")),
     ("en", r"\b(?:what|which)\s+currency\b|\bcurrency\s+(?:should|do|would)\b|\bpreferred\s+currency\b|^\W*currency\W*$", ("Show prices in {a}",)),
     ("en", r"\bhow\s+(?:do|would)\s+{you}\s+(?:usually\s+|normally\s+|typically\s+|like\s+to\s+|prefer\s+to\s+)?pay\b|\bpayment\s+(?:method|option)s?\b|\bpreferred\s+(?:way\s+to\s+pay|payment)\b", ("I usually pay with {a}", "I pay by {a}")),
     # interests and what not to recommend
-    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|like\s+doing|enjoy\s+doing|get\s+up\s+to|love\s+doing|love\s+to\s+do)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b|\bwhat\s+are\s+{you}\s+(?:passionate\s+about|interested\s+in)\b", ("I enjoy {a}", "I love {a}")),
-    ("en", r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b|\bnever\s+(?:to\s+)?(?:recommend|suggest)\b|\bkeep\s+off\b|\bleave\s+out\s+of\s+(?:my\s+|{your}\s+)?(?:suggestions|recommendations)\b|\b(?:suggestions?|recommendations?)\s+list\b", ("Never recommend {a}",)),
+    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|like\s+doing|enjoy\s+doing|get\s+up\s+to|love\s+doing|love\s+to\s+do)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+(?:(?:kind|sort)\s+of\s+(?:things|stuff)\s+)?are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b|\bwhat\s+are\s+{you}\s+(?:passionate\s+about|interested\s+in)\b", ("I enjoy {a}", "I love {a}")),
+    ("en", r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b|\bnever\s+(?:to\s+)?(?:recommend|suggest)\b|\bkeep\s+off\b|\bsteer\s+clear\s+of\b|\bleave\s+out\s+of\s+(?:my\s+|{your}\s+)?(?:suggestions|recommendations)\b|\b(?:suggestions?|recommendations?)\s+list\b", ("Never recommend {a}",)),
     ("en", r"\baccessibility\b", ("I need {a}", "I use {a_}")),
     # Chinese: where the user lives, moves to, moved from
     ("zh", r"搬(?:到|去)(?:哪|什么地方)|去哪(?:个城市)?(?:定居|发展)", ("我打算搬到{a}",)),
@@ -256,7 +256,7 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"(?P<w>孩子|儿子|女儿|小孩)(?:的名字|叫什么)", ("我{w}叫{a}",)),
     ("zh", r"(?P<w>狗|猫|宠物|猫咪|狗狗)(?:的)?(?:名字|叫什么)", ("我的{w}叫{a}",)),
     ("zh", r"怎么称呼|我(?:该|应该)?(?:怎么|咋)(?:叫|称呼)你|叫你什么|你(?:想|希望)(?:我)?(?:叫|称呼)你什么|^\W*称呼\W*$", ("叫我{a}", "我叫{a}")),
-    ("zh", r"你叫什么|你的名字|你贵姓|你的姓名|名字是什么|^\W*(?:姓名|名字|全名)\W*$", ("我叫{a}",)),
+    ("zh", r"你叫什么|你的名字|你贵姓|尊姓大名|你的大名|你的姓名|名字是什么|^\W*(?:姓名|名字|全名)\W*$", ("我叫{a}",)),
     # age, birthday, budget
     ("zh", r"你(?:今年)?多大|你(?:今年)?几岁|你的年龄|你(?:今年)?多少岁|高寿|贵庚|多大岁数|多大年纪|年纪多大|年龄", ("我今年{a}岁", "我今年{a}")),
     ("zh", r"生日|出生(?:日期|年月)|哪天出生|什么时候出生|几月几(?:号|日)(?:出)?生", ("我的生日是{a}",)),
@@ -272,11 +272,12 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"慢性病|病史|身体.{0,3}(?:问题|状况|毛病)|基础病", ("我有{a}",)),
     # work
     ("zh", r"做什么工作|做什么的|干什么的|干哪行|做哪行|职业|工作是什么|什么工作", ("我是{a}", "我是做{a}的", "我在{a}工作")),
-    ("zh", r"在哪(?:家|个)?(?:公司)?(?:上班|工作)|哪家公司|什么公司|哪个单位", ("我在{a}工作", "我在{a}上班")),
+    ("zh", r"在哪(?:家|个)?(?:公司)?(?:上班|工作)|哪(?:家|个)公司|什么公司|哪个单位", ("我在{a}工作", "我在{a}上班")),
     ("zh", r"(?:什么|哪个|哪一)行业|哪一行|什么领域|哪个行业的", ("我在{a}行业工作", "我做{a}")),
     # language and contact
     ("zh", r"会(?:说|讲)(?:什么|哪些|哪几种)语言|(?:说|讲)(?:什么|哪些)语言", ("我会说{a}",)),
     ("zh", r"(?:用|说)(?:什么|哪种|哪个)语言|语言.{0,4}(?:回复|回答|交流)", ("请用{a}回复我",)),
+    ("zh", r"(?:几点|什么时候|什么时间|哪些时间|哪个时间段).{0,6}(?:别|不要|不能|不想被|不方便)(?:打扰|联系|打电话|发消息)|免打扰", ("{a}别打扰我", "{a}不要联系我")),
     ("zh", r"怎么联系你|(?:用|通过)(?:什么|哪种)(?:方式)?联系|联系方式|怎么通知你", ("请用{a}联系我",)),
     # interests and what not to recommend
     ("zh", r"喜欢(?P<w>看|听|玩|读)(?:什么|哪)", ("我喜欢{a}", "我喜欢{w}{a}")),
@@ -284,7 +285,7 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"不想(?:看到|收到|被推荐)|不(?:想|希望)(?:让)?我(?:给你)?推荐|不要(?:给你)?推荐|别(?:给你)?推荐|不感兴趣的(?:内容|东西|话题)", ("不要给我推荐{a}",)),
     # pets and family
     ("zh", r"(?:养|有)(?:了)?(?:什么|哪些|几只)宠物|宠物是什么", ("我养了{a}",)),
-    ("zh", r"几个(?:孩子|小孩)", ("我有{a}个孩子", "我有{a}")),
+    ("zh", r"几个(?:孩子|小孩)|(?:孩子|小孩)几个", ("我有{a}个孩子", "我有{a}")),
     # travel, time, money
     ("zh", r"时区", ("我的时区是{a}",)),
     ("zh", r"(?:什么|哪种|哪个)座位|座位.{0,3}(?:偏好|喜欢|要求)|(?:喜欢|习惯|爱)坐(?:哪|什么位置)", ("我喜欢{a}的座位", "我喜欢{a}")),
@@ -303,6 +304,7 @@ YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
     ("en", r"\b(?:are|is)\s+(?:emojis?|emoticons?)\s+(?:ok|okay|fine|alright|welcome)\b|\bdo\s+{you}\s+(?:like|want|mind)\s+emojis?\b", "Emojis are fine", "No emojis"),
     ("en", r"\bdo\s+{you}\s+have\s+(?:any\s+)?(?P<x>kids|children|pets|a\s+dog|a\s+cat|dogs|cats)\b", "I have {r}|I have {x}, {r}", None),
     ("en", r"\bare\s+{you}\s+(?:on|taking)\s+any\s+(?:medications?|meds|medicines?)\b", "I take {r}", None),
+    ("en", r"\b(?:should|shall)\s+i\s+keep\s+(?:my\s+)?(?:answers|replies|responses)\s+(?P<x>short|brief|concise|detailed)\b", "Keep your answers {x}", None),
     ("en", r"\b(?:planning|going|about|set)\s+to\s+(?:move|relocate)\b|\b(?:moving|relocating)\s+(?:anywhere|somewhere|soon|away)\b", "I'm moving {r}", None),
     ("zh", r"对(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗]){1,12})过敏(?:吗|么|嘛|吧|呢)", "我对{x}过敏", None),
     ("zh", r"(?:有|对|你)(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗有对]){1,8})不耐受(?:吗|么|嘛|吧|呢)", "我对{x}不耐受", None),
