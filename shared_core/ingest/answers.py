@@ -167,7 +167,7 @@ _NO_EN = re.compile(
 )
 #: a yes on its own ("是的", "嗯，…"); a yes that repeats the verb (能吃, 养了) is read by the swap
 _YES_ZH = re.compile(
-    r"^(?:是的?|对的?|嗯+|恩|有的?|当然|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?=[\W\s]|啊|呀|呢|$)"
+    r"^(?:是的?|对的?|嗯+|恩|有的?|当然|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧)*(?=[\W\s]|$)"
 )
 _NO_ZH = re.compile(r"^(?:不|没|别|无)")
 
@@ -684,12 +684,16 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
             return ()  # "Any allergies?" + "no": nothing the keys hold
         if pol == ("yes", "") and lang == "en":
             break  # "Are you lactose intolerant?" + "yes": the question turned around
+        if pol == ("yes", ""):
+            return ()  # "你还有别的爱好吗？" + "当然啦": a yes that names nothing
         if (
             pol is not None
             and pol[0] == "no"
             and re.match(r"(?:but|and|not|though|我|i\b)", pol[1], _I)
         ):
             return ()  # "no, but my son is": not an answer about the user
+        if pol is not None and pol[0] == "yes" and re.match(r"(?:我|i\b|i'm\b)", pol[1], _I):
+            return ()  # "当然啦，我还喜欢音乐制作": the user's own sentence says what it says
         # "yes, penicillin"; "no, Kathryn" (the assistant's guess corrected)
         a = pol[1] if pol is not None and pol[1] else _clean(raw, lang)
         if not a or R.NON_ANSWER.search(a) or R.CHATTER.match(a) or R.CHATTER.match(raw):

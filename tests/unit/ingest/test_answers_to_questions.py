@@ -368,3 +368,26 @@ def test_a_value_before_a_condition_is_still_the_answer() -> None:
     assert has_value(
         answered("When's your birthday?", "next Tuesday actually"), "birthday", "04-21"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("除了看书，你还有别的爱好吗？", "当然啦，我还挺喜欢下围棋的"),
+        ("除了看书，你还有别的爱好吗？", "当然啦"),
+        ("除了看书，你还有别的爱好吗？", "有的呀"),
+        ("你有什么药物过敏吗？", "有啦"),
+    ],
+)
+def test_a_chinese_yes_with_a_particle_is_no_value(question: str, answer: str) -> None:
+    """A yes (当然啦, 有的呀) fills no slot: the particle is no hobby, and a sentence of the
+    user's own after it is read on its own, not wrapped in the question's template."""
+    keys = {(r["key"], r["value"]) for r in conversation(("assistant", question), ("user", answer))}
+    assert not any("当然" in k or "啦" in v or "呀" in v for k, v in keys)
+    if "围棋" in answer:
+        assert any("围棋" in k or "围棋" in v for k, v in keys)
+
+
+def test_a_chinese_yes_with_a_particle_still_names_what_follows() -> None:
+    recs = conversation(("assistant", "你对什么过敏吗？"), ("user", "有啦，虾"))
+    assert [(r["key"], r["normalized"]) for r in recs] == [("allergy.food", "shrimp")]
