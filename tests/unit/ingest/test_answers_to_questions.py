@@ -84,16 +84,20 @@ ZH_WH = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "key", "value"), EN_WH + ZH_WH)
-def test_a_short_answer_to_a_wh_question_is_stored(
-    question: str, answer: str, key: str | None, value: str | None
-) -> None:
-    got = answered(question, answer)
+def _stored_as(got: set[tuple[str, str]], key: str | None, value: str | None) -> None:
+    """Nothing stored when no key is expected, else the expected (key, value) among them."""
     if key is None:
         assert got == set()
     else:
         assert value is not None
         assert has_value(got, key, value), got
+
+
+@pytest.mark.parametrize(("question", "answer", "key", "value"), EN_WH + ZH_WH)
+def test_a_short_answer_to_a_wh_question_is_stored(
+    question: str, answer: str, key: str | None, value: str | None
+) -> None:
+    _stored_as(answered(question, answer), key, value)
 
 
 # -- yes/no questions: a pronoun swap; a "no" only where the key takes a negation ---------------
@@ -119,12 +123,7 @@ YES_NO = [
 def test_a_yes_or_no_answer_turns_the_question_around(
     question: str, answer: str, key: str | None, value: str | None
 ) -> None:
-    got = answered(question, answer)
-    if key is None:
-        assert got == set()
-    else:
-        assert value is not None
-        assert has_value(got, key, value), got
+    _stored_as(answered(question, answer), key, value)
 
 
 CHOICE = [
