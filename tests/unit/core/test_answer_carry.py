@@ -179,3 +179,30 @@ def test_the_question_is_kept_masked_as_the_session_keeps_turns(clock: FakeClock
         say(m, "s", ("assistant", "Shall I use jo.bloggs@example.com, or which address?"))
         asked = m.sessions.get_state("u", "s")["asked"]
         assert "jo.bloggs@example.com" not in asked and asked.endswith("which address?")
+
+
+def test_an_erase_takes_the_pending_question_with_it(mem: UserMemory) -> None:
+    """The question waits in the session state, which an erase deletes: an answer after
+    the erase frames nothing from what was asked before it."""
+    say(mem, "s", ("assistant", ASK))
+    mem.forget("u")
+    assert "asked" not in mem.sessions.get_state("u", "s")
+    say(mem, "s", ("user", "Bath"))
+    assert facts(mem) == {}
+
+
+def test_hostile_turns_keep_the_state_bounded_and_store_nothing(mem: UserMemory) -> None:
+    from shared_core.errors import UserMemoryError
+    from shared_core.ingest.answers import MAX_QUESTION_CHARS
+
+    say(mem, "s", ("assistant", "x " * 15_000 + ASK))  # 30 KB, the question at the end
+    asked = mem.sessions.get_state("u", "s")["asked"]
+    assert len(asked) <= MAX_QUESTION_CHARS and asked.endswith(ASK)
+    say(mem, "s", ("user", "Bath, " * 5_000))  # far longer than any framed answer
+    assert "location.city" not in facts(mem)
+    say(mem, "s", ("assistant", "?" * 30_000), ("user", "?" * 30_000))
+    for bad in ("", None, 42):
+        with pytest.raises(UserMemoryError):
+            mem.observe("u", bad, role="user", session_id="s")  # type: ignore[arg-type]
+    say(mem, "s", ("assistant", ASK), ("user", "Bath"))  # nothing before it was lost
+    assert facts(mem)["location.city"]["value"].lower() == "bath"
