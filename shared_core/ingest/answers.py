@@ -36,7 +36,7 @@ import re
 
 from . import _rules_answers as R
 from . import lexicon as L
-from ._rulebase import normalize_text, sentences
+from ._rulebase import CJK, normalize_text, sentences
 
 __all__ = [
     "MAX_ANSWER_CHARS",
@@ -53,7 +53,7 @@ MAX_QUESTION_CHARS = 240
 MAX_ANSWER_CHARS = {"en": 80, "zh": 30}
 
 _I = re.IGNORECASE
-_CJK = re.compile(r"[\u3400-\u9fff]")
+_CJK = re.compile(f"[{CJK}]")  # the rules' own test for Chinese text
 _ZH_QUESTION_END = re.compile(r"(?:吗|嘛|么|呢|没有|不)\W*$")
 #: a Chinese question without its question mark, as the turn's last sentence: 你住在哪个城市
 _ZH_QUESTION_WORD = re.compile(r"吗|呢|哪|什么|几|多少|怎么|如何|是否|有没有|(\w)不\1")
