@@ -98,6 +98,11 @@ negatives are answers that state nothing durable (one-off choices, others' facts
 sure"). ``dev23x_*.jsonl`` (split ``dev23x``) was written the same way at the same time and
 is held out: ``--with-dev2`` leaves it out, ``--details`` refuses it, and it is run once
 with ``--split dev23x`` to report the finished work.
+
+``dev24_*.jsonl`` (English) and ``dev24zh_*.jsonl`` (Chinese) are fresh everyday statements and
+must-store-nothing sentences, written from ``SCHEMA.md`` and ``keys.json`` only, before any
+tuning on them, and dealt alternately from one pool with the held-out ``dev24x`` /
+``dev24zhx`` (run alone, never tuned on, no ``--details``).
 """
 
 from __future__ import annotations
@@ -166,6 +171,10 @@ DEV21ZH = "dev21zh"  # fresh Chinese chat and look-alike negatives, before tunin
 DEV22ZH = "dev22zh"  # negatives only: Chinese minimal pairs of each key group (round 10)
 DEV23 = "dev23"  # answers to the assistant's questions, English and Chinese (round 11)
 DEV23X = "dev23x"  # the same, written with dev23 and held out: run alone, never tuned on
+DEV24 = "dev24"  # fresh English everyday chat, tuned on (round 12)
+DEV24X = "dev24x"  # written with dev24, dealt alternately, held out: never tuned on
+DEV24ZH = "dev24zh"  # fresh Chinese everyday chat and negatives, tuned on (round 12)
+DEV24ZHX = "dev24zhx"  # written with dev24zh, dealt alternately, held out: never tuned on
 EXTRA_SPLITS = (
     DEV2,
     DEV3,
@@ -196,8 +205,11 @@ EXTRA_SPLITS = (
     DEV21ZH,
     DEV22ZH,
     DEV23,
+    DEV24,
+    DEV24ZH,
 )
-HELDOUT_SPLITS = (DEV23X,)  # run only with --split NAME; --with-dev2 leaves them out
+# run only with --split NAME; --with-dev2 leaves them out
+HELDOUT_SPLITS = (DEV23X, DEV24X, DEV24ZHX)
 LIST_TYPES = frozenset({"enum_list", "text_list", "name_list", "language_list"})
 MIN_STATEMENTS, MIN_NEGATIVES, MIN_CATEGORIES, MIN_ZH = 300, 150, 25, 120
 AT = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)  # a Wednesday; relative dates resolve against it
@@ -733,13 +745,13 @@ def main(argv: list[str] | None = None) -> int:
         "--split",
         choices=(*SPLITS, "all", *EXTRA_SPLITS, *HELDOUT_SPLITS),
         default="test",
-        help="all = dev + test; dev2 to dev23 (extra development sets) are reported on their "
-        "own; dev23x is held out (run it alone, no --details)",
+        help="all = dev + test; dev2 to dev24zh (extra development sets) are reported on their "
+        "own; dev23x, dev24x and dev24zhx are held out (run alone, no --details)",
     )
     ap.add_argument(
         "--with-dev2",
         action="store_true",
-        help="also run dev2 to dev23, rows added to the same table (the README's one command)",
+        help="also run dev2 to dev24zh, rows added to the same table (the README's one command)",
     )
     ap.add_argument("--json", type=Path, help="write the report here")
     ap.add_argument("--limit", type=int, help="only the first N statements and negatives")
