@@ -508,6 +508,37 @@ _FOOD_WORDS = (
 )
 
 
+#: More foods and drinks by name (round 24, EN): herbs and spices, condiments, produce, offal
+#: and seafood, sweets, dishes and drinks that a taste or a "hard pass" names on its own
+#: ("capers are a no for me", "I can't stand fennel"). Words that are as often something
+#: else (turkey, dates, spam, rocket, sage, port) are left out.
+_FOOD_WORDS_EN24 = (
+    r"\b(?:fennel|dill|parsley|basil|mint|rosemary|thyme|oregano|tarragon|cumin|turmeric|ginger"
+    r"|cinnamon|nutmeg|cardamom|cloves|saffron|paprika|anise|aniseed|star\s+anise|wasabi|horseradish"
+    r"|capers?|mayo|mayonnaise|ketchup|mustard|vinegar|pickles?|gherkins?|relish|sauerkraut|salsa"
+    r"|guacamole|tahini|miso|soy\s+sauce|fish\s+sauce|hot\s+sauce|sriracha|gravy|pesto|aioli"
+    r"|artichokes?|radish(?:es)?|turnips?|parsnips?|leeks?|shallots?|scallions?|spring\s+onions"
+    r"|cabbage|sprouts|watercress|endive|chicory|rhubarb|beets?|celeriac|bok\s+choy|pak\s+choi"
+    r"|edamame|sweetcorn|bitter\s+(?:melon|gourd)|yams?|cassava|plantains?|figs?|prunes?"
+    r"|apricots?|plums?|pears?|papayas?|guavas?|lychees?|passion\s+fruit|grapefruit|oranges"
+    r"|limes|tangerines?|clementines?|cranberr(?:y|ies)|raspberr(?:y|ies)|blackberr(?:y|ies)"
+    r"|gooseberr(?:y|ies)|currants|sultanas|pomegranates?|persimmons?|jackfruit|dragon\s+fruit"
+    r"|nectarines?|quince|offal|tripe|haggis|black\s+pudding|blood\s+sausage|p[aâ]t[eé]|foie\s+gras"
+    r"|escargots?|snails|frogs?'?\s+legs|veal|venison|duck|mutton|chorizo|salami|pepperoni"
+    r"|prosciutto|jerky|meatballs?|hot\s+dogs?|mince|sweetbreads|bone\s+marrow|liver|mussels"
+    r"|clams|scallops|octopus|eel|caviar|roe|herring|mackerel|cod|haddock|trout|tilapia|catfish"
+    r"|sea\s+urchin|kippers|seaweed|nori|butter|ghee|cream|sour\s+cream|cottage\s+cheese"
+    r"|buttermilk|kefir|marzipan|nougat|fudge|toffee|caramel|jelly|jello|gelatin|sprinkles|frosting"
+    r"|icing|meringues?|cheesecake|tiramisu|fruitcake|gummy\s+bears|gummies|sweeteners?|stevia"
+    r"|sashimi|tempura|natto|polenta|grits|tapioca|boba|spaghetti|poutine|borscht|gumbo"
+    r"|jambalaya|biryani|dal|daal|dhal|samosas?|naan|roti|chapatis?|tortillas?|pitas?|crumpets"
+    r"|scones?|quiche|omelett?es?|hash\s+browns|cornbread|coleslaw|kombucha|cola|lemonade"
+    r"|whisky|whiskey|vodka|gin|rum|tequila|sake|cider|mead|champagne|prosecco|bourbon|brandy"
+    r"|absinthe|ouzo|matcha|chai|cocoa|mocha|milkshakes?|pistachios?|hazelnuts?|pecans?"
+    r"|macadamias?|chia\s+seeds|sunflower\s+seeds|truffles?|sugar|caffeine|carbs|salt)\b"
+)
+
+
 def _regex(pattern: str) -> Any:
     import re
 
@@ -515,7 +546,7 @@ def _regex(pattern: str) -> Any:
 
 
 _CURRENCY_RES = tuple((_regex(rx), code) for rx, code in _CURRENCY_WORDS)
-_FOOD_RE = _regex(_FOOD_WORDS)
+_FOOD_RE = _regex(_FOOD_WORDS + "|" + _FOOD_WORDS_EN24)
 
 
 def currency_of(text: str) -> str:

@@ -916,6 +916,9 @@ _SENT_END_RE = re.compile(
     r"[。！？!?；;\n]++|(?<![aApP]\.[mM])(?<!\b[eE]\.[gG])(?<!\b[iI]\.[eE])"
     r"(?<!\b(?:St|Dr|Mr|Ms|vs|Rs))(?<!\bMrs)(?<!\.[A-Za-z])\.++(?=\s|$)"
 )
+#: The verb of a pastime said after another taste or pastime ("... and do pottery", "... and
+#: play the guitar", "... and go climbing").
+PASTIME_VERB = r"(?:do|play|practi[cs]e|watch|go(?=\s+[a-z]+ing\b))"  # not "and go" (the game)
 # a comma or colon between two digits ("15,000", "9:30") is part of a number, not a clause break
 # "and I ..." / "but my ..." starts a new clause: "My name is Ada and I live in Berlin"
 # states two things, each matched on its own
@@ -931,6 +934,9 @@ _CLAUSE_SEP_RE = re.compile(
     r"|have\s+(?:a|an|one|two|three|four|\d)|allergic|intolerant)\b))"
     # "I'm 34 and a dad of two": after a number, "and a ..." says something new
     r"|(?i:(?<=\d)\s++and\s++(?=an?\s))"
+    # "I love hiking and do a lot of bouldering": a second pastime with its own verb; the
+    # "and" stays with it (the extractor gives it the subject only after a taste)
+    r"|(?i:(?<!\s)\s++(?=and\s++(?:also\s+|even\s+|still\s+)?" + PASTIME_VERB + r"\s))"
 )
 
 

@@ -78,7 +78,7 @@ def _hhmm(h: int, mi: int, after: bool, pm: bool | None) -> str:
 
 _QUIET_CUE = re.compile(
     r"\bquiet\b|\b(?:don't|do\s+not|dont|never|no|nothing|bed|asleep|unreachable|unavailable|dnd)\b"
-    r"|\bdisturb|\bsleep|\boffline\b|\bsilent\b"
+    r"|\bdisturb|\bsleep|\boffline\b|\bsilent\b|\bsilence\b|\bmute\b"
     # "I'm not reachable between 1 and 2pm", "leave me alone between midnight and 7"
     r"|\bnot\s+(?:reachable|available|contactable)\b|\bleave\s+me\s+(?:alone|be)\b"
     # "kindly avoid messaging between 9 and 6", "avoid calling me before 8"
@@ -122,6 +122,26 @@ _ZH_UNTIL = re.compile(
 )
 
 
+#: Being reached, said as a verb or a noun: what a range of bare hours keeps away.
+_REACHED = re.compile(
+    r"\b(?:contact|call|ring|text|messag|e-?mail|notif|alert|ping|disturb|bother|reach|buzz)", _I
+)
+
+
+def _bare_night(h1: int, h2: int, sentence: str) -> bool:
+    """Two bare hours that cross the night ("no notifications between 10 and 6", "don't
+    text me from 11 till 7"), in a sentence that keeps contact away: an evening start
+    (7-11, or 12 as midnight before a morning end) and a morning end."""
+    night = (7 <= h1 <= 11 and 1 <= h2 <= 10 and h1 > h2) or (h1 == 12 and 5 <= h2 <= 9)
+    kept_away = _KEPT_AWAY.search(sentence) is not None
+    return night and kept_away and _REACHED.search(sentence) is not None
+
+
+#: A span said in words ("between 10 and 6", "11 till 7"), not a score or a count ("8-4").
+_SAID_SPAN = re.compile(r"\d\s+(?:to|until|till|and)\s+\d", _I)
+_KEPT_AWAY = re.compile(r"\b(?:no|nothing|don't|do\s+not|dont|never|avoid|stop|mute|silence)\b", _I)
+
+
 def _ampm(h: int, mi: int, ap: str | None) -> tuple[int, int]:
     if ap:
         if ap.lower().startswith("p") and h < 12:
@@ -143,14 +163,20 @@ def _h_quiet_range(cl: Clause) -> Iterator[Hit]:
         h1 = named1[0] if named1 else int(g["h1"])
         h2 = named2[0] if named2 else int(g["h2"])
         if not (a1 or a2 or (g["m1"] and g["m2"])):
-            if not (_WORKDAY.search(cl.sentence.text) and 6 <= h1 <= 11 and 1 <= h2 <= 8):
+            if _WORKDAY.search(cl.sentence.text) and 6 <= h1 <= 11 and 1 <= h2 <= 8:
+                a1, a2 = "am", "pm"  # "I'm at work 9-5": the working day
+            elif _bare_night(h1, h2, cl.sentence.text) and _SAID_SPAN.search(m.group(0)):
+                # "no notifications between 10 and 6": over the night (12 is midnight)
+                a1, a2 = ("am" if h1 == 12 else "pm"), "am"
+            else:
                 continue  # "500 to 800" is not a time range
-            a1, a2 = "am", "pm"  # "I'm at work 9-5": the working day
         if h1 > 24 or h2 > 24:
             continue
         if a1 is None and a2 is not None:
-            # "10 to 7am": the start is the evening before
-            a1 = "pm" if a2.lower().startswith("a") and h1 > h2 else a2
+            # "10 to 7am": the start is the evening before; "12 till 8 in the morning" is
+            # midnight, not noon
+            night = a2.lower().startswith("a") and (h1 > h2 or h1 == 12)
+            a1 = ("am" if h1 == 12 else "pm") if night else a2
         t1, t2 = _ampm(h1, int(g["m1"] or 0), a1), _ampm(h2, int(g["m2"] or 0), a2)
         value = f"{t1[0]:02d}:{t1[1]:02d}-{t2[0]:02d}:{t2[1]:02d}"
         yield m.start(), m.end(), cand(Kind.CONSTRAINT, "contact.quiet_hours", value, hard=True)

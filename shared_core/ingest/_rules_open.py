@@ -37,6 +37,7 @@ __all__ = [
     "h_note",
     "h_rule",
     "h_taste",
+    "with_item",
 ]
 
 _I = re.IGNORECASE
@@ -141,6 +142,16 @@ def _corrected_amount(new: str, old: str) -> str | None:
     return str(a)
 
 
+#: A language of the user's own said with its rank or origin ("my first language", "native
+#: tongue", "a native speaker"): "X, not Y" there contrasts languages spoken, it corrects no
+#: reply language.
+_OWN_LANGUAGE = re.compile(
+    r"\b(?:first|native|mother|second|home|main)\s+(?:language|tongue)\b|\bnative\s+(?:\w+\s+)?speaker\b"
+    r"|\bgrew\s+up\s+(?:speaking|with)\b",
+    _I,
+)
+
+
 def h_correction(cl: Clause) -> Iterator[Hit]:
     """ "not X, Y" / "Y, not X" / "不是X，是Y" / "是Y，不是X" / "不对，是Y": Y replaces X.
 
@@ -156,6 +167,8 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
             if rx is _CORR_EN and m.group(0)[:2].lower() == "no" and classify(new) is None:
                 continue  # "No calls please - unless ..., then fine" corrects nothing
             key, kind, _canon = found
+            if key == "language" and _OWN_LANGUAGE.search(cl.text):
+                continue  # "english isn't my first language, polish is": languages spoken
             c = cand(kind, key, new)
             was = _old_value(old, key)
             yield m.start(), m.end(), dataclasses.replace(c, correction=True, replaces=was)
@@ -167,6 +180,8 @@ def h_correction(cl: Clause) -> Iterator[Hit]:
                 yield start, end, dataclasses.replace(c, correction=True)
             continue
         term, (key, kind, _canon) = tail
+        if key == "language" and _OWN_LANGUAGE.search(cl.text):
+            continue  # "my native tongue is tagalog, not english": spoken, not the reply's
         old_term = classify(phrase(old_text, 3))
         if old_term is not None and old_term[0] != key:
             continue
@@ -504,6 +519,22 @@ _AT_HOME = re.compile(
 )
 
 
+#: A food named by what a dish has in it: "anything with cilantro (in it)", "food containing
+#: capers", "dishes made with fennel" -> the food itself.
+WITH_ITEM_RE = re.compile(
+    r"^(?:anything|everything|something|food|foods|dishes|meals|stuff)\s+(?:with|containing|that\s+has"
+    r"|that\s+have|that\s+contains?|made\s+with|cooked\s+with)\s+(?=\w)",
+    _I,
+)
+_IN_IT_RE = re.compile(r"\s+in\s+(?:it|them)\b.*$", _I)
+
+
+def with_item(raw: str) -> str:
+    """ "anything with cilantro in it" -> "cilantro"; other items as they are."""
+    m = WITH_ITEM_RE.match(raw)
+    return _IN_IT_RE.sub("", raw[m.end() :]) if m else raw
+
+
 #: The verb before a pastime in a list ("... and play chess", "... and do crosswords").
 _PASTIME_VERB = re.compile(r"^(?:play|do|go|practi[cs]e)\s+(?=[a-z])", _I)
 #: "the stuff", "that stuff": a kind of thing named before in the sentence.
@@ -548,7 +579,7 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 continue  # "I love this song", "what I love is when ...": not a standing taste
             if rx is _TASTE_ZH_BARE and cl.third_party:
                 continue
-            raw = _AT_HOME.sub("", m.group("item").strip())
+            raw = with_item(_AT_HOME.sub("", m.group("item").strip()))
             if raw.startswith("的"):  # "我最喜欢的运动是游泳": the taste is what follows 是
                 fav = re.match(r"的[^是]{0,8}?是(?P<v>.+)", raw)
                 if fav is None:

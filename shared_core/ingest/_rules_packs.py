@@ -38,7 +38,7 @@ from ._rulebase import (
     split_items,
 )
 from ._rulebase import negate as _negate
-from ._rules_open import STUFF_RE, food_before
+from ._rules_open import STUFF_RE, food_before, with_item
 from .dates import resolve_dates
 from .lexicon import parse_number, slugify
 
@@ -51,6 +51,7 @@ __all__ = [
     "h_allergy_reaction",
     "h_birthday",
     "h_children_count",
+    "h_food_said",
     "h_hard_no",
     "h_here_in",
     "h_move",
@@ -754,7 +755,7 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "language.spoken",
         LANGS,
-        r"\bmy\s+(?:native\s+language|mother\s+tongue|first\s+language)\s+is\s+(?P<v>"
+        r"\bmy\s+(?:native\s+language|mother\s+tongue|first\s+language|native\s+tongue|mother\s+language|home\s+language)\s+(?:is|'s)\s+(?P<v>"
         + _alt(LANGS, ascii_only=True)
         + r")",
     ),
@@ -6369,7 +6370,7 @@ SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.dislike",
         None,
-        r"^\W*(?P<v>[a-z][a-z ]{1,25}?)\s*[,:—–-]+\s*(?:i\s+)?(?:hate|can't\s+stand|loathe|despise"
+        r"^\W*(?:(?:hold|skip|lose|no|without|leave\s+out|go\s+easy\s+on)\s+(?:the\s+)?)?(?P<v>[a-z][a-z ]{1,25}?)\s*[,:—–-]+\s*(?:i\s+)?(?:hate|can't\s+stand|loathe|despise"
         r"|detest)\s+(?:it|them|that)\W*$",
     ),
     (
@@ -6573,6 +6574,89 @@ SENTENCE_ITEM_ROWS_EN: tuple[tuple[str, Mapping[str, str] | None, str, bool], ..
         True,
     ),
 )
+#: A language contrasted with the user's first one, across a comma (round 24, EN): "english
+#: isn't my first language, polish is" speaks both (the one that is not the first is a
+#: second); a language spoken in one place and another elsewhere: "I speak Spanish at home,
+#: English at work", "we speak Urdu with family and English with friends".
+_LANG_EN = "(?:" + _alt(LANGS, ascii_only=True) + ")"
+_NOT_FIRST = (
+    r"\s+(?:isn't|isnt|is\s+not|'s\s+not|ain't)\s+(?:really\s+)?(?:my|our)\s+(?:first|native|mother|main"
+    r"|home)\s+(?:language|tongue)\W+(?:but\s+|though\s+)?(?:(?:it's|its|it\s+is|mine\s+is|my\s+first\s+is"
+    r"|that's|that\s+would\s+be)\s+)?"
+)
+_SPOKEN_WHERE = r"(?:at|with|to|in|for|around)\b[^,.;!?]{0,30}?"
+_LANG_LIST_EN = _LANG_EN + r"(?:\s*(?:,|and|&)\s*" + _LANG_EN + r")*"
+#: ... where the first languages are spoken, then the others and where: "at home, English at
+#: work", "with my parents and English with my kids".
+_ELSEWHERE = (
+    r"\s+"
+    + _SPOKEN_WHERE
+    + r"(?:\s*,\s*(?:and\s+|but\s+|while\s+)?|\s+(?:and|but|while|whereas)\s+)(?:(?:mostly|mainly|only|just|then)\s+)?"
+    + r"(?:"
+    + _SPOKEN_WHERE
+    + r"\s+(?:it's\s+|its\s+|it\s+is\s+|i\s+speak\s+|we\s+speak\s+)?)?"
+)
+_NOT_LANG_USE = r"(?!\s+(?:food|cuisine|people|friends?|guy|girl|accent|dishes))"
+SENTENCE_ITEM_ROWS_EN = (
+    *SENTENCE_ITEM_ROWS_EN,
+    (
+        "language.spoken",
+        LANGS,
+        r"\b" + _LANG_EN + _NOT_FIRST + r"(?P<v>" + _LANG_EN + r")\b",
+        False,
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"\b(?P<v>" + _LANG_EN + r")(?=" + _NOT_FIRST + _LANG_EN + r"\b)",
+        False,
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"\b(?:i|we)\s+(?:\w+\s+)?speak\s+(?P<v>"
+        + _LANG_LIST_EN
+        + r")(?="
+        + _ELSEWHERE
+        + _LANG_EN
+        + r"\b"
+        + _NOT_LANG_USE
+        + r")",
+        False,
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"\b(?:i|we)\s+(?:\w+\s+)?speak\s+"
+        + _LANG_LIST_EN
+        + _ELSEWHERE
+        + r"(?P<v>"
+        + _LANG_LIST_EN
+        + r")\b"
+        + _NOT_LANG_USE,
+        False,
+    ),
+    # fronted: "at home we speak Urdu but at work it's English"
+    (
+        "language.spoken",
+        LANGS,
+        r"\b(?:at\s+home|with\s+(?:my\s+)?(?:family|parents|folks|kids|husband|wife|partner|friends))\s*,?\s*"
+        r"(?:we|i)\s+(?:mostly\s+|mainly\s+|usually\s+|only\s+|always\s+)?speak\s+(?P<v>"
+        + _LANG_LIST_EN
+        + r")\b",
+        False,
+    ),
+    (
+        "language.spoken",
+        LANGS,
+        r"\bspeak\b[^.!?]{0,60}?\b(?:at|in)\s+(?:work|the\s+office|school|uni|college|my\s+job)\s*,?\s+"
+        r"(?:it's|its|it\s+is|i\s+speak|we\s+speak|i\s+use|we\s+use)\s+(?:mostly\s+|mainly\s+|all\s+|only\s+)?(?P<v>"
+        + _LANG_LIST_EN
+        + r")\b"
+        + _NOT_LANG_USE,
+        False,
+    ),
+)
 _SENT_VALUE_RX = tuple((k, v, re.compile(rx, _I)) for k, v, rx in SENTENCE_VALUE_ROWS)
 _SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_ROWS)
 _SENT_ITEM_EN_RX = tuple((k, c, re.compile(rx, _I), w) for k, c, rx, w in SENTENCE_ITEM_ROWS_EN)
@@ -6635,6 +6719,8 @@ SENTENCE_HINTS: tuple[str, ...] = (
         "what i use",
     ),
 )
+
+SENTENCE_HINTS = (*SENTENCE_HINTS, "language", "tongue", "speak")
 
 
 def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
@@ -6799,9 +6885,10 @@ def h_bare_value(cl: Clause) -> Iterator[Hit]:
 #: refusal closes it (only "for me" / "from me" may follow: "a no-go for my wife" is hers).
 _HARD_NO = re.compile(
     r"^\W*(?:(?:so|and|but|also|plus|oh|ok|okay|yeah|honestly|tbh|fyi|btw|sorry|um|uh)\W+)*"
-    r"(?:all\s+|any\s+)?(?P<v>[a-z][a-z'&, -]{1,40}?)"
+    r"(?:all\s+|any\s+)?(?P<v>[a-z][a-z'&, -]{1,40}?)(?:\s+in\s+(?:it|them))?"
     r"(?:\s+(?:is|are)|'s|'re)\s+(?:(?:totally|completely|strictly|absolutely|always|just|basically|pretty\s+much|still|also|a\s+big)\s+)?"
-    r"(?:an?\s+(?:(?:hard|firm|big|definite|strict|total|flat|solid|massive|huge|straight|absolute|automatic|instant|clear)\s+)?no(?:[\s-](?:go|no))?"
+    # "... is a hard pass", "... is a big nope": the same refusal in chat words
+    r"(?:an?\s+(?:(?:hard|firm|big|definite|strict|total|flat|solid|massive|huge|straight|absolute|automatic|instant|clear)\s+)?(?:no(?:[\s-](?:go|no))?|pass|nope)"
     r"|off[\s-]limits|off\s+the\s+table|not\s+an\s+option|never\s+an\s+option)"
     r"(?:\s+(?:for|from|with)\s+me)?"
     r"(?=\s*(?:$|[!.,;:)]|\s+(?:btw|tbh|lol|thanks|thx|pls|please|sorry|sadly|unfortunately|honestly)\b))",
@@ -6825,7 +6912,7 @@ def h_hard_no(cl: Clause) -> Iterator[Hit]:
     m = _HARD_NO.match(cl.text)
     if m is None:
         return
-    raw = m.group("v").strip()
+    raw = with_item(m.group("v").strip())  # "anything with cilantro is a hard pass"
     if _NOT_REFUSED.match(raw) or cl.third_party:
         return
     start, end = m.span("v")
@@ -6852,6 +6939,70 @@ def h_hard_no(cl: Clause) -> Iterator[Hit]:
             yield from _row_hits("taste.dislike", item, "dislike", start, end, n)
         elif _SUGGESTING.search(cl.sentence.text) and len(item.split()) <= 4:
             yield from _row_hits("recommend", item, "never", start, end, n)
+
+
+# ---- a food refused in words that refuse anything (round 24, EN) --------------------------
+#: "I avoid fennel", "I don't do capers", "can't do coriander", "I'm not into olives": the
+#: words would refuse anything ("I avoid crowds", "I don't do mornings"), so only an item
+#: that reads as a food is kept (what is avoided goes to the diet, the rest is a dislike).
+_FOOD_ITEM_EN = (
+    r"(?P<v>[a-z][a-z' -]{1,30}?)(?=\s*(?:$|[,.;!?)]|\s+(?:and\s+(?:i|my)|but|though|because|cos|since|at\s+all"
+    r"|anymore|any\s+more|either|please|pls|lol|tbh|honestly|ever|if\s+i\s+can|whenever|when|in\s+my|on\s+my)\b))"
+)
+_FOOD_FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "diet.avoid",
+        re.compile(
+            r"\bi\s+(?:(?:really|just|generally|usually|always|mostly|try\s+to|tend\s+to|do)\s+)*avoid\s+"
+            r"(?:eating\s+|having\s+|drinking\s+|anything\s+with\s+|food\s+with\s+)?"
+            + _FOOD_ITEM_EN,
+            _I,
+        ),
+    ),
+    (
+        "taste.dislike",
+        re.compile(
+            r"\bi\s+(?:(?:just|really|honestly)\s+)?(?:don't|do\s+not|dont|can't|cannot|can\s+not)\s+(?:really\s+)?do\s+"
+            + _FOOD_ITEM_EN
+            + r"|\bi(?:'m|\s+am|m)\s+not\s+(?:really\s+|that\s+|too\s+|very\s+|much\s+|so\s+)?(?:into|keen\s+on"
+            r"|fussed\s+on|a\s+(?:big\s+|huge\s+)?fan\s+of)\s+"
+            + _FOOD_ITEM_EN.replace("(?P<v>", "(?P<v2>"),
+            _I,
+        ),
+    ),
+)
+
+
+#: A body that does not take a food: "can't do gluten, it's an intolerance" is no taste.
+_MEDICAL_EN = re.compile(
+    r"\b(?:intoleran\w*|allerg\w*|coeliac|celiac|ibs|stomach|gut|sick|doctor|reaction|digest\w*"
+    r"|bloat\w*|upsets?|hives|rash)\b",
+    _I,
+)
+
+
+def h_food_said(cl: Clause) -> Iterator[Hit]:
+    """A food avoided or disliked in words that would refuse anything, kept when the item
+    reads as a food or drink ("I avoid fennel", "can't do coriander")."""
+    if cl.third_party or _MEDICAL_EN.search(cl.sentence.text):
+        return
+    for key, rx in _FOOD_FRAMES:
+        for m in rx.finditer(cl.text):
+            group = "v" if m.group("v") else "v2"
+            raw = with_item(m.group(group).strip())
+            items = [
+                i
+                for i in split_items(raw)
+                if taxonomy.is_food(i)
+                and len(i.split()) <= 3
+                and not re.fullmatch(INTOLERANT_OF, i, _I)  # "can't do lactose" is the body's
+            ]
+            if not items or len(items) < len(split_items(raw)):
+                continue  # "I avoid crowds and coffee": one list, one kind
+            start, end = m.span(group)
+            for n, item in enumerate(items):
+                norm = L.canonical_value(key, item) if key == "diet.avoid" else "dislike"
+                yield from _row_hits(key, item, norm, start, end, n)
 
 
 # ---- a role said as a fragment (round 11, EN) ---------------------------------------------

@@ -1057,8 +1057,8 @@ def _note_texts(candidates: Sequence[Candidate]) -> list[str]:
     for c in candidates:
         if not _is_rule_note(c):
             continue
-        if _embeddable(_plain(c.value)):
-            out.append(_plain(c.value))
+        if _embeddable(_plain(c.value.translate(L.T2S))):
+            out.append(_plain(c.value.translate(L.T2S)))
         if c.span not in read and _embeddable(_plain(c.span)) and _reads_as_statement(c.span):
             out.append(_plain(c.span))
     return out
@@ -1075,7 +1075,10 @@ def reclassify(candidates: Sequence[Candidate], classifier: PrototypeClassifier)
         if not _is_rule_note(c):
             out.append(c)
             continue
-        found = [f for f in classifier.classify(c.value) if _family(f.key) not in ruled]
+        # the note's words as the rules read them (a Traditional note is kept as written)
+        found = [
+            f for f in classifier.classify(c.value.translate(L.T2S)) if _family(f.key) not in ruled
+        ]
         if not found:
             out.append(c)  # the note stays; its sentence may say more than the note's clause
             if c.span in read or not _reads_as_statement(c.span):

@@ -85,6 +85,7 @@ from ._rulebase import (
     LAUGH_RE,
     MODAL_RE,
     NAMED_RETRACT_ZH,
+    PASTIME_VERB,
     PERMANENT_RE,
     QUOTED_RE,
     REFUSED_AGAIN_RE,
@@ -130,6 +131,7 @@ from ._rules_packs import (
     h_bare_value,
     h_birthday,
     h_children_count,
+    h_food_said,
     h_hard_no,
     h_here_in,
     h_move,
@@ -263,6 +265,7 @@ class RuleExtractor:
         out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
         out = _named_in_passing(out, text)
         out = _list_siblings(out, text)
+        out = _notes_as_written(out, raw)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
             # nothing new takes the previous turn back ("说错了，是我妹妹过敏": what it states
@@ -355,6 +358,7 @@ class RuleExtractor:
         low = sent.text.lower()
         active = tuple(e for e in _CLAUSE_HANDLERS if _hint_matches(e[1], low))
         carry = False  # an "I'm X" clause opened a list: "I'm Nadia, 31, nurse in Leeds"
+        liked = False  # the clause before said a taste or pastime of the user's
         head: tuple[str, str] | None = None  # (words before a list's first item, its family)
         for ctext, cstart in clauses(sent.text):
             opened, carry = (
@@ -385,10 +389,16 @@ class RuleExtractor:
                     continue
             head = None
             used: list[tuple[int, int]] = []
+            mine: list[Candidate] = []
             for _start, _end, c in _claim(clause, active, used):
                 head = head or _list_head(ctext, c)
+                mine.append(c)
                 yield clause, c
             put, carried = _subject_for(ctext), False
+            if put is None and liked and (second := _AND_PASTIME.match(ctext)) is not None:
+                # "I love hiking and do a lot of bouldering": the second pastime is the
+                # user's too, said after a taste of theirs
+                put = (second.end(), "i ")
             if put is None and opened and carry:
                 # a role noun takes its article back: "nurse in Leeds" -> "i'm a nurse ..."
                 job = any(w.strip(".,!") in L.JOB_HEADS for w in ctext.lower().split()[:3])
@@ -413,6 +423,7 @@ class RuleExtractor:
                     if carried and c.key.startswith("name"):
                         continue  # "I'm Priya, London": a list item is no second name
                     used.append((max(at_, _start - shift), max(at_, _end - shift)))
+                    mine.append(c)
                     yield clause, c
             if not used and not clause.third_party and (we := _WE_RX.match(ctext)):
                 # the household speaks as "we": "we live in Leeds", "our dog is called Max",
@@ -442,6 +453,7 @@ class RuleExtractor:
             if not used:
                 for _s, _e, c in h_note(clause):
                     yield clause, c
+            liked = any(_list_family(c) == "taste:like" for c in mine)
 
 
 #: A clause that starts with a first-person verb and no subject ("live in leeds", "work as
@@ -487,6 +499,14 @@ _SUBJECTLESS_EN = (
 
 
 _LEAD_RX = re.compile(_LEAD_EN, _I)
+#: A clause that is a second pastime with its own verb, after "and" ("and do pottery on
+#: weekends", "and also play chess"); the subject goes back before the verb.
+_AND_PASTIME = re.compile(
+    r"^\W*and\s+(?:also\s+|even\s+|still\s+)?(?=" + PASTIME_VERB + r"\s+(?!(?:you|not|it|that|this"
+    r"|them|so|me|my|the\s+(?:dishes|laundry|shopping|cooking|cleaning|school\s+run)|our|his|her"
+    r"|their|your|nothing|work|chores|housework|homework|errands|home|back|to|out|there)\b))",
+    _I,
+)
 #: A sentence that opens with a condition: what its main clause plans hangs on it.
 _CONDITION = re.compile(r"^\W*(?:if|unless|once|when|whenever|in\s+case)\b", _I)
 #: A clause whose subject is the user's household ("we", "our"): what it says of home,
@@ -619,6 +639,23 @@ def _list_siblings(cands: list[Candidate], text: str) -> list[Candidate]:
             _I,
         )
         out.append(_sibling(c) if joined and first.normalized != c.normalized else c)
+    return out
+
+
+def _notes_as_written(cands: list[Candidate], raw: str) -> list[Candidate]:
+    """A free-form note keeps the user's own characters: the rules read Traditional Chinese
+    as Simplified ("我不會開車" is read as 我不会开车), so a note's words are taken back from
+    the turn as written; the Simplified reading stays in ``normalized`` for matching."""
+    written = normalize_text(raw)
+    read = written.translate(L.T2S)
+    if read == written:
+        return cands  # nothing was converted: the note is already as written
+    out = []
+    for c in cands:
+        at = read.find(c.value) if c.key.startswith("note.") and c.value else -1
+        if at >= 0 and (said := written[at : at + len(c.value)]) != c.value:
+            c = dataclasses.replace(c, value=said, normalized=c.normalized or c.value)
+        out.append(c)
     return out
 
 
@@ -1872,8 +1909,18 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     (h_rows, None),
     (
         h_hard_no,
-        (" no", "off-limits", "off limits", "off the table", "not an option", "never an option"),
+        (
+            " no",
+            "off-limits",
+            "off limits",
+            "off the table",
+            "not an option",
+            "never an option",
+            " pass",
+            "nope",
+        ),
     ),
+    (h_food_said, ("avoid", " do ", "into", "keen", "fussed", "fan of")),
     (h_role_fragment, tuple(L.JOB_HEADS)),
     (h_here_in, ("here in", "living in", "lives in", "based in", "lived in")),
     (h_paid_this_way, None),
