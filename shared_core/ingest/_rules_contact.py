@@ -444,7 +444,8 @@ _ORDERED_ZH = (
     "上门",
 )
 _NAME_ZH = re.compile(
-    r"我(?:的)?(?:名字|大名|全名|真名|本名|中文名)?(?:叫|是)(?P<pre>做)?"
+    # ("室友管我叫大胃王" is what others call the user, read below)
+    r"(?<!管)我(?:的)?(?:名字|大名|全名|真名|本名|中文名)?(?:叫|是)(?P<pre>做)?"
     r"(?P<n>[" + CJK + r"]{2,4}|[A-Za-z][A-Za-z ]{0,20})"
 )
 #: "我是张伟" as a whole clause (optionally after a greeting): a self-introduction when the
@@ -454,7 +455,7 @@ _NAME_ZH_IS = re.compile(
     r"我是(?P<n>[" + CJK + r"]{2,3})(?:啊|呀|哦)?\W*$"
 )
 _NAME_ZH_PREF = re.compile(
-    r"(?<!别)(?<!不要)(?<!不用)(?<!别再)(?:叫|喊|称呼)我(?:(?<=称呼我)为)?"  # "请称呼我为王老师"
+    r"(?<!别)(?<!不要)(?<!不用)(?<!别再)(?:(?:叫|喊|称呼)我(?:(?<=称呼我)为)?|管我叫)"  # "称呼我为王老师"
     # "叫我起床", "喊我吃饭": a call to do something, not a name
     r"(?!起床|起来|吃饭|回家|去|来|过来|一声|一下|做|帮|别|不要|出去|下楼|上班|睡觉|开门)"
     r"(?P<n>(?:(?!吧|呢|了|就|哈|也(?:行|可以|成|好))[" + CJK + r"A-Za-z]){1,6}?)(?:吗|呢)?"

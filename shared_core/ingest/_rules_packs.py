@@ -3512,8 +3512,10 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.like",
         None,
-        r"我(?:自己)?最(?:喜欢|爱)(?:吃|喝)?的(?:食物|菜|东西|美食|饮料|水果|零食|菜系)?"
-        r"(?:还是|就是|是|当然是|莫过于)(?P<v>[\u4e00-\u9fff]{1,8}?)(?=$|[，,。.！!]|了|啦|吧|啊)",
+        # ("我的最爱肯定是奶茶嘛": the favourite said as sure, with a particle)
+        r"我(?:自己)?(?:最(?:喜欢|爱)(?:吃|喝)?的(?:食物|菜|东西|美食|饮料|水果|零食|菜系)?|的最爱)"
+        r"(?:还是|就是|是|(?:那)?(?:当然|肯定|绝对|必须|一定)(?:是|得是)|莫过于)(?P<v>[\u4e00-\u9fff]{1,8}?)"
+        r"(?=$|[，,。.！!~～]|了|啦|吧|啊|嘛|呀|咯|哦|呢|喽)",
     ),
     # a drink or food given up: "我戒酒好几年了", "我已经戒糖了"
     (
@@ -6280,6 +6282,15 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # the favourite fronted as a topic, then given as sure: "要说最爱吃的，那当然是饺子啦",
+    # "说到最喜欢喝的嘛，肯定是奶茶"
+    (
+        "taste.like",
+        None,
+        r"^\W*(?:要说|说到|说起|论|提到)?(?:我)?最(?:喜欢|爱)(?:吃|喝)的(?:东西|食物|菜|饮料)?(?:嘛|呢|啊|的话)?[，,]\s*"
+        r"(?:那)?(?:当然|肯定|绝对|必须|一定)?(?:是|得是|还得是|还是|就是)(?P<v>[\u4e00-\u9fff]{1,8}?)"
+        r"(?=$|[，,。.！!~～]|了|啦|吧|啊|嘛|呀|咯|哦|呢|喽)",
+    ),
     # a weak spot named, then its condition: "我胃不好，慢性胃炎", "我腰一直不好，腰间盘突出"
     (
         "health.condition",
@@ -6662,6 +6673,8 @@ _SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_R
 _SENT_ITEM_EN_RX = tuple((k, c, re.compile(rx, _I), w) for k, c, rx, w in SENTENCE_ITEM_ROWS_EN)
 #: Hint substrings for :func:`h_sentence_rows` (a comma and one of these words).
 SENTENCE_HINTS: tuple[str, ...] = (
+    "最爱",
+    "最喜欢",
     "他叫",
     "她叫",
     "鱼",

@@ -222,10 +222,16 @@ class RuleExtractor:
             and not first_person(sents[0])
             and LAUGH_RE.search(text[at_next:]) is None
         )
+        # "老师让我们写自我介绍 我叫李华", "作文题目：我的家乡 我家在杭州": what follows an
+        # assignment or a text to practise is that text, not the user speaking
+        frame = _TEXT_FRAME_ZH.search(sents[0]) if sents else None
+        frame_end = frame.end() if frame is not None else -1
+        sent_at = 0
         for n_sent, sent_text in enumerate(sents):
             correcting = correcting or CORRECTION_RE.search(sent_text) is not None
             sent = _read_sentence(sent_text, at, correcting=correcting)
             quoted = QUOTED_RE.search(sent_text) is not None
+            sent_at = max(0, text.find(sent_text, sent_at))
             for clause, hit in self._sentence_hits(sent, at):
                 if hit.intent is Intent.FORGET and one_answer_aside(
                     sent.text, clause.start, clause.start + len(clause.text)
@@ -258,13 +264,17 @@ class RuleExtractor:
                     # "anything good under $50? that's my limit": the question's amount is
                     # the user's own limit, said in the next sentence
                     c = dataclasses.replace(c, signals=c.signals - {"question"})
-                out.append(_said_signals(c, clause.text, sent_text, quoted=quoted or pasted))
+                framed = frame_end >= 0 and _said_after(c, text, sent_at, sent_text, frame_end)
+                out.append(
+                    _said_signals(c, clause.text, sent_text, quoted=quoted or pasted or framed)
+                )
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
         out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
         out = _named_in_passing(out, text)
         out = _list_siblings(out, text)
+        out = _label_denied(out, text)
         out = _notes_as_written(out, raw)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
@@ -891,6 +901,13 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     if c.key.startswith("budget.") and not clause.permanent and _THIS_TRIP_ZH.search(clause.text):
         signals.add("task")  # "这趟预算五百以内", "这次出差预算两千": for this one only
     if (
+        c.key.startswith("budget.")
+        and not clause.permanent
+        and _NOW_BUDGET_ZH.search(sent.text) is not None
+        and _FROM_NOW_ZH.search(sent.text) is None
+    ):
+        signals.add("transient")  # "这个月手头紧 预算只有五百": this month's, not a standing limit
+    if (
         c.key.startswith(("contact.", "language", "response.", "accessibility", "payment."))
         and not clause.permanent
         and _FOR_NOW_ZH.search(sent.text) is not None
@@ -902,7 +919,10 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
     if (
         c.key.startswith("recommend.")
         and not clause.permanent
-        and _THIS_TIME_ZH.search(clause.text) is not None
+        and (
+            _THIS_TIME_ZH.search(clause.text) is not None
+            or _FOR_NOW_ZH.search(sent.text) is not None
+        )
         and _FROM_NOW_ZH.search(sent.text) is None
     ):
         signals.add("task")  # "这次别推荐理财产品了": this answer's, not a standing refusal
@@ -1040,6 +1060,14 @@ _WITH_ME = re.compile(
 #: 布洛芬"), unless it starts something ("从今天起我吃素", "我今天开始吃二甲双胍").
 _FOR_NOW_ZH = re.compile(
     r"今天|今晚|这顿|这餐|这几天|这两天|这(?:个)?(?:礼拜|星期)|这周(?!末)|本周"  # "这礼拜在控糖"
+    r"|这个月|本月"  # "这个月戒酒", "这个月别给我打电话"
+)
+#: A spending limit for now: this month's or this week's ("这个月手头紧 预算只有五百", "本月预算
+#: 三千以内"), or money tight lately ("最近手头紧，三百以内") (not "每个月预算五百").
+_NOW_BUDGET_ZH = re.compile(
+    r"这个月|本月|这月|这周(?!末)|本周|这(?:个)?(?:礼拜|星期)|这几天|这两天|今天|今晚"
+    r"|(?:最近|近期|这阵子|这段时间|这段日子|目前|眼下|现在)[^，,。]{0,3}(?:手头|手里|钱|经济|资金)"
+    r"[^，,。]{0,3}(?:紧|不宽裕|不富裕|拮据|不多|有限|吃紧)"
 )
 #: ("十点以后" is a time of the night, not "from now on": "今晚十点以后别找我" is tonight's)
 _FROM_NOW_ZH = re.compile(r"开始|起|(?<![点时分号])以后|往后|今后")
@@ -1540,6 +1568,63 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
         yield dataclasses.replace(c, value=role, normalized=role)
         status = "self_employed" if m.group("q").lower()[0] in "fsi" else "employed"
         yield dataclasses.replace(c, key="job.status", value=m.group("q"), normalized=status)
+
+
+#: An assignment or a text to practise or check, said before the text itself: "老师让我们写
+#: 自我介绍", "英语作业要写…", "作文题目：…", "下面是范文", "面试的自我介绍模板：…", "跟我读：…",
+#: "帮我看看这句语法对不对" (a text the user asks to have written for them, "帮我写个自我介绍，
+#: 我叫林婉清", gives the user's own facts and is not one).
+_TEXT_FRAME_ZH = re.compile(
+    r"(?:老师|教练|面试官|考官|学校)(?:让|叫|要|要求|布置)(?:我们|大家|我|学生)?[^，,。:：]{0,4}?"
+    r"(?:写|做|练|准备|背|读|念|用)"
+    r"|作业|作文|范文|例文|样文|模板|样例|示例|例句|例子\s*[:：]|(?<!这道)(?<!这个)题目|考题|试题|造句"
+    r"|课文|跟(?:着)?我(?:读|念|说)|跟读|朗读|背诵|听写|默写|语法|语病|病句|通不通顺|通顺吗"
+)
+
+
+def _said_after(c: Candidate, text: str, sent_at: int, sent_text: str, frame_end: int) -> bool:
+    """Whether what ``c`` was read from lies after ``frame_end`` in ``text`` (its value, or
+    the item of its key, found in its sentence; else the end of the sentence)."""
+    for probe in (c.value or "", c.key.rsplit(".", 1)[-1]):
+        if probe and (at_ := text.find(probe, sent_at, sent_at + len(sent_text))) >= 0:
+            return at_ >= frame_end
+    return sent_at + len(sent_text) > frame_end
+
+
+#: Someone else's name for the user, the clause up to the name: "同学都叫我小胖", "室友管我叫
+#: 大胃王", "班上的人叫我学霸" (not the user's own offer: "叫我阿杰就行", "你可以叫我小王").
+_CALL_ADVERBS = r"(?:都|总|老|也|一直|经常|平时|总是|老是|还|常)"
+_OTHERS_CALL_ZH = re.compile(
+    r"^\W*(?!你|您|请|可以|就|以后|直接|麻烦|那|还是|" + _CALL_ADVERBS + r"*(?:叫|喊|称呼|管)我)"
+    r"[^，,。!！?？\s]{1,8}?" + _CALL_ADVERBS + r"*(?:叫|喊|称呼|管)我(?:叫|为|作|做)?\s*$"
+)
+_CLAUSE_EDGE = re.compile(r"[，,。!！?？;；\s]")
+#: The user turning the label down after it: "其实我一点都不胖", "我才不是", "冤枉啊",
+#: "可我成绩一般", "烦死了" ("其实我挺喜欢的" keeps it).
+_LABEL_DENIED_ZH = re.compile(
+    r"[^\n]{0,14}?(?:其实(?!我?(?:挺|很|也|还|蛮|倒)?(?:喜欢|爱|习惯|乐意))|实际上"
+    r"|我(?:才|又|并|根本|压根|哪里?|一点|一点儿)(?:都|也)?(?:不|没)|我不是|冤枉|才怪|胡说|瞎(?:叫|喊)"
+    r"|乱(?:叫|喊)|哪有|(?:可|但|但是|可是|不过)我[^，,。!！]{0,8}?(?:不|没|一般)|烦(?:死了|人)|讨厌"
+    r"|不喜欢|不爱听|不想(?:被|听)|难听|反感|受不了|(?:别|不要)(?:这么|这样)叫)"
+)
+
+
+def _label_denied(cands: list[Candidate], text: str) -> list[Candidate]:
+    """A name others call the user, turned down right after ("我同学叫我小胖 其实我一点都
+    不胖", "他们都叫我学霸，我才不是"), is no name the user goes by: marked negated."""
+    out = []
+    for c in cands:
+        if c.key in ("name", "name.preferred") and c.intent is Intent.ASSERT and c.value:
+            at_ = text.find(c.value)
+            edge = max((m.end() for m in _CLAUSE_EDGE.finditer(text, 0, max(0, at_))), default=0)
+            if (
+                at_ > 0
+                and _OTHERS_CALL_ZH.match(text[edge:at_]) is not None
+                and _LABEL_DENIED_ZH.match(text, at_ + len(c.value)) is not None
+            ):
+                c = dataclasses.replace(c, signals=c.signals | {"negated"})
+        out.append(c)
+    return out
 
 
 #: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").

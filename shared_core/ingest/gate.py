@@ -127,9 +127,14 @@ _NOT_ALLERGENS = re.compile(
     # a time is no allergen: "我今天过敏了" (the day of a reaction)
     r"|今天|昨天|前天|最近|这几天|这两天|刚才|刚刚|早上|晚上|现在|上周|这周|今年|去年"
     # the office and its paperwork: "我对KPI过敏", "对PPT过敏", "对甲方过敏"
-    r"|kpis?|okrs?|ppts?|powerpoint|ddl|绩效|考核|汇报|打卡|通勤|内卷|甲方|乙方|相亲|催婚|房贷|账单)$"
+    r"|kpis?|okrs?|ppts?|powerpoint|ddl|绩效|考核|汇报|打卡|通勤|内卷|甲方|乙方|相亲|催婚|房贷|账单"
+    # people are no allergen: "我对帅哥过敏", "对熊孩子过敏", "对秀恩爱的过敏"
+    r"|帅哥|美女|男人|女人|男生|女生|异性|情侣|秀恩爱的?|熊孩子|小孩|小孩子|傻子|笨蛋|蠢人|穷人|有钱人|人"
+    r"|同事|领导们?|客户|渣男|渣女|前任|前男友|前女友|单身|结婚|恋爱|谈恋爱|爱情|周末加班|早起上班)$"
     # the same said of a part of the day or week: "周一早上的闹钟", "早上的例会", "月底的报表"
-    r"|^[\u4e00-\u9fff]{0,8}?(?:闹钟|上班|加班|开会|例会|早起|早八|考试|作业|报表|周报|老板|领导|周一|星期一|工作日)$",
+    r"|^[\u4e00-\u9fff]{0,8}?(?:闹钟|上班|加班|开会|例会|早起|早八|考试|作业|报表|周报|老板|领导|周一|星期一|工作日"
+    # a kind of place or occasion: "我对人多的地方过敏", "对这种场合过敏"
+    r"|地方|场合|场面)$",
     re.IGNORECASE,
 )
 #: "被窝里", "床上", "家里": a place inside or on something is no city.
@@ -144,6 +149,14 @@ _NOT_FOODS = re.compile(
     # a medicine is no taste: "我这人最爱吃药了" (山药 is a yam)
     r"|^(?:[\u4e00-\u9fff]{0,3}(?<!山)药|药片|药丸|胶囊|中药|西药|安眠药|感冒药)$",
     re.I,
+)
+#: What nobody likes, named as a favourite: "我最爱的肯定是周一嘛", "最喜欢的当然是加班啦"
+#: (sarcasm: no taste or interest).
+_NOT_LIKED = re.compile(
+    r"^(?:周一|星期一|周一早上|礼拜一|加班|堵车|塞车|排队|开会|开例会|上班|早八|上早八|早起|挤地铁|挤公交"
+    r"|交税|还房贷|还贷款|写周报|写报告|改需求|改方案|改ppt|被骂|挨骂|背锅|内卷|值夜班|考试|写作业|作业"
+    r"|调休|被裁|裁员|扣工资|延误|航班延误|催婚|相亲|打卡|团建|mondays?|traffic|queues?|taxes|overtime)$",
+    re.IGNORECASE,
 )
 #: A quirk given a disease's name, not a condition: "我有严重的拖延症", "懒癌晚期", "选择困难症".
 _NOT_CONDITIONS = re.compile(
@@ -366,6 +379,10 @@ def _implausible(cand: Candidate) -> str | None:
         key.startswith("food.") and _NOT_FOODS.match(value)
     ):
         return "hyperbole: not a food"
+    if key.startswith(("taste.", "food.like", "interest.")) and (
+        _NOT_LIKED.match(key.rsplit(".", 1)[-1]) or _NOT_LIKED.match(value)
+    ):
+        return "sarcasm: what nobody likes, named as a favourite"
     if key == "job.title" and _NOT_JOBS.search(value):
         return "self-mockery, not a job"  # "我是个打工人", "我是一条咸鱼"
     if (key == "job.title" or key.startswith("note")) and _IDLE_TRADE_EN.search(value):

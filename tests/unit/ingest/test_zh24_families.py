@@ -1,0 +1,185 @@
+"""Chinese families of round 24: look-alikes that must store nothing (a label others give
+the user and the user turns down, a text to write or practise, a state of this month, what
+nobody likes named as a favourite, people as allergens, a service desk's greeting, a test
+message taken back) and the real statements beside them. Wordings of our own, in no
+benchmark file."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ingest_probe import has_value, stored
+
+# ---- 1. a label others give the user, turned down ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我同桌老叫我小胖，其实我一点都不胖",
+        "同事们都喊我卷王，我才不卷呢",
+        "大家管我叫大胃王，冤枉啊，我吃得很少",
+        "班上的人叫我学霸，可我成绩很一般",
+        "我姐总喊我猪猪，我才不是猪",
+        "别人都叫我老张，其实我姓李",
+        "室友们都叫我书呆子。其实我一点也不爱看书！",
+        "他们都叫我路痴，我哪有啊",
+        "朋友都喊我小矮子，烦死了",
+        "亲戚们都叫我胖丫，我很讨厌这个称呼",
+    ],
+)
+def test_a_label_others_give_and_the_user_turns_down_stores_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("大家都叫我小胖", "小胖"),
+        ("朋友们都管我叫阿杰", "阿杰"),
+        ("同事都叫我老陈，你也这么叫吧", "老陈"),
+        ("家里人叫我毛毛，你也可以这么叫我", "毛毛"),
+        ("他们都叫我小雨，我挺喜欢这个名字", "小雨"),
+        ("朋友都叫我阿明，其实我挺喜欢的", "阿明"),
+    ],
+)
+def test_a_name_others_call_the_user_and_left_standing_is_kept(text: str, name: str) -> None:
+    assert has_value(stored(text), "name.preferred", name)
+
+
+def test_others_call_is_a_preferred_name_not_the_name() -> None:
+    found = stored("大家都管我叫阿杰")
+    assert not any(k == "name" for k, _ in found)
+
+
+# ---- 2. a text to write, practise or check ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "老师让我们写一段自我介绍 我叫王小丫",
+        "英语作业是写自我介绍，我叫陈阳，来自南京",
+        "老师让我们写自我介绍。我叫刘星，今年十二岁。",
+        "作文题目：我的家乡 我家在苏州",
+        "下面是范文 我叫小红 我今年九岁 我喜欢跳绳",
+        "语文作业 写一段话介绍自己 我叫张小花 我喜欢唱歌",
+        "面试的自我介绍模板：我叫赵四，毕业于复旦大学",
+        "帮我看看这句语法对不对 I live in Shanghai",
+        "跟我读：I am a doctor",
+        "这段话通不通顺 我是一名老师 在杭州工作",
+    ],
+)
+def test_a_text_to_write_or_practise_stores_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_text_asked_to_be_written_from_the_users_own_facts_keeps_them() -> None:
+    assert has_value(stored("帮我写个自我介绍，我叫周婉清"), "name", "周婉清")
+    assert has_value(stored("我叫王小丫"), "name", "王小丫")
+
+
+# ---- 3. a state of this month, this week, these days ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这个月手头紧 预算只有五百",
+        "这个月预算就两千",
+        "本月预算三千以内",
+        "这周预算五百",
+        "最近手头有点紧，预算三百以内",
+        "这个月钱不多，别推荐太贵的",
+        "这个月在戒酒",
+        "这个月我吃素",
+        "这个月别给我打电话",
+        "这周忙 晚上别找我",
+        "最近在减肥 这几天不吃甜的",
+    ],
+)
+def test_a_state_of_now_stores_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我每个月预算就五百", "budget.max", "500"),
+        ("从这个月开始预算改成五百以内", "budget.max", "500"),
+        ("我平时预算一千以内", "budget.max", "1000"),
+        ("帮我挑个手机，预算两千五", "budget.max", "2500"),
+    ],
+)
+def test_a_standing_budget_is_kept(text: str, key: str, value: str) -> None:
+    assert has_value(stored(text), key, value)
+
+
+def test_a_standing_quiet_hour_is_kept() -> None:
+    assert any(k == "contact.quiet_hours" for k, _ in stored("平时晚上十点后别找我"))
+
+
+# ---- 4. a favourite given as sure (当然是X啦 / 肯定是X嘛) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("我最爱的当然是火锅啦", "火锅"),
+        ("我的最爱肯定是奶茶嘛", "奶茶"),
+        ("要说最爱吃的，那当然是饺子啦", "饺子"),
+        ("说到最喜欢喝的嘛，肯定是可乐", "可乐"),
+        ("我最喜欢吃的肯定是小龙虾喽", "小龙虾"),
+        ("我最喜欢的水果当然是榴莲啦，一次能吃一整个", "榴莲"),
+    ],
+)
+def test_a_favourite_food_given_as_sure_is_liked(text: str, item: str) -> None:
+    assert has_value(stored(text), "food.like", item)
+
+
+def test_a_favourite_keeps_no_particle() -> None:
+    found = stored("我最喜欢的城市当然是成都咯")
+    assert not any(v.endswith("咯") for _, v in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我最爱的肯定是周一嘛",
+        "我最喜欢的当然是加班啦",
+        "我最喜欢的一天是周一",
+        "要说最爱吃的，那当然是亏啦",
+        "我最喜欢的食物当然是空气啦",
+    ],
+)
+def test_what_nobody_likes_as_a_favourite_stores_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_favourite_of_someone_else_is_not_the_users() -> None:
+    assert not stored("要说最喜欢吃的，我妈肯定是饺子")
+
+
+# ---- more look-alikes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我对帅哥过敏", "我对熊孩子过敏", "我对人多的地方过敏", "我对秀恩爱的过敏"],
+)
+def test_people_and_places_are_no_allergen(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_real_allergen_stays() -> None:
+    assert has_value(stored("我对花生过敏"), "allergy.food", "peanuts")
+
+
+def test_a_service_desk_greeting_is_no_note() -> None:
+    assert not stored("您好，我是您的智能客服小美，很高兴为您服务")
+    assert not stored("我是您的专属顾问小李，随时为您服务")
+
+
+@pytest.mark.parametrize("retraction", ["上一句是测试，忽略", "刚才那条是测试的", "测试一下"])
+def test_a_test_message_named_takes_the_turn_before_back(retraction: str) -> None:
+    assert not has_value(stored("我在杭州上班", retraction), "location.city", "hangzhou")
