@@ -714,6 +714,8 @@ TASK_RE = re.compile(
     r"|^\W*(?:请|麻烦)?(?:你)?(?:再)?(?:讲|说|写|编|来|画|举)(?:一)?(?:个|首|段|篇|份|张)(?!事)"
     # a doubled verb is a one-off too: "帮我查查这周末哪家酒店便宜", "给我挑挑"
     r"|^\W*(?:请|麻烦)?(?:你)?(?:帮|给|替)我(?:查查|找找|挑挑|搜搜|算算|选选|看看(?=[^，,。]{0,12}(?:哪|什么|有没有|附近)))"
+    # a text pointed at first, then asked for: "这封邮件帮我用正式一点的语气写", "这段帮我改成英文"
+    r"|^\W*(?:这|那)(?:一)?(?:个|封|段|篇|份|条|句|张|首|页|几句|几段|几条|些)[^，,。]{0,8}?(?:帮|给|替)我"
     # this question only: "这个问题回答短一点就行", "这道题用表格讲"
     r"|^\W*这(?:个|道)?(?:问题|题)"
     # "今天这个回答用英文写吧", "这次的回复短一点": this answer, not every answer
@@ -794,6 +796,11 @@ _ZH_QUESTION_RE = re.compile(
     # A-not-A with an advice verb, asked without 吗: "要不要改成用微信支付", "我该不该搬去深圳",
     # "你说我适不适合当老师" (a request, "能不能用英文回复我", is read before this)
     r"|(?:要不要|该不该|能不能|会不会|用不用|去不去|换不换|搬不搬|买不买|适不适合|需不需要|值不值得)"
+    # any A-not-A asked of the user's own doing, as an adjective or a verb: "我住朝阳区去机场远不远",
+    # "我吃素的话蛋白质够不够", "这样划算不划算" ("我吃不吃都行" says it does not matter; a
+    # tag on a request, "以后用英文回复我好不好", is read by the next row)
+    r"|(?P<ab>[\u4e00-\u9fff]{2})不(?P=ab)|(?P<a>[^\W\d_好行对])不(?P=a)(?![^，,。]{0,4}(?:都|也|无所谓|随便|没关系))"
+    r"|^\W*我[^，,。]{0,16}?(?:好不好|行不行)\W*$"
     # rhetorical "who still…": "这年头谁还用现金啊", "现在谁还坐绿皮车"
     r"|谁还(?=[\u4e00-\u9fff])"
     # rhetorical "how could I…": "我怎么可能对猫过敏", "我哪会说日语" (it denies, states nothing)
@@ -891,6 +898,10 @@ THIRD_PARTY_RE = re.compile(
     r"|表[哥姐弟妹]|堂[哥姐弟妹]|侄子|侄女|外甥女?|妹|姐|哥|弟|娃|小孩|宝宝"
     r"|老师|班主任|师傅|教练|房东)"
     r"(?!们?(?:都|一般|平时)?(?:叫|喊|称呼|管)我)(?!走了|去世|过世|不在了)"
+    # someone introduced as one the user has: "我有个客户只用PayPal", "我身边有个同事对猫过敏"
+    r"|^\W*(?:我|俺)(?:这边|身边|公司)?(?:有|认识)(?:个|一个|位|一位|些|几个|好几个|两个)(?:好)?(?:朋友|同事|客户|同学|邻居"
+    r"|亲戚|表[哥姐弟妹]|堂[哥姐弟妹]|学生|病人|患者|网友|老乡|室友|舍友|哥们儿?|姐们儿?|闺蜜|发小|熟人|员工|下属"
+    r"|领导|老师|顾客|租客|房东)"
     # someone says that he or she…: "小红说她对花生过敏"
     r"|说(?:他|她)(?:们)?(?:也|都|还)?(?:对|不|是|有|叫|住|在|喜欢|爱|讨厌|每天|一直)"
     r"|^\W*(?:请)?(?:帮|给|替)我的?(?:好)?(?:朋友|同事|老板|邻居|室友|同学|老婆|妻子|太太|老公|丈夫"
@@ -964,6 +975,14 @@ _SERVICE_Q_ZH = re.compile(
 )
 
 
+#: The user asking what they may or should do: "我能不能用支付宝付美元啊", "我可不可以吃芒果",
+#: "那我要不要换个医生" (not a request about answers: "我能不能让你以后用英文回复我").
+_SELF_CAN_Q_ZH = re.compile(
+    r"^\W*(?:那|请问|想问下?|问一下|所以)?\W*我(?:们)?(?:还|到底|现在)?(?:能不能|可不可以|可以不可以|能否|要不要|该不该"
+    r"|需不需要|用不用|适不适合)(?![^，,。]*(?:回复我|回答我|告诉我|提醒我|通知我|联系我|跟我说|你))"
+)
+
+
 #: A 呢 that marks something under way ("在攒钱买相机呢", "正在学呢"), not a question.
 _PROGRESSIVE_NE = re.compile(
     r"(?<=[，,\s])(?:我)?(?:正|还)?在(?!哪|那儿|这儿)[^，,。?？吗哪啥谁怎几多]{1,12}?(?=呢\W*$)呢(?=\W*$)"
@@ -991,6 +1010,8 @@ def is_self_question(sentence: str) -> bool:
         return True  # "生酮饮食到底能不能吃水果啊": 到底 asks, whatever request word follows
     if _SERVICE_Q_ZH.match(s):
         return True  # "你们能不能用支付宝付款啊": what the service takes, not a request to the user
+    if _SELF_CAN_Q_ZH.match(s):
+        return True  # "我能不能用支付宝付美元啊": the user asks what they may do
     if _REQUEST_RE.search(s):
         return False
     if _ASKS_YOU_LAST.search(s):

@@ -183,3 +183,85 @@ def test_a_service_desk_greeting_is_no_note() -> None:
 @pytest.mark.parametrize("retraction", ["上一句是测试，忽略", "刚才那条是测试的", "测试一下"])
 def test_a_test_message_named_takes_the_turn_before_back(retraction: str) -> None:
     assert not has_value(stored("我在杭州上班", retraction), "location.city", "hangzhou")
+
+
+# ---- questions, others and one-off texts that looked like statements ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the user asking what they may do, or an A-not-A about their own doing
+        "我能不能用微信付港币啊",
+        "我可不可以吃芒果",
+        "那我要不要换个牙医",
+        "我用信用卡付行不行",
+        "我吃素的话蛋白质够不够",
+        "我住朝阳区去机场远不远",
+        "我预算三千买相机够不够",
+        "我住上海，这样方便不方便",
+    ],
+)
+def test_a_question_about_the_users_own_doing_stores_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_fact_beside_a_question_about_something_else_stays() -> None:
+    found = stored("我对青霉素过敏，头孢能不能用")
+    assert has_value(found, "allergy.medication", "penicillin")
+
+
+def test_a_tag_on_a_standing_request_keeps_the_request() -> None:
+    assert has_value(stored("以后用英文回复我好不好"), "language", "en")
+    found = stored("以后都用微信联系我，行不行")
+    assert has_value(found, "contact.channel", "wechat")
+    assert not any(k.startswith(("taste.", "food.")) for k, _ in found)
+
+
+def test_it_does_not_matter_is_no_question() -> None:
+    assert not stored("我吃不吃辣都行")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我姊姊對芒果過敏",
+        "我有个客户只用支付宝付款，挺麻烦",
+        "我身边有个同事对猫过敏",
+        "我认识一个人对花生过敏",
+    ],
+)
+def test_someone_the_user_has_or_knows_is_someone_else(text: str) -> None:
+    assert not stored(text)
+
+
+def test_the_user_and_a_partner_together_is_the_user() -> None:
+    assert has_value(stored("我和我老公都对猫过敏"), "allergy", "cats")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这封邮件帮我用正式一点的语气写",
+        "这个报告帮我用英文写",
+        "这几句帮我改简短一点",
+        "那段话帮我翻成日语",
+    ],
+)
+def test_a_text_pointed_at_then_asked_for_is_one_off(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_dislike_of_a_foods_taste_names_the_food() -> None:
+    assert has_value(stored("我超討厭榴槤的味道"), "food.dislike", "榴莲")
+    assert has_value(stored("我很喜欢咖啡的香味"), "food.like", "咖啡")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我是老师，每天批改作业，住在杭州", "跟我说话随意点就好，不用那么正式"],
+)
+def test_words_about_school_or_speech_in_a_real_statement_do_not_make_it_a_text(
+    text: str,
+) -> None:
+    assert stored(text)
