@@ -796,9 +796,9 @@ _ZH_QUESTION_RE = re.compile(
     # A-not-A with an advice verb, asked without 吗: "要不要改成用微信支付", "我该不该搬去深圳",
     # "你说我适不适合当老师" (a request, "能不能用英文回复我", is read before this)
     r"|(?:要不要|该不该|能不能|会不会|用不用|去不去|换不换|搬不搬|买不买|适不适合|需不需要|值不值得)"
-    # any A-not-A asked of the user's own doing, as an adjective or a verb: "我住朝阳区去机场远不远",
-    # "我吃素的话蛋白质够不够", "这样划算不划算" ("我吃不吃都行" says it does not matter; a
-    # tag on a request, "以后用英文回复我好不好", is read by the next row)
+    # any A-not-A asked of the user's own doing, as an adjective or a verb:
+    # "我住朝阳区去机场远不远", "我吃素的话蛋白质够不够", "这样划算不划算" ("我吃不吃都行" says
+    # it does not matter; a tag on a request, "以后用英文回复我好不好", is read by the next row)
     r"|(?P<ab>[\u4e00-\u9fff]{2})不(?P=ab)|(?P<a>[^\W\d_好行对])不(?P=a)(?![^，,。]{0,4}(?:都|也|无所谓|随便|没关系))"
     r"|^\W*我[^，,。]{0,16}?(?:好不好|行不行)\W*$"
     # rhetorical "who still…": "这年头谁还用现金啊", "现在谁还坐绿皮车"
