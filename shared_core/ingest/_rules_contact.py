@@ -711,7 +711,7 @@ _CALL_NEG_ZH = re.compile(
     r"(?:不要|别|不准|不许|不用|别再|不要再|请勿|勿)(?:再)?(?:给我|跟我|和我)?(?:打电话|打我电话|来电|电话联系|call我)"
     r"|不要打电话给我|别打电话给我|不接电话"
     # calls waved away: "来电就免了", "打电话就不必了"
-    r"|(?:来电|打电话|电话联系)(?:就|也)?(?:免了|不必了|省了|省省吧)"
+    r"|(?:来电|打电话|电话联系|电话)(?:就|也)?(?:免了|不必了|省了|省省吧)"
 )
 #: With the phone named earlier in the sentence ("电话的话，除非急事，不然不要打给我"), a bare
 #: "don't ring me" refuses calls.
@@ -753,6 +753,8 @@ _UPDATES_BY = (
     r"|statements|messages|news)\s+(?:(?:to\s+be\s+|be\s+|should\s+be\s+)?(?:sent|delivered"
     r"|coming)\s+)?(?:by|via|through|over|as|on)\s+(?:an?\s+)?(?P<ch>"
 )
+#: A way rated for the user: "更靠谱", "比较好", "最方便".
+_RATED_ZH = r"(?:更|比较|最|还是)(?:靠谱|好|快|方便|合适|稳妥|省事|稳)"
 _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         re.compile(
@@ -849,13 +851,19 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         re.compile(
             r"(?:用|通过|发)(?P<ch>" + _CH_ZH + r")(?:通知|联系|告诉|发给|给)我"
-            r"(?:吧|就行|就好)?(?=$|[，,。.!！])"
+            # ("发短信给我更靠谱": the way rated for the user)
+            r"(?:吧|就行|就好|" + _RATED_ZH + r")?(?=$|[，,。.!！])"
         ),
         True,
     ),
     (re.compile(r"(?:用|通过|发)(?P<ch>" + _CH_ZH + r")(?:通知|联系|告诉|发给|给)我"), False),
     (re.compile(r"给我发(?P<ch>" + _CH_ZH + r")"), False),
-    (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我(?=就行|就好|最好|吧)"), True),
+    (
+        re.compile(
+            r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我(?=就行|就好|最好|吧|" + _RATED_ZH + r")"
+        ),
+        True,
+    ),
     (re.compile(r"(?P<ch>" + _CH_ZH + r")(?:联系|通知)我"), False),
 )
 
@@ -865,7 +873,9 @@ _CHANNEL_RX: tuple[tuple[re.Pattern[str], bool], ...] = (
 _CONTRAST = re.compile(
     r"\b(?:don't|do\s+not|dont|never|no)\s+(?:\w+\s+)?(?:call|ring|phone|email|e-mail|text|calls|emails)"
     r"|\brather\s+than\b|\binstead\b|\bi\s+(?:don't|dont|never)\s+(?:do|check|read|use)\b"
-    r"|(?:别|不要|不用)(?:给我)?打电话|(?:邮件|电话|短信|微信)我?(?:基本|从来|一般)?不(?:看|接|回|用)",
+    r"|(?:别|不要|不用)(?:给我)?打电话|(?:邮件|电话|短信|微信)我?(?:基本|从来|一般)?不(?:看|接|回|用)"
+    # "我这人不太看微信的", "我不怎么回邮件"
+    r"|不(?:太|怎么|大|常)?(?:看|接|回|用)(?:微信|邮件|短信|邮箱|信箱|电话)",
     _I,
 )
 _ME_TAIL = re.compile(
@@ -901,7 +911,7 @@ _RECO_EN = re.compile(
     _I,
 )
 _RECO_ZH = re.compile(
-    r"(?:不要|别|不用|别再|不要再|不准|请勿|勿)(?:再)?(?:给我|向我|跟我|对我|和我)?(?:推荐|推销|推送(?!通知|消息|提醒|信息)|推(?!送)|介绍)"
+    r"(?:不要|别|不用|别再|不要再|不准|请勿|勿)(?:再)?(?:给我|向我|跟我|对我|和我)?(?:推荐|推销|推送(?!通知|消息|提醒|信息)|推(?!送)|介绍|安利)"
     r"(?:任何)?(?P<t>(?![荐销])[^，,。.!?！？；;]{1,16})"
 )
 

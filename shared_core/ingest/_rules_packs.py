@@ -351,7 +351,9 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "job.status",
         "self_employed",
-        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:self[\s-]employed|freelancer|freelancing)\b|\bi\s+(?:freelance|run\s+my\s+own\s+business)\b|自由职业|自己创业|个体户|个体经营|自己(?:开(?:了)?(?:个|一个|一家)?(?:小)?(?:店|公司|工作室|餐馆|饭店|网店)|当老板|做(?:点)?(?:小)?生意)",
+        r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:self[\s-]employed|freelancer|freelancing)\b|\bi\s+(?:freelance|run\s+my\s+own\s+business)\b|自由职业|自己创业|个体户|个体经营|自己(?:开(?:了)?(?:个|一个|一家)?(?:小)?(?:店|公司|工作室|餐馆|饭店|网店)|当老板|做(?:点)?(?:小)?生意)"
+        # a business of some kind opened: "我自己开了个奶茶店", "我开了一家花店"
+        r"|(?:我|自己)(?:自己)?(?:在)?开了?(?:个|一个|一家|家)(?:小)?[\u4e00-\u9fff]{1,4}?(?:店|公司|工作室|餐馆|餐厅|饭店|网店|酒吧|民宿|诊所|工厂|书店|花店)(?=$|[，,。.!！]|了|，)",
     ),
     (
         "job.status",
@@ -383,7 +385,7 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "relationship.status",
         "widowed",
         r"\bi(?:'m|\s+am)\s+(?:a\s+)?widow(?:ed|er)?\b|我丧偶|我是(?:寡妇|鳏夫)"
-        r"|我(?:的)?(?:老伴|老伴儿|丈夫|老公|妻子|老婆|爱人)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)"
+        r"|我(?:的)?(?:老伴|老伴儿|丈夫|老公|妻子|老婆|爱人|先生|太太|媳妇儿?|老头子|老太婆)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)"
         # without a subject, opening the message: "老伴前年走了", "老伴儿过世了" (an old
         # couple's word, the speaker's own partner; "我朋友的老伴走了" has someone before it)
         r"|^\W*(?:老伴|老伴儿)[\u4e00-\u9fff]{0,3}(?:走了|去世了?|过世了?|不在了)",
@@ -406,7 +408,11 @@ VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
         "first",
         r"\b(?:fly|flying|book(?:\s+me)?|prefer|always|usually)\s+(?:in\s+)?first\s+class\b|头等舱",
     ),
-    ("travel.class", "premium_economy", r"\bpremium\s+economy\b|超级经济舱"),
+    (
+        "travel.class",
+        "premium_economy",
+        r"\bpremium\s+economy\b|超级经济舱|豪华经济舱|高端经济舱|优选经济舱|明珠经济舱",
+    ),
     (
         "seat",
         "aisle",
@@ -824,7 +830,8 @@ ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "intolerance",
         None,
-        r"对(?P<v>[\u4e00-\u9fff]{1,6}?)不耐受|(?P<v2>乳糖|麸质|果糖|酒精)不耐受?"
+        # ("我组胺不耐受": more substances said without 对)
+        r"对(?P<v>[\u4e00-\u9fff]{1,6}?)不耐受|(?P<v2>乳糖|麸质|果糖|酒精|组胺|组织胺|咖啡因|谷蛋白|麦麸|山梨醇|酪蛋白)不耐受?"
         # the substance in English inside a Chinese sentence: "我对gluten不耐受"
         r"|对\s*(?P<v3>lactose|gluten|fructose|histamine|caffeine)\s*不耐受?",
     ),
@@ -1628,7 +1635,8 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         LANGS,
         r"我(?:的)?(?P<v>"
         + _alt(LANGS, ascii_only=False)
-        + r")(?:说得|讲得|水平|口语)?(?:还可以|还行|不错|很好|挺好|很流利|流利|还凑合|交流没问题"
+        # ("我德语讲得还不错": a degree word before the rating)
+        + r")(?:说得|讲得|水平|口语)?(?:也|都|算|还算)?(?:还可以|还行|还不错|不错|很好|挺好|很流利|流利|还凑合|交流没问题"
         r"|一般般?(?=$|[，。,.!！；;]|吧|啦)|马马虎虎|凑合|(?:能)?听得懂)",
     ),
     # a language being learned ("我在学日语", "平时在自学韩语", "我正在学习西班牙语")
@@ -3528,7 +3536,9 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "recommend",
         None,
-        r"^\W*(?P<v>(?!我|你|他|她)[\u4e00-\u9fffA-Za-z]{2,6}?)(?:之类的?|什么的|啥的|这类的?|这种|这些)?(?:就|也|都|千万|可)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐|销)?(?:给我)?了?(?=$|[，。,.!！]|了|啊|哈)",
+        # ("美妆类的东西不用给我安利了": 安利 is to push a product)
+        r"^\W*(?P<v>(?!我|你|他|她)[\u4e00-\u9fffA-Za-z]{2,6}?)(?:之类的?|什么的|啥的|这类的?|这种|这些|类的东西|类的|的东西|类(?!产品))?"
+        r"(?:就|也|都|千万|可)?(?:别|不要|不用)(?:再)?(?:给我)?(?:推(?:荐|销)?|安利)(?:给我)?了?(?=$|[，。,.!！]|了|啊|哈)",
     ),
     # where the user is, said without a living verb: "人在杭州", "我在美国，住洛杉矶", a city
     # alone in a later clause: "我住德国，慕尼黑这边" (known places only)
@@ -3582,7 +3592,7 @@ _HINTS_5ZH: Mapping[str, str] = {
     "travel.airline.avoid": "不坐|不飞|不乘坐|不考虑",
     "job.employer": "上班|工作|打工|实习",
     "family.children": "娃|孩子|小孩|宝宝|崽|闺女|女儿|儿子",
-    "recommend": "推",
+    "recommend": "推|安利",
     "job.title": "做|当|干",
     "location.place": "在|这边|这儿|这里|那边",
     "language.spoken": "另外会|而且会|同时会|会一点|会点|还有|以及|外加",
@@ -4319,6 +4329,14 @@ ITEM_ROWS_18ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"^\W*(?:平时|一般|有事|以后|日常)(?:都|就)?(?:用|走)?(?P<v>微信|短信|邮件|邮箱|电话|telegram|whatsapp)"
         r"(?:联系|找我|沟通)(?:我)?(?:就行|就好|吧)?(?=$|[，。,.!！])",
     ),
+    # an airline named as the favourite: "長榮是我最愛的航空公司", "国泰就是我的首选"
+    (
+        "travel.airline",
+        None,
+        r"^\W*(?P<v>"
+        + _AIRLINE_ZH
+        + r")(?:航空)?(?:一直|永远)?(?:是|就是)我(?:的)?(?:首选|最爱|最常坐|常坐|最喜欢|心头好)(?:的)?(?:航空公司)?",
+    ),
     # an airline fronted and not to be booked: "春秋那种别给我订", "亚航就不要订了"
     (
         "travel.airline.avoid",
@@ -4600,6 +4618,15 @@ _LIST_RUN_ZH = (
     + "|".join(sorted(L.ZH_LIST_WORDS, key=len, reverse=True))
     + r"){1,3}){0,3})(?:啥的|什么的|之类的?|这种|这些|这类|那些|等)?(?:的)?(?:我)?(?:也|全|统统|基本)?都"
 )
+#: Pastimes by their usual words, with the verb they are played with: "打羽毛球", "游泳", "弹吉他".
+_PASTIME_ZH = (
+    r"(?:(?:打)?(?:羽毛球|乒乓球|网球|篮球|排球|高尔夫|台球|桌球|麻将|游戏)|(?:踢)?足球|(?:下)?(?:象棋|围棋|棋)"
+    r"|(?:弹)?(?:吉他|钢琴|琴)|钓鱼|爬山|徒步|跑步|游泳|健身|瑜伽|骑行|骑车|露营|滑雪|攀岩|冲浪|潜水|跳绳|拳击"
+    r"|摄影|拍照|画画|书法|练字|唱歌|跳舞|追剧|看书|阅读|旅游|做饭|烘焙|养花|种菜|编程|逛街|散步|遛狗|喝茶|插花"
+    r"|看电影|听音乐|听歌|打游戏|玩游戏)"
+)
+#: The Chinese names of known drugs: "沙丁胺醇", "胰岛素".
+_DRUGS_ZH = "|".join(sorted((k for k in L.MEDICATIONS if not k.isascii()), key=len, reverse=True))
 ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     # "虾蟹都过敏", "猫毛狗毛我都过敏"
     ("allergy", None, r"^\W*" + _LIST_RUN_ZH + r"(?:有点|会)?过敏(?![吗么嘛?？])"),
@@ -4724,6 +4751,34 @@ ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         "pet.species",
         PETS,
         r"^\W*(?:我)?(?:家里?|家里面)?" + _LIST_RUN_ZH + r"(?:有|养|养着|养了)(?![吗么嘛过?？])",
+    ),
+    # pastimes done in the user's free time, without a liking verb: "我业余时间打羽毛球和游泳",
+    # "周末一般去爬山、钓鱼" (a closed list of pastimes: "周末要加班" names none)
+    (
+        "taste.like",
+        None,
+        r"(?:业余时间|空闲时间|闲暇时间?|有空的时候|有空|周末|平时|下班后|下班以后)(?:我)?(?:一般|经常|常常|都|会|就|也|偶尔)*(?:去)?"
+        r"(?P<v>"
+        + _PASTIME_ZH
+        + r"(?:(?:和|、|跟|或者|,|，)(?:去)?"
+        + _PASTIME_ZH
+        + r"){0,3})(?=$|[，,。.!！；;]|什么的|之类)",
+    ),
+    # a known drug used, sprayed or inhaled: "我哮喘要用沙丁胺醇喷雾", "一直在用胰岛素"
+    (
+        "medication",
+        None,
+        r"(?:要|得|需要|一直|每天|常年|长期|随身|平时)(?:在)?(?:用|喷|吸|打)(?P<v>"
+        + _DRUGS_ZH
+        + r")",
+    ),
+    # a condition as the subject of what it needs: "我哮喘要用…", "我高血压，所以每天吃药"
+    (
+        "health.condition",
+        None,
+        r"^\W*我(?:有)?(?P<v>"
+        + _alt({k: k for k in L.CONDITIONS if not k.isascii()})
+        + r")(?=[，,]?\s*(?:要|得|需要|一直|每天|常年|长期|随身|所以|经常|平时)(?!是))",
     ),
 )
 ITEM_ROWS = (
@@ -4925,7 +4980,6 @@ _HINTS_4ZH: Mapping[str, str] = {
 _HINTS_21ZH: Mapping[str, str] = {
     "language.spoken": "都会|就会|母语|在学",
     "allergy": "都",
-    "taste.like": "都|离不开|戒不掉",
     "taste.dislike": "都",
     "travel.airline": "喜欢|偏爱|爱坐",
     "interest": "都",
@@ -4934,7 +4988,8 @@ _HINTS_21ZH: Mapping[str, str] = {
     "recommend": "兴趣|少给我推|少推",
     "payment.method": "都行|都可以",
     "family.child.names": "（|(",
-    "medication": "吃了",
+    "medication": "吃了|" + _DRUGS_ZH,
+    "taste.like": "都|离不开|戒不掉|业余|空闲|闲暇|有空|周末|平时|下班",
 }
 _HINTS = {
     # a key missing from one table gets no empty hint word (it would match any text)
@@ -5767,7 +5822,13 @@ _MOVING_TO = re.compile(
     + _MOVE_WHEN_ZH
     + r"+(?:确定|决定|已经定了|定了)?(?:正式|就|会|将|得)?(?:要)?搬(?:家)?(?:到|去|回)(?:老家)?(?P<cur2>"
     + CITY_ZH
-    + r")(?=$|[，,。.！!；;]|了|去|住|工作|定居)",
+    + r")(?=$|[，,。.！!；;]|了|去|住|工作|定居)"
+    # posted there for work: "年底要调去南京工作", "下个月被外派到新加坡常驻"
+    + r"|(?:^\W*|(?<=[，,])\s*|我(?:们)?)(?:已经)?(?:定了|决定了?|确定了?)?"
+    + _MOVE_WHEN_ZH
+    + r"+(?:确定|决定|已经定了|定了)?(?:正式|就|会|将|得)?(?:要)?(?:被)?(?:调|调动|外派|派驻|派)(?:到|去|往)(?P<cur3>"
+    + CITY_ZH
+    + r")(?=工作|上班|任职|常驻|发展|总部|分公司)",
     _I,
 )
 
@@ -5838,7 +5899,7 @@ def h_move(cl: Clause) -> Iterator[Hit]:
         if m.group("country"):
             yield m.start(), m.end(), cand(Kind.FACT, "location.country", m.group("country"))
     for m in _MOVING_TO.finditer(cl.text):
-        cur = (m.group("cur") or m.group("cur2")).strip()
+        cur = (m.group("cur") or m.group("cur2") or m.group("cur3")).strip()
         yield m.start(), m.end(), _city("location.moving_to", cur)
     for m in _NOT_MOVING.finditer(cl.text):
         # "I'm not moving anymore, plans changed": the planned move is called off

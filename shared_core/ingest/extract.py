@@ -275,6 +275,8 @@ class RuleExtractor:
         out = _named_in_passing(out, text)
         out = _list_siblings(out, text)
         out = _label_denied(out, text)
+        out = _taste_named_elsewhere(out)
+        out = _birth_year_joined(out, text)
         out = _notes_as_written(out, raw)
         if not retraction and _BARE_CORRECTION_RE.search(text):
             # "说错了，我没养狗", "my mistake, that was my brother": a correction that states
@@ -1086,7 +1088,7 @@ _NOT_ME_ZH = re.compile(r"^\W*(?:其实|而且|但|可|都)?(?:并)?不是我(?!
 _COUPLE = re.compile(
     r"\b(?:and\s+i|and\s+me|me\s+and|we|we're|we've|our|us)\b"
     # a partner who died makes the user a widow(er): "我老伴前年走了"
-    r"|(?:老伴|丈夫|老公|妻子|老婆|爱人)[\u4e00-\u9fff]{0,3}(?:走了|去世|过世|不在了)",
+    r"|(?:老伴|丈夫|老公|妻子|老婆|爱人|先生|太太|媳妇儿?)[\u4e00-\u9fff]{0,3}(?:走了|去世|过世|不在了)",
     re.IGNORECASE,
 )
 
@@ -1502,6 +1504,10 @@ _TIER_MEMBER = re.compile(
 )
 
 
+#: A condition named with what it is to the user: "偏头痛的老毛病", "胃病的问题".
+_OLD_TROUBLE_ZH = re.compile(r"^([\u4e00-\u9fff]{2,8}?)的(?:老)?(?:毛病|问题|病根|病史)$")
+
+
 def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
     """Values normalized across handlers: a qualified role splits into role and status; a
     country read as the city lived in ("living in spain") is the country; a condition named
@@ -1536,6 +1542,9 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
             # "member of the Flying Blue programme": the programme is "Flying Blue"
             slug = L.slugify(m.group(1))
             c = dataclasses.replace(c, key=f"travel.loyalty.{slug}", normalized=m.group(1))
+        if c.key.startswith("health.condition") and (m := _OLD_TROUBLE_ZH.match(c.normalized)):
+            # "我有偏头痛的老毛病": the condition, not the words around it
+            c = dataclasses.replace(c, value=m.group(1), normalized=m.group(1))
         if c.key.startswith("health.condition") and (m := _INTOLERANCE.match(c.normalized)):
             # "diagnosed with sorbitol intolerance": the intolerance, by its substance
             c = dataclasses.replace(c, key="intolerance", value=m.group(1), normalized=m.group(1))
@@ -1615,6 +1624,55 @@ _LABEL_DENIED_ZH = re.compile(
     r"|乱(?:叫|喊)|哪有|(?:可|但|但是|可是|不过)我[^，,。!！]{0,8}?(?:不|没|一般)|烦(?:死了|人)|讨厌"
     r"|不喜欢|不爱听|不想(?:被|听)|难听|反感|受不了|(?:别|不要)(?:这么|这样)叫)"
 )
+
+
+#: The year the user was born, said alone: "我是97年的", "我是2001年出生的", "本人90后" is no year.
+_BORN_YEAR_ZH = re.compile(
+    r"(?:我|俺|本人)(?:是)?(?P<y>(?:19|20)?\d{2})年(?:的|生的|出生的|出生)(?=$|[，,。.!！\s])"
+)
+
+
+def _birth_year_joined(cands: list[Candidate], text: str) -> list[Candidate]:
+    """The year said apart from a birthday of month and day ("我是97年的，生日在12月24号")
+    completes it (1997-12-24); the year is no note of its own."""
+    m = _BORN_YEAR_ZH.search(text)
+    if m is None or not any(
+        c.key == "birthday" and re.fullmatch(r"\d{2}-\d{2}", c.normalized or "") for c in cands
+    ):
+        return cands  # ("我是97年的" alone stays the user's words)
+    y = m.group("y")
+    year = int(y) if len(y) == 4 else (1900 + int(y) if int(y) > 30 else 2000 + int(y))
+    out = []
+    for c in cands:
+        if c.key.startswith("note") and _BORN_YEAR_ZH.search(c.value or ""):
+            continue
+        if c.key == "birthday" and re.fullmatch(r"\d{2}-\d{2}", c.normalized or ""):
+            c = dataclasses.replace(c, normalized=f"{year}-{c.normalized}")
+        out.append(c)
+    return out
+
+
+def _taste_named_elsewhere(cands: list[Candidate]) -> list[Candidate]:
+    """A taste whose item is a brand or channel read as its own key in the same turn ("長榮是
+    我最愛的航空公司": the airline, not a taste for 长荣) is that fact, not a second record."""
+    keyed = {
+        c.value
+        for c in cands
+        if c.intent is Intent.ASSERT
+        and c.value
+        and c.key.startswith(("travel.", "hotel.", "payment.", "contact.channel"))
+    }
+    if not keyed:
+        return cands
+    return [
+        c
+        for c in cands
+        if not (
+            c.key.startswith("taste.")
+            and c.intent is Intent.ASSERT
+            and re.sub(r"是$", "", c.key.removeprefix("taste.")) in keyed
+        )
+    ]
 
 
 def _label_denied(cands: list[Candidate], text: str) -> list[Candidate]:
@@ -1871,6 +1929,12 @@ _SENTENCE_HANDLERS: tuple[_Entry, ...] = (
             "emigrat",
             "left",
             "搬",
+            "调去",
+            "调到",
+            "调往",
+            "派到",
+            "派去",
+            "派往",
             "based",
             "live",
             "living",
@@ -1993,6 +2057,7 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
             "direct me",
             "推",
             "介绍",
+            "安利",
         ),
     ),
     (

@@ -61,7 +61,7 @@ email: email | e-mail | emails | 邮件 | 电子邮件 | 邮箱
 phone: phone | phone call | phone calls | calls | 电话
 whatsapp: whatsapp
 wechat: wechat | 微信
-push: push | push notification | push notifications | app notifications | 推送
+push: push | push notification | push notifications | app notifications | 推送 | 推播
 mail: mail | post | letter | letters | postal mail | snail mail | 邮寄 | 信件
 telegram: telegram | 电报
 line: line
@@ -82,14 +82,15 @@ sulfa: 磺胺类药物 | 磺胺药
 codeine: codeine | 可待因
 morphine: morphine | 吗啡
 insulin: insulin | 胰岛素
-lidocaine: lidocaine
-naproxen: naproxen
-paracetamol: paracetamol | acetaminophen | tylenol
-tramadol: tramadol
+lidocaine: lidocaine | 利多卡因
+procaine: procaine | novocaine | 普鲁卡因
+naproxen: naproxen | 萘普生
+paracetamol: paracetamol | acetaminophen | tylenol | 对乙酰氨基酚 | 扑热息痛 | 泰诺
+tramadol: tramadol | 曲马多
 opioids: opioids | opiates
 nsaids: nsaids | nsaid
 erythromycin: erythromycin | 红霉素
-tetracycline: tetracycline
+tetracycline: tetracycline | 四环素
 levothyroxine: levothyroxine | 优甲乐 | 左甲状腺素 | 雷替斯
 metformin: metformin | 二甲双胍 | 格华止
 amlodipine: amlodipine | 氨氯地平 | 络活喜
@@ -100,13 +101,13 @@ omeprazole: omeprazole | 奥美拉唑
 sertraline: sertraline | 舍曲林 | 左洛复
 melatonin: melatonin | 褪黑素
 montelukast: montelukast | 孟鲁司特
-lisinopril: lisinopril
-salbutamol: salbutamol | albuterol | ventolin
-losartan: losartan
-prednisone: prednisone | prednisolone
-fluoxetine: fluoxetine | prozac
-escitalopram: escitalopram | lexapro
-gabapentin: gabapentin
+lisinopril: lisinopril | 赖诺普利
+salbutamol: salbutamol | albuterol | ventolin | 沙丁胺醇 | 万托林
+losartan: losartan | 氯沙坦
+prednisone: prednisone | prednisolone | 泼尼松 | 强的松
+fluoxetine: fluoxetine | prozac | 氟西汀 | 百忧解
+escitalopram: escitalopram | lexapro | 艾司西酞普兰
+gabapentin: gabapentin | 加巴喷丁
 """
 )
 

@@ -265,3 +265,127 @@ def test_words_about_school_or_speech_in_a_real_statement_do_not_make_it_a_text(
     text: str,
 ) -> None:
     assert stored(text)
+
+
+# ---- more jokes and one-off texts ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我是一名资深吃货",
+        "我是一个没有感情的杀手",
+        "用英文帮我回复这封邮件",
+        "用日语帮我回一下这条消息",
+    ],
+)
+def test_self_labels_in_fun_and_texts_asked_for_store_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_trade_said_with_a_measure_word_stays() -> None:
+    assert has_value(stored("我是一名护士"), "job.title", "护士")
+
+
+# ---- statements the rules missed ---------------------------------------------------------
+
+
+def test_a_push_given_as_the_taiwanese_word_is_push() -> None:
+    assert has_value(stored("通知用App推播就好"), "contact.channel", "push")
+
+
+@pytest.mark.parametrize("text", ["我不太看邮件，发短信给我更靠谱", "短信联系我比较好"])
+def test_a_channel_rated_for_the_user_is_the_channel(text: str) -> None:
+    assert has_value(stored(text), "contact.channel", "sms")
+
+
+def test_calls_waved_away_with_an_emergency_exception() -> None:
+    found = stored("电话就算了，除非有急事")
+    found |= stored("电话就免了，除非真有急事")
+    assert has_value(found, "contact.call", "never")
+    assert has_value(found, "contact.call.emergency", "allowed")
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [("保健品类的东西不用给我安利了", "保健品"), ("别给我安利理财课", "理财课")],
+)
+def test_anli_is_a_push_to_be_refused(text: str, topic: str) -> None:
+    assert has_value(stored(text), "recommend.never", topic)
+
+
+def test_a_husband_called_xiansheng_who_died_makes_the_user_widowed() -> None:
+    assert has_value(stored("我先生去世五年了"), "relationship.status", "widowed")
+    assert has_value(stored("我太太前年过世了"), "relationship.status", "widowed")
+
+
+def test_xiansheng_as_the_subject_is_someone_else() -> None:
+    assert not stored("我先生对芒果过敏")
+
+
+def test_a_condition_called_an_old_trouble_is_the_condition() -> None:
+    assert has_value(stored("我有偏头痛的老毛病"), "health.condition", "偏头痛")
+
+
+@pytest.mark.parametrize(("text", "item"), [("我组胺不耐受", "组胺"), ("我咖啡因不耐受", "咖啡因")])
+def test_more_intolerances_said_without_dui(text: str, item: str) -> None:
+    assert any(k == "intolerance" and item in v for k, v in stored(text))
+
+
+def test_drugs_known_by_their_chinese_names() -> None:
+    assert has_value(stored("我对利多卡因过敏"), "allergy.medication", "lidocaine")
+    found = stored("我糖尿病，一直在打胰岛素")
+    assert has_value(found, "health.condition", "diabetes")
+    assert any(k.startswith("medication") for k, _ in found)
+
+
+def test_premium_economy_by_its_chinese_names() -> None:
+    assert has_value(stored("长途我都买豪华经济舱"), "travel.class", "premium_economy")
+
+
+def test_an_airline_named_as_the_favourite_is_the_airline_not_a_taste() -> None:
+    found = stored("国泰是我最爱的航空公司")
+    assert has_value(found, "travel.airline", "国泰")
+    assert not any(k.startswith(("interest", "food")) for k, _ in found)
+
+
+def test_a_language_rated_with_a_degree_word() -> None:
+    assert has_value(stored("我法语讲得还不错"), "language.spoken", "fr")
+    assert not stored("我女儿法语讲得还不错")
+
+
+def test_a_birth_year_said_apart_completes_the_birthday() -> None:
+    assert has_value(stored("我是98年的，生日在3月8号"), "birthday", "1998-03-08")
+    assert stored("我是98年的")  # alone, the user's words stay
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [("明年要调去杭州工作，已经定了", "hangzhou"), ("下个月被外派到新加坡常驻", "singapore")],
+)
+def test_posted_to_a_city_for_work_is_a_move(text: str, city: str) -> None:
+    assert has_value(stored(text), "location.moving_to", city)
+
+
+@pytest.mark.parametrize(
+    "text", ["会议调到周五", "我老公明年要调去深圳工作", "如果明年调去深圳工作的话"]
+)
+def test_a_meeting_moved_or_someone_elses_posting_is_no_move(text: str) -> None:
+    assert not stored(text)
+
+
+@pytest.mark.parametrize("text", ["我自己开了个奶茶店", "我开了一家花店"])
+def test_a_business_opened_is_self_employment(text: str) -> None:
+    assert has_value(stored(text), "job.status", "self_employed")
+
+
+def test_a_friends_business_is_not_the_users() -> None:
+    assert not stored("我朋友开了一家花店")
+
+
+def test_pastimes_in_free_time_without_a_liking_verb() -> None:
+    found = stored("我业余时间打乒乓球和跑步")
+    assert has_value(found, "interest", "打乒乓球")
+    assert has_value(found, "interest", "跑步")
+    assert not stored("我周末要加班")
+    assert not stored("我老公周末打羽毛球")
