@@ -3102,6 +3102,13 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
         r"(?:多)?鼓励(?:鼓励|一下)?我|给我(?:点|些)?鼓励|(?:多)?给我(?:点)?正能量",
     ),
     ("units.system", "metric", r"千克|厘米|(?:用|按)米(?:和|跟)"),
+    # imperial units the user is used to: "习惯用磅和英里", "我还是习惯英尺"
+    (
+        "units.system",
+        "imperial",
+        r"(?:习惯|喜欢|偏好|一般|都|还是|看得懂)(?:用|按|看)?(?:磅|英里|英尺|英寸|盎司|加仑)"
+        r"|(?:磅|英里|英尺|英寸)(?:和|跟|、)(?:磅|英里|英尺|英寸|盎司|加仑)",
+    ),
     # a terse seat choice, a behavioural signal when it repeats ("还是靠窗", "靠过道吧")
     (
         "seat",
@@ -3113,7 +3120,11 @@ VALUE_ROWS_4ZH: tuple[tuple[str, str, str], ...] = (
         "aisle",
         r"^\W*(?:还是|就|都|要)?靠(?:过道|走廊)(?:的)?(?:座位?|位置|位子)?(?:吧|就行|就好)?\W*$",
     ),
-    ("response.length", "short", r"简明扼要|言简意赅|简洁明了|精简(?:一)?点"),
+    (
+        "response.length",
+        "short",
+        r"简明扼要|言简意赅|简洁明了|精简(?:一)?点",
+    ),
     # "不用太详细", "简单说两句就好": short answers asked for by what they need not be
     (
         "response.length",
@@ -3480,7 +3491,13 @@ ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + PAY_ZH
         + r"|"
         + PAY_EN
-        + r")(?:我)?(?:是)?(?:从来|一般|基本|坚决|绝对|从)?(?:都)?不(?:用|碰|办)(?:的)?(?=$|[，。,.!！]|的)",
+        + r")(?:我)?(?:是)?(?:从来|一般|基本|坚决|绝对|从)?(?:都)?不(?:用|碰|办)(?:的)?(?=$|[，。,.!！]|的)"
+        # waved away: "PayPal就算了，手续费太坑", "信用卡就免了"
+        + r"|^\W*(?P<v2>"
+        + PAY_ZH
+        + r"|"
+        + PAY_EN
+        + r")(?:的话)?(?:就|还是)(?:算了|免了|不用了|别用了)(?:吧|啊|哈)?(?=$|[，。,.!！])",
     ),
     # a fronted airline the user won't fly: "東航我不坐了"
     (
@@ -3588,7 +3605,7 @@ _HINTS_5ZH: Mapping[str, str] = {
     "taste.dislike": "接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来",
     "health.condition": "老毛病|年了",
     "payment.method": "方便|好用|顺手|最多|刷",
-    "payment.avoid": "不用|不碰|不办",
+    "payment.avoid": "不用|不碰|不办|算了|免了",
     "travel.airline.avoid": "不坐|不飞|不乘坐|不考虑",
     "job.employer": "上班|工作|打工|实习",
     "family.children": "娃|孩子|小孩|宝宝|崽|闺女|女儿|儿子",
@@ -4764,6 +4781,12 @@ ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         + _PASTIME_ZH
         + r"){0,3})(?=$|[，,。.!！；;]|什么的|之类)",
     ),
+    # the sector the user is of, said as 'of the trade': "我是互联网行业的", "(我是PM，)金融圈的"
+    (
+        "industry",
+        None,
+        r"(?:^\W*|我是|我也是)(?:做)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:行业|圈|领域|这行)的\W*$",
+    ),
     # a known drug used, sprayed or inhaled: "我哮喘要用沙丁胺醇喷雾", "一直在用胰岛素"
     (
         "medication",
@@ -4865,7 +4888,7 @@ _HINTS_3: Mapping[str, str] = {
     "response.format": "code|表格|table|bullet|列表|列出|分条|summar|总结|要点",
     "response.tone": "专业|encourag|supportive|positive|formal|tone|style|voice|register|less formal|less casual|more formal|talk|robot|chill|relax|官方|正式|客气|说人话",
     "response.style": "简单|like i'm|eli5|jargon|plain|dumb|大白话|术语",
-    "units.system": "kg|km|cm|kilo|meter|metre|公斤|千米|公里",
+    "units.system": "kg|km|cm|kilo|meter|metre|公斤|千米|公里|磅|英里|英尺|英寸|盎司|加仑",
     "accessibility": "eyesight|vision|放大|blind|impaired|屏幕",
     "contact.channel": "me|发|用|联系|联络",
     "name": "it's|its|this is|叫",
@@ -4989,6 +5012,7 @@ _HINTS_21ZH: Mapping[str, str] = {
     "payment.method": "都行|都可以",
     "family.child.names": "（|(",
     "medication": "吃了|" + _DRUGS_ZH,
+    "industry": "行业的|圈的|领域的|这行的",
     "taste.like": "都|离不开|戒不掉|业余|空闲|闲暇|有空|周末|平时|下班",
 }
 _HINTS = {
@@ -6317,6 +6341,13 @@ def h_children_count(cl: Clause) -> Iterator[Hit]:
 # ---- whole-sentence rows: an object fronted before the comma ("Pork, I don't eat.") ------
 #: (key, value, pattern) rows matched on the whole sentence, as :data:`VALUE_ROWS`.
 SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
+    # asked once, then made the rule: "精简一下，以后都这样", "写短点，以后就按这个来"
+    (
+        "response.length",
+        "short",
+        r"(?:精简|简短|缩短|简化|写短|短)(?:一下|一点|点)[^。]{0,6}?[，,]\s*(?:以后|今后|往后|每次)(?:都|也|就)?"
+        r"(?:这样|这么|按这个|照这个)",
+    ),
     # fish first, then every other meat refused: "我吃鱼，但别的肉都不吃", "鱼我吃，其他肉一概不碰"
     (
         "diet",
@@ -6344,6 +6375,30 @@ SENTENCE_VALUE_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 #: (key, codes or None, pattern) rows matched on the whole sentence, as :data:`ITEM_ROWS`.
 SENTENCE_ITEM_ROWS: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    # a food fronted that the user cannot digest, called an intolerance later in the sentence:
+    # "小麦我消化不了，吃了就难受，不是过敏是不耐受"
+    (
+        "intolerance",
+        None,
+        r"^\W*(?P<v>(?!我)[\u4e00-\u9fff]{1,4}?)(?:的话)?我(?:是|也|都|有点|有些|一直|从来)*"
+        r"(?:消化不了|消化不好|不好消化|吃不了|受不了)[^。]{0,24}?(?<!不是)不耐受?",
+    ),
+    # where the user is, said with the time difference it makes: "约会议记得我在纽约，有时差"
+    (
+        "timezone",
+        TIMEZONES,
+        r"我(?:现在|目前|人)?(?:在|住在?)(?P<v>"
+        + _alt({k: v for k, v in TIMEZONES.items() if not k.isascii()}, ascii_only=False)
+        + r")(?:这边|那边)?[^。]{0,8}?(?:有|注意|考虑|记得|算上|别忘了)?时差",
+    ),
+    # the country lived in, then the city alone in a clause of its own: "我在加拿大生活，温哥华"
+    # (known cities only)
+    (
+        "location.place",
+        None,
+        r"^\W*我(?:现在|目前|一直)?(?:在|住在?)[\u4e00-\u9fff]{2,5}?(?:生活|定居|工作|上班)?[，,]\s*"
+        r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:这边|那边|这儿|那儿|市)?\W*$",
+    ),
     # the favourite fronted as a topic, then given as sure: "要说最爱吃的，那当然是饺子啦",
     # "说到最喜欢喝的嘛，肯定是奶茶"
     (
@@ -6735,6 +6790,15 @@ _SENT_ITEM_RX = tuple((k, c, re.compile(rx, _I)) for k, c, rx in SENTENCE_ITEM_R
 _SENT_ITEM_EN_RX = tuple((k, c, re.compile(rx, _I), w) for k, c, rx, w in SENTENCE_ITEM_ROWS_EN)
 #: Hint substrings for :func:`h_sentence_rows` (a comma and one of these words).
 SENTENCE_HINTS: tuple[str, ...] = (
+    "不耐",
+    "时差",
+    "都这样",
+    "就这样",
+    "按这个",
+    "照这个",
+    "我在",
+    "我现在在",
+    "我住",
     "最爱",
     "最喜欢",
     "他叫",
@@ -6813,6 +6877,8 @@ def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
     for key, codes, rx in _SENT_ITEM_RX:
         for m in rx.finditer(text):
             start, end = m.span("v")
+            if key == "timezone":
+                start = end = m.end()  # the place the zone is read from stays a city too
             if _skip(key, text, m.start()):
                 continue
             for n, (said, norm) in enumerate(_items(key, codes, m.group("v"))):

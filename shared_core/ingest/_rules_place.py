@@ -200,7 +200,7 @@ _WANT = re.compile(
     r"\b(?:i|i'd|i'm|i'll|me|my|ideal|ideally|would\s+be|somewhere|keep\s+it|looking)\b|我"
     r"|^\W*(?:somewhere\s+|anywhere\s+)?between\b"
     # a range put forward for something asked about: "礼物的话五百到一千块吧"
-    r"|的话|(?:之间|左右|以内)\W*$|吧\W*$",
+    r"|的话|(?:之间|左右|以内)\W*$|吧\W*$|(?:都|也)?(?:能|可以)接受",
     _I,
 )
 #: A range of round Chinese amounts beside a shopping request ("帮我看下沙发，五千到八千之间")
@@ -216,6 +216,8 @@ _GROUPED_SPACE = re.compile(r"(?<=\d)\s(?=\d{3}(?!\d))")
 #: ... or a bare amount with its ceiling word, as a correction says it ("make that 2k max").
 _HAS_BUDGET = re.compile(
     r"budget|预算|spend|afford|price|花|价|\d\s*k?\s+range\b|\bceiling\b"
+    # a sum per head the user accepts: "人均一万到一万五都能接受" ("那家店人均三百" is a price)
+    r"|人均[^，,。]{1,16}?(?:能接受|可以接受|接受得了|就行|就好)"
     # (a count is no amount: "6 max at dinner", "I walked 400 max"; "make that 900 max" is)
     r"|(?:^|\s)(?:[$€£]\d[\d.,]*|\d[\d.,]*\s*(?:k|grand))\s+(?:max|tops|at\s+most)\b"
     r"|\bmake\s+(?:that|it)\s+(?:to\s+)?\d{3}[\d.,]*\s+(?:max|tops|at\s+most)\b",

@@ -292,6 +292,11 @@ _NOT_AN_INSTRUCTION = re.compile(
     r"|(?:要)?求我|让我|逼我|催我|叫我(?:去|做|帮)|我(?:也|一定|都|还)?(?:会|将))",
     re.IGNORECASE,
 )
+#: "以后都这样", "今后就按这个来": the rule is the request said before it, read on its own.
+_POINTER_RULE_ZH = re.compile(
+    r"^\W*(?:以后|今后|往后|下次|每次)?(?:都|也|就)?(?:这样|这么(?:做|办|来|写)|按这个(?:来|写)?|照这个(?:来|写)?"
+    r"|照这样|按这样)(?:吧|哈|啊|呀|就行|就好)?\W*$"
+)
 #: What follows "叫我" when it is advice, not a name: "我老婆叫我少喝点酒", "医生叫我别熬夜"
 #: (a nickname keeps: "叫我多多", "叫我小心心" is rare and reads as advice either way).
 _ADVICE_NOT_NAME_ZH = re.compile(
@@ -425,6 +430,8 @@ def _conversational(cand: Candidate) -> str | None:
         return "a phrase, not a name"
     if key in (*_NAME_SLOTS, "name", "name.preferred") and _TIER_ZH.match(value):
         return "a membership tier, not a name"
+    if key.startswith("rule.") and _POINTER_RULE_ZH.match(value):
+        return "a pointer back to the request before it, not an instruction of its own"
     if key.startswith("rule.") and _NOT_AN_INSTRUCTION.match(value):
         return "someone's demand of the user or the user's promise, not an instruction"
     return None

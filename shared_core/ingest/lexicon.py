@@ -1318,6 +1318,9 @@ _CHAT_ZH: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
         ),
         r"\1高",
     ),
+    # "我其实很爱吃香菜" is "其实我很爱吃香菜": the stance word before the subject, where the
+    # rules read it (其实 still marks a correction)
+    (re.compile(r"(?:^|(?<=[，,。！!？?\s]))我(其实|实际上)(?=[\u4e00-\u9fff])"), r"\1我"),
     # a telling opener said aloud (voice input): "我跟你说啊我那个表姐她…" is "我那个表姐她…"
     (
         re.compile(

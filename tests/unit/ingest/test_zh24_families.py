@@ -389,3 +389,84 @@ def test_pastimes_in_free_time_without_a_liking_verb() -> None:
     assert has_value(found, "interest", "跑步")
     assert not stored("我周末要加班")
     assert not stored("我老公周末打羽毛球")
+
+
+# ---- assistant words, retractions and corrections ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["我叫小雅，是您的专属顾问", "我的生日？我是前年才被开发出来的", "我是2024年上线的"]
+)
+def test_an_assistants_words_pasted_store_nothing(text: str) -> None:
+    assert not stored(text)
+
+
+def test_a_user_introducing_their_own_job_beside_their_name_stays() -> None:
+    found = stored("我叫小雅，是一名会计")
+    assert has_value(found, "name", "小雅")
+
+
+@pytest.mark.parametrize(
+    ("before", "retraction"),
+    [
+        ("我叫李强", "不好意思，那是我表哥的名字"),
+        ("我是会计", "上一条是我儿子用我手机发的"),
+    ],
+)
+def test_a_turn_taken_back_as_someone_elses(before: str, retraction: str) -> None:
+    assert not stored(before, retraction)
+
+
+def test_qishi_after_the_subject_still_reads_the_clause() -> None:
+    assert has_value(stored("我其实很爱吃榴莲"), "food.like", "榴莲")
+    assert has_value(stored("我不吃榴莲", "说反了，我其实很爱吃榴莲"), "food.like", "榴莲")
+
+
+def test_waving_a_way_of_paying_away_is_no_retraction() -> None:
+    assert has_value(stored("信用卡就算了，利息太高"), "payment.avoid", "credit_card")
+    assert not has_value(stored("我住在广州", "那就算了"), "location.city", "guangzhou")
+
+
+# ---- more statements ----------------------------------------------------------------------
+
+
+def test_imperial_units_the_user_is_used_to() -> None:
+    assert has_value(stored("我平时习惯用英里和磅"), "units.system", "imperial")
+    assert not stored("这个包重五磅")
+
+
+def test_a_city_alone_after_the_country() -> None:
+    found = stored("我在德国生活，慕尼黑")
+    assert has_value(found, "location.city", "munich")
+    assert not stored("我在公司上班，小王")
+
+
+def test_a_sector_said_as_of_the_trade() -> None:
+    assert any(k == "industry" for k, _ in stored("我是金融行业的"))
+    assert not stored("我老公是金融圈的")
+
+
+def test_a_sum_per_head_the_user_accepts_is_a_budget() -> None:
+    found = stored("人均三百到五百都能接受")
+    assert has_value(found, "budget.min", "300")
+    assert has_value(found, "budget.max", "500")
+    assert not stored("那家店人均三百左右")
+
+
+def test_a_request_made_the_rule_with_yihou_dou_zheyang() -> None:
+    assert has_value(stored("回答太长了，精简一下，以后都这样"), "response.length", "short")
+    assert not stored("精简一下")
+    assert not any(k.startswith("rule.") for k, _ in stored("写短一点，以后就按这个来"))
+
+
+def test_a_city_said_with_the_time_difference_gives_the_zone() -> None:
+    found = stored("开会的时候记得我在东京，有时差")
+    assert has_value(found, "timezone", "asia/tokyo")
+    assert has_value(found, "location.city", "tokyo")
+    assert not stored("我老公在东京，有时差")
+
+
+def test_a_fronted_food_hard_to_digest_called_an_intolerance() -> None:
+    assert any(
+        k == "intolerance" and v == "大豆" for k, v in stored("大豆我消化不了，不是过敏，是不耐受")
+    )
