@@ -4785,7 +4785,7 @@ ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "industry",
         None,
-        r"(?:^\W*|我是|我也是)(?:做)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:行业|圈|领域|这行)的\W*$",
+        r"(?:^\W*|我是|我也是)(?:做|干|搞|从事)?(?P<v>(?![做干搞])[\u4e00-\u9fff]{2,4}?)(?:行业|圈|领域|这行)的\W*$",
     ),
     # a known drug used, sprayed or inhaled: "我哮喘要用沙丁胺醇喷雾", "一直在用胰岛素"
     (
@@ -5644,6 +5644,8 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         key = "industry"
         said = re.sub(r"(?:行业|领域|圈|界)$", "", said)
         norm = L.canonical_value(key, said)
+    if key == "industry":
+        norm = L.canonical_value(key, said)  # "金融" -> finance, as the other readers have it
     if key == "job.employer" and said in _NOT_EMPLOYER:
         return  # "我在家里上班" names no employer
     if key == "job.employer" and said.lower() in L.CITIES:

@@ -470,3 +470,8 @@ def test_a_fronted_food_hard_to_digest_called_an_intolerance() -> None:
     assert any(
         k == "intolerance" and v == "大豆" for k, v in stored("大豆我消化不了，不是过敏，是不耐受")
     )
+
+
+def test_a_sector_with_its_verb_is_the_sector_normalized() -> None:
+    assert has_value(stored("我是干金融这行的"), "industry", "finance")
+    assert has_value(stored("我是互联网行业的"), "industry", "tech")
