@@ -535,7 +535,7 @@ _FOOD_WORDS_EN24 = (
     r"|scones?|quiche|omelett?es?|hash\s+browns|cornbread|coleslaw|kombucha|cola|lemonade"
     r"|whisky|whiskey|vodka|gin|rum|tequila|sake|cider|mead|champagne|prosecco|bourbon|brandy"
     r"|absinthe|ouzo|matcha|chai|cocoa|mocha|milkshakes?|pistachios?|hazelnuts?|pecans?"
-    r"|macadamias?|chia\s+seeds|sunflower\s+seeds|truffles?|sugar|caffeine|carbs|salt)\b"
+    r"|macadamias?|chia\s+seeds|sunflower\s+seeds|truffles?|sugar|caffeine|carbs|salt|ipas?|lagers?|stouts?|ales)\b"
 )
 
 

@@ -214,6 +214,9 @@ def laughed_from(sentence_texts: list[str]) -> tuple[int, int] | None:
 #: Something done once or twice ("我用微信支付过一次", "坐过两回国航") is an experience,
 #: not a habit.
 _PAST = re.compile(
+    # ("I'm used to imperial", "I got used to it": accustomed, not a past habit)
+    r"(?<!\bbe\s)(?<!\bam\s)(?<!'m\s)(?<!\bim\s)(?<!\bget\s)(?<!\bgot\s)(?<!\bare\s)(?<!'re\s)"
+    r"(?<!\bmore\s)(?<!\bso\s)(?<!\bquite\s)(?<!\bpretty\s)(?<!\bvery\s)(?<!\bgetting\s)"
     r"\bused\s+to\b|(?:(?<![点\d半分])以前|曾经|小时候|过去|当年)(?!就|一直|也|开始|起)"
     r"|(?<=[\u4e00-\u9fffA-Za-z])过(?:一|两|几|三)(?:次|回)",
     _I,
@@ -837,12 +840,12 @@ SCOPE_SESSION_RE = re.compile(
     _I,
 )
 THIRD_PARTY_RE = re.compile(
-    r"^\W*(?:(?:and|but|also|oh|well|so)\s+)*(?:(?:my|our)\s+(?:best\s+)?(?!(?:friends|mates|family)\s+(?:all\s+)?call\s+me\b)(?:friends?|colleagues?|co-?workers?"
+    r"^\W*(?:(?:and|but|also|oh|well|so)\s+)*(?:(?:my|our)\s+(?:best\s+)?(?!(?:friends|mates|pals|buddies|lads|family)\s+(?:all\s+)?(?:have\s+|'ve\s+)?(?:always\s+|usually\s+|just\s+)?(?:call|called)\s+me\b)(?:friends?|colleagues?|co-?workers?"
     r"|boss|neighbou?rs?|roommates?|classmates?|wife|husband|partner|sons?|daughters?|kids?|child"
     r"|children|mom|mum|mother|dad|father|brothers?|sisters?|girlfriend|boyfriend|cousins?|aunt"
     r"|uncle|grandma|grandpa|grandmother|grandfather|parents?|clients?|customers?|team|nan|nana|gran"
     r"|granny|grandad|flatmates?|housemates?|fianc[eé]e?|in-laws|step-?(?:mum|mom|dad|son|daughter|kids?)"
-    r"|gf|bf|hubby|bestie|bff|sis|bro|ex|spouse"
+    r"|gf|bf|hubby|bestie|bff|sis|bro|ex|spouse|mates?|pals?|buddy|buddies|workmates?|lads"
     r"|nieces?|nephews?|grand(?:son|daughter|kids?|children)s?|teen(?:ager)?s?|toddlers?|twins"
     r"|therapists?|dentists?|vets?|trainers?|coach|tutors?|teachers?|landlords?|landlady|manager"
     r"|supervisor|accountant|lawyer|hairdresser|barber|mechanic|nanny|babysitter|students?"
@@ -1308,7 +1311,12 @@ _GENERIC_SUBJECT_RE = re.compile(
 def generic_remark(clause: str, sentence: str) -> bool:
     """Whether ``clause`` remarks on a thing or a trend rather than the user: a determiner
     or trend subject (:data:`_GENERIC_SUBJECT_RE`) in a sentence with no first person."""
+    if _INTRODUCED_RE.match(clause):
+        return False  # "this is Kwame, quick question": the user says who is writing
     return _GENERIC_SUBJECT_RE.search(clause) is not None and not first_person(sentence)
+
+
+_INTRODUCED_RE = re.compile(r"^\W*(?:(?:hi|hey|hello)\W+)?this\s+is\s+(?-i:[A-Z])[a-z'-]+\b", re.I)
 
 
 #: An animal or a kind of person as the subject of a general remark: "猫其实是乳糖不耐受的",

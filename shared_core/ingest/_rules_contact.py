@@ -260,7 +260,11 @@ _WORD_HOUR = re.compile(
     r"|(?<=\bbefore\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
     r"|(?<=\buntil\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
     r"|(?<=\btill\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
-    r"|(?<=\bhalf\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
+    r"|(?<=\bhalf\s)(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    # the end of a range said in words: "between half ten at night and seven", "eleven to six"
+    r"|(?:(?<=[\dm]\sand\s)|(?<=[\dm]\sto\s)|(?<=\bnight\sand\s)|(?<=\bnight\sto\s))"
+    r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"\b(?=\s*(?:$|[,.;!?]|please|pls|thanks|am\b|pm\b|o'clock|in\s+the|the\s+next))",
     _I,
 )
 #: "half six" (British): half past the hour.
@@ -350,10 +354,21 @@ def _quiet_pair_zh(sentence: str) -> str | None:
     return f"{start}-{end}" if start and end else None
 
 
+_RANGE_START = re.compile(
+    r"\b(?:after|past|from)\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|half|midnight|noon)",
+    _I,
+)
+
+
 def h_quiet(cl: Clause) -> Iterator[Hit]:
     pair = _quiet_pair(cl.sentence.text) or _quiet_pair_zh(cl.sentence.text)
     if pair is not None:
-        if cl.start == 0:
+        # once a sentence, on the clause where the range starts ("my kid goes to bed at 7,
+        # so nothing from 8pm until 6": not the child's clause)
+        at = _RANGE_START.search(cl.sentence.text)
+        first = cl.start == 0 if at is None else cl.start <= at.start() < cl.start + len(cl.text)
+        if first:
             yield 0, len(cl.text), cand(Kind.CONSTRAINT, "contact.quiet_hours", pair, hard=True)
         return
     if _DAYPART_EN.search(cl.text) or _WORD_HOUR.search(cl.text) or _SHORT_CLOCK.search(cl.text):
@@ -916,10 +931,18 @@ _RECO_ZH = re.compile(
 )
 
 
+#: A word for "things of that kind" after the topic: "crypto stuff", "MLM things", "diet
+#: content", "gambling related stuff" -> the topic itself.
+_KIND_OF_THING = re.compile(
+    r"(?<=\w)(?:\s+|-)(?:related\s+|type\s+|kind\s+of\s+)?(?:stuff|things|content|nonsense|rubbish|junk)$",
+    _I,
+)
+
+
 def h_recommend(cl: Clause) -> Iterator[Hit]:
     for rx in (_RECO_EN, _RECO_ZH):
         for m in rx.finditer(cl.text):
-            topic = phrase(m.group("t"), 4)
+            topic = _KIND_OF_THING.sub("", phrase(m.group("t"), 4))
             if ok_topic(topic):
                 key = "recommend." + slugify(topic)
                 c = cand(Kind.CONSTRAINT, key, "never", normalized="never", hard=True)

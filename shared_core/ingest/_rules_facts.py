@@ -202,6 +202,8 @@ _COND_ALT = alt(k for k in L.CONDITIONS if k.isascii())
 _COND_EN = re.compile(
     r"\bi(?:\s+(?:also|still|now))?(?:\s+|(?='))(?P<nh>no\s+longer\s+|don't\s+|do\s+not\s+)?"
     r"(?:have|'ve\s+(?:also\s+)?got|have\s+(?:also\s+)?got|suffer\s+from|live\s+with|got"
+    # "i get migraines every month", "i keep getting cluster headaches": a recurring one
+    r"|(?:often\s+|regularly\s+|still\s+|always\s+)?get|keep\s+getting|suffer\s+with"
     # "i've had colitis since uni": a condition had for years is one the user has
     r"|'ve\s+had|\s+have\s+had)\s+"
     r"(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b(?!\s+(?:once|before|as\s+a\s+kid|as\s+a\s+child))"
@@ -464,7 +466,12 @@ def h_job(cl: Clause) -> Iterator[Hit]:
         if m.group("job") and title.split()[-1].lower().rstrip("s") not in L.JOB_HEADS:
             continue
         c = cand(Kind.FACT, "job.title", title)
-        yield m.start(), m.end(), _negate(c) if m.group("neg") else c
+        # the span ends with the title: "a barista at a little cafe called Bean There" leaves
+        # the employer to its own row
+        group = "job" if m.group("job") else "job2" if m.group("job2") else "job3"
+        at = raw.lower().find(title.lower())
+        end = m.start(group) + at + len(title) if at >= 0 else m.end()
+        yield m.start(), end, _negate(c) if m.group("neg") else c
     for m in _JOB_ZH.finditer(cl.text):
         title = (m.group("job") or m.group("job2") or "").strip()
         if m.group("job") and not title.endswith(L.ZH_JOB_SUFFIXES):

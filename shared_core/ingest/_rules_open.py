@@ -276,7 +276,7 @@ _NOTE_EN = re.compile(
     r"^\W*(?:(?:also|and|but|so|well|actually|btw|oh)\W+)*"
     r"(?P<body>i(?:'m|\s+am)\s+(?!a\s+bit\b)\S.{1,100}"
     r"|i(?:'ve|\s+have)\s+(?:never|always)\s+\S.{1,100}"
-    r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|drive|wear"
+    r"|i\s+(?:have|don't|do\s+not|can't|cannot|never|always|usually|work|speak|own|rent|drive|wear"
     r"|sleep|was\s+born|grew\s+up|only|rarely|mostly|live\s+(?=alone|on\s+my\s+own|by\s+myself))\b.{2,100}"
     # how the user gets about, the shifts they do (round 11): "i cycle everywhere", "i do
     # night shifts", "i walk to work"
@@ -324,6 +324,10 @@ _NOT_DURABLE = re.compile(
     r"|on\s+my\s+way|on\s+the\s+(?:train|bus|plane|way|phone|road)|in\s+a\s+meeting"
     r"|at\s+(?:the\s+)?(?:airport|station|office|gym|hospital|store|shop|mall|beach|doctor's|dentist)"
     r"|lol|haha\w*|hehe\w*|lmao)\b|[\"“”「」]"
+    # a stay with its end said ("I'm on holiday in Crete till Sunday", "in Paris until Friday")
+    r"|\b(?:till|until|til|through)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|tomorrow|tonight|the\s+weekend|next\s+\w+|the\s+end\s+of\s+(?:the\s+)?\w+|the\s+\d{1,2}(?:st|nd|rd|th)?)\b"
+    r"|\bon\s+(?:holiday|holidays|vacation|leave|a\s+trip|a\s+break|a\s+business\s+trip|honeymoon)\b"
     # something under way ("I'm reading a book about ...") is no lasting fact
     r"|\bi(?:'m|\s+am)\s+(?:currently\s+|just\s+)?(?:reading|learning\s+about|researching|working\s+on"
     r"|watching|listening\s+to)\b"
@@ -615,4 +619,8 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                     yield m.start(), m.end(), calls
                     continue
                 c = cand(Kind.PREFERENCE, "taste." + slugify(part), value, normalized=value)
-                yield m.start(), m.end(), c
+                # the span ends with the item ("I like dark chocolate but milk chocolate is
+                # too sweet for me": what follows "but" is read by its own row)
+                at = m.group("item").lower().find(part.lower())
+                end = m.start("item") + at + len(part) if at >= 0 else m.end()
+                yield m.start(), end, c

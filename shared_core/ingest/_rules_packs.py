@@ -1836,7 +1836,9 @@ ITEM_ROWS_3: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "job.title",
         None,
-        r"^\W*(?:an?\s+)?(?!(?:i|i'm|we|my)\s)(?P<v>(?:[a-z][a-z -]{0,30}?\s)?(?:"
+        r"^\W*(?:an?\s+)?(?!(?:i|i'm|we|my)\s)(?!(?:proud\s+|happy\s+|new\s+)?(?:"
+        + PETS_EN
+        + r"|pet)s?\s+(?:owner|keeper|parent)\b)(?P<v>(?:[a-z][a-z -]{0,30}?\s)?(?:"
         + JOB_HEAD
         + r"))\s+(?:at|@|here|by\s+trade)\b",
     ),
@@ -2127,7 +2129,7 @@ _PRONOUN_ROWS = tuple(
         + word
         + r"[\"']?\s+(?:for|with|when\s+(?:talking|referring|writing)\s+(?:about|to))\s+me\b|\bi(?:'m|\s+am)\s+an?\s+[\"']?"
         + word
-        + r"\b(?!\s*/)|\bi\s+(?:use|go\s+by)\s+[\"']?"
+        + r"\b(?!\s*/)|\b(?:i|and)\s+(?:use|go\s+by)\s+[\"']?"
         + word
         # the object form after it without a slash: "I use they them"
         + r"(?:\s+"
@@ -4614,8 +4616,122 @@ _HINTS_EN17: Mapping[str, str] = {
     "travel.loyalty": "we're|we are",
     "hotel.chain": "stay|book|stick|go for|pick|choose",
 }
+# ---- round 24 (EN): families dev24 showed, each tested on other wordings in
+# tests/unit/ingest/test_en24_families.py
+VALUE_ROWS_EN24: tuple[tuple[str, str, str], ...] = (
+    ("response.length", "short", r"\bshort\s+and\s+(?:sweet|to\s+the\s+point|simple)\b"),
+    # "I'm used to imperial": the system the user reads without converting
+    (
+        "units.system",
+        "imperial",
+        r"\bi(?:'m|\s+am|m)\s+(?:more\s+|so\s+|just\s+|only\s+)?used\s+to\s+(?:imperial|feet\s+and\s+inches"
+        r"|pounds\s+and\s+ounces|cups\s+and\s+ounces|ounces|inches|miles|fahrenheit\s+and\s+miles)\b",
+    ),
+    (
+        "units.system",
+        "metric",
+        r"\bi(?:'m|\s+am|m)\s+(?:more\s+|so\s+|just\s+|only\s+)?used\s+to\s+(?:metric|kilos|kilograms|grams"
+        r"|kilometres|kilometers|centimetres|centimeters|litres|liters|kg\s+and\s+cm)\b",
+    ),
+    # "the hotel room has to be accessible", "rooms must be wheelchair accessible"
+    (
+        "hotel.room",
+        "accessible",
+        r"\b(?:hotel\s+)?rooms?\s+(?:has|have|needs?|must|should|got)\s*(?:to\s+be|be)?\s+(?:fully\s+)?"
+        r"(?:wheelchair[\s-])?accessible\b|\baccessible\s+(?:hotel\s+)?rooms?\s+(?:please|only|always)\b",
+    ),
+    # "PhD student in chemistry", "final year nursing student": a student by the kind said
+    (
+        "job.status",
+        "student",
+        r"^\W*(?:i'm\s+|i\s+am\s+|im\s+)?(?:an?\s+)?(?:phd|ph\.d\.?|masters?|master's|msc|postgrad|undergrad"
+        r"|undergraduate|grad|graduate|uni|university|college|med|law|nursing|doctoral|final[\s-]year"
+        r"|first[\s-]year|second[\s-]year|third[\s-]year)\s+student\b",
+    ),
+)
+#: Pastimes said by their verb, two or more with when they are done ("I knit and bake in
+#: my spare time", "I paint and garden on weekends").
+_HOBBY_VERB = (
+    r"(?:knit|bake|paint|garden|sew|cook|draw|swim|run|cycle|climb|hike|fish|surf|ski|crochet|dance"
+    r"|sing|write|read|skate|row|box|sketch|quilt|journal|kayak|sail)"
+)
+#: A taste word that makes a food "too much" for the user ("way too sweet for me").
+_TOO_MUCH = (
+    r"(?:sweet|salty|spicy|bitter|rich|sour|greasy|oily|bland|sugary|fatty|cheesy|garlicky|stodgy"
+    r"|sickly|creamy|heavy)"
+)
+#: One word of a food's name: no conjunction, pronoun or determiner.
+_FOOD_WORD = (
+    r"(?!(?:but|and|though|while|i|i'm|im|my|we|you|it|this|that|these|those|everything|anything)\b)"
+    r"[a-z][a-z'-]*"
+)
+ITEM_ROWS_EN24: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
+    (
+        "taste.like",
+        None,
+        r"\bi\s+(?:also\s+|mostly\s+|usually\s+|like\s+to\s+|love\s+to\s+)?(?P<v>"
+        + _HOBBY_VERB
+        + r"(?:\s*(?:,|and|&)\s*"
+        + _HOBBY_VERB
+        + r"){1,3})\s+(?:in\s+my\s+(?:spare|free|down)\s+time|for\s+fun|on\s+(?:the\s+)?weekends|at\s+weekends"
+        r"|as\s+hobbies|to\s+relax|to\s+unwind|when\s+i\s+(?:can|get\s+the\s+chance))\b",
+    ),
+    # "milk chocolate is way too sweet for me", "..., but IPAs are too bitter for me"
+    (
+        "taste.dislike",
+        None,
+        r"(?:^\W*|\bbut\s+|\bthough\s+|\bwhile\s+|\bwhereas\s+)(?:the\s+)?(?P<v>"
+        + _FOOD_WORD
+        + r"(?:\s+"
+        + _FOOD_WORD
+        + r"){0,3}?)\s+(?:is|are|'s|tastes?|taste|gets?)"
+        r"\s+(?:(?:way|far|much|just|a\s+bit|a\s+little|kinda|always|usually|generally)\s+)?too\s+"
+        + _TOO_MUCH
+        + r"\s+for\s+me\b",
+    ),
+    # "I'm a barista at a little cafe called Bean There", "work at a small bakery called Crumbs"
+    (
+        "job.employer",
+        None,
+        r"\b(?:i\s+work|i'm\s+working|i\s+am\s+working|^\W*work(?:ing)?|i(?:'m|\s+am)\s+an?\s+[a-z]+(?:\s+[a-z]+)?)"
+        r"\s+(?:at|for|in)\s+(?:a|an|this)\s+(?:(?:little|small|tiny|local|big|family[\s-]run|independent|lovely)\s+)*"
+        r"(?:cafe|café|coffee\s+shop|shop|bakery|restaurant|bar|pub|bookshop|bookstore|store|boutique|salon|studio"
+        r"|agency|firm|company|startup|start-up|clinic|practice|gym|hotel|school|nursery|garage|charity"
+        r"|brewery|deli|bistro|diner)\s+(?:called|named)\s+(?P<v>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*){0,3})",
+    ),
+    # the country after a place near a city: "home is a small village outside Lyon in France"
+    (
+        "location.country",
+        None,
+        r"^\W*(?:(?:my\s+)?home(?:'s|\s+is)|i\s+(?:live|am\s+based)|i'm\s+based)\s+(?:in\s+)?(?:an?\s+)?"
+        r"(?:(?:small|little|tiny|sleepy|quiet|remote)\s+)?(?:town|village|suburb|city|place|hamlet|spot)\s+"
+        r"(?:just\s+)?(?:outside|near|close\s+to|north\s+of|south\s+of|east\s+of|west\s+of|by)\s+"
+        r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?,?\s+in\s+(?P<v>"
+        + _alt({k: k for k in L.COUNTRIES if k.isascii()})
+        + r")\b",
+    ),
+    # a hay fever season said as a fragment: "hay fever every spring"
+    (
+        "allergy",
+        None,
+        r"^\W*(?:(?:bad|terrible|awful|seasonal|severe)\s+)?(?P<v>hay\s*fever)\s+(?:every|each|all|in\s+(?:the\s+)?)\s*"
+        r"(?:spring|summer|year|season|may|june)\b",
+    ),
+)
+_HINTS_EN24: Mapping[str, str] = {
+    "response.length": "sweet|to the point|short and simple",
+    "units.system": "used to",
+    "hotel.room": "accessible",
+    "job.status": "student",
+    "taste.like": "spare|free time|down time|for fun|weekends|hobbies|relax|unwind|chance",
+    "taste.dislike": "too ",
+    "job.employer": "called|named",
+    "allergy": "hay",
+    "location.country": "home|live|based",
+}
 VALUE_ROWS = (
     VALUE_ROWS
+    + VALUE_ROWS_EN24
     + VALUE_ROWS_3
     + VALUE_ROWS_4
     + VALUE_ROWS_4ZH
@@ -4806,6 +4922,7 @@ ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
 )
 ITEM_ROWS = (
     ITEM_ROWS
+    + ITEM_ROWS_EN24
     + ITEM_ROWS_21ZH
     + ITEM_ROWS_3
     + ITEM_ROWS_4
@@ -5033,6 +5150,7 @@ _HINTS = {
                 *_HINTS_EN17.get(key, "").split("|"),
                 *_HINTS_18ZH.get(key, "").split("|"),
                 *_HINTS_21ZH.get(key, "").split("|"),
+                *_HINTS_EN24.get(key, "").split("|"),
             )
         )
         if w
@@ -5050,6 +5168,7 @@ _HINTS = {
         *_HINTS_EN17,
         *_HINTS_18ZH,
         *_HINTS_21ZH,
+        *_HINTS_EN24,
     }
 }
 
@@ -6237,8 +6356,37 @@ def _relative_birthday(cl: Clause) -> Iterator[Hit]:
             )
 
 
+#: The date in a clause of its own after the birthday was named: "it's for my own birthday,
+#: it's march 22nd", "my bday is coming up - it's on the 3rd of june".
+_BDAY_NAMED_BEFORE = re.compile(r"\bmy\s+(?:own\s+)?(?:birthday|bday|b-day)\b", _I)
+_BDAY_ITS = re.compile(
+    r"^\W*(?:(?:and|so)\s+)?(?:it's|its|it\s+is|which\s+is)\s+(?:on\s+)?(?:"
+    + _DAY_MONTH
+    + "|"
+    + _MONTH_DAY.replace("(?P<mon>", "(?P<mon2>")
+    .replace("(?P<d>", "(?P<d2>")
+    .replace("(?P<y>", "(?P<y2>")
+    + r")\W*$",
+    _I,
+)
+
+
+def _birthday_said_apart(cl: Clause) -> Iterator[Hit]:
+    m = _BDAY_ITS.match(cl.text)
+    if m is None or not _BDAY_NAMED_BEFORE.search(cl.sentence.text[: cl.start]):
+        return
+    month = _MONTHS.get((m.group("mon") or m.group("mon2") or "").lower())
+    day = parse_number(m.group("d") or m.group("d2") or "")
+    if not month or not day or not 1 <= day <= 31:
+        return
+    year = m.group("y") or m.group("y2")
+    norm = f"{year}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+    yield m.start(), m.end(), cand(Kind.FACT, "birthday", m.group(0).strip(), normalized=norm)
+
+
 def h_birthday(cl: Clause) -> Iterator[Hit]:
     """birthday = MM-DD, or YYYY-MM-DD when the year is said."""
+    yield from _birthday_said_apart(cl)
     yield from _numeric_birthday(cl)
     yield from _relative_birthday(cl)
     yield from _birthday_today(cl)
@@ -6766,6 +6914,16 @@ SENTENCE_ITEM_ROWS_EN = (
         + _NOT_LANG_USE,
         False,
     ),
+    # a pet named in the clause after it: "goldfish owner here, his name is Bubbles"
+    (
+        "pet.names",
+        None,
+        r"\b(?:"
+        + PETS_EN
+        + r")s?\b[^.!?]{0,40}?[,;:—–-]+\s*(?:and\s+)?(?:his|her|its)\s+name(?:'s|\s+is)\s+"
+        r"(?P<v>(?-i:[A-Z])[a-z'-]+)\b",
+        False,
+    ),
     # fronted: "at home we speak Urdu but at work it's English"
     (
         "language.spoken",
@@ -6861,7 +7019,15 @@ SENTENCE_HINTS: tuple[str, ...] = (
     ),
 )
 
-SENTENCE_HINTS = (*SENTENCE_HINTS, "language", "tongue", "speak")
+SENTENCE_HINTS = (
+    *SENTENCE_HINTS,
+    "language",
+    "tongue",
+    "speak",
+    "his name",
+    "her name",
+    "its name",
+)
 
 
 def h_sentence_rows(cl: Clause) -> Iterator[Hit]:
@@ -7180,6 +7346,9 @@ _ROLE_COMMA_ORG = re.compile(
     r"(?=\s*(?:$|[.,;!]))",
     _I,
 )
+_PET_KEEPER = re.compile(
+    r"\b(?:" + PETS_EN + r"|pet)s?\s+(?:owner|keeper|parent|mum|mom|dad|lady|guy)$", _I
+)
 _NOT_ROLE_WORDS = frozenset(
     """good bad great terrible awful best worst old new nice lazy busy tired proud happy sad poor
     typical average amateur backseat sunday weekend hobby home bored exhausted stressed overworked
@@ -7214,6 +7383,8 @@ def h_role_fragment(cl: Clause) -> Iterator[Hit]:
         return  # a bare role only opens its sentence ("..., nurse" is a list's item)
     if any(w in _NOT_ROLE_WORDS for w in m.group("v").lower().split()[:-1]):
         return  # "terrible driver", "home cook": a manner, not a job
+    if _PET_KEEPER.search(m.group("v")):
+        return  # "goldfish owner here", "cat mum": a pet of the user's, read by the pet rows
     title = _role_title(m.group("v"))
     yield m.start("v"), m.end("v"), cand(Kind.FACT, "job.title", title, normalized=title)
     emp = m.group("e")

@@ -107,8 +107,11 @@ _BUDGET_RX = (
     # 8: the amount alone in a clause of a budget sentence ("budget: 3k", "预算：三千")
     re.compile(
         r"^\W*(?P<q>around\s+|about\s+|roughly\s+|max\s+|up\s+to\s+|under\s+|大概|大约|差不多)?\s*"
+        # "on a tight budget, like 30 quid a week for food": hedged, per week, for a purpose
+        r"(?:(?<![\w\s])\s*(?:like|maybe|just|only)\s+)?"
         + _AMT
-        + r"\s*(?:左右|上下)?\W*$",
+        + r"\s*(?:左右|上下)?(?:\s+(?:a|per)\s+(?:week|month|day|night|year)"
+        r"|\s+(?:weekly|monthly))?(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?)?\W*$",
         _I,
     ),
     re.compile(

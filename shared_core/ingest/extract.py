@@ -227,11 +227,21 @@ class RuleExtractor:
         frame = _TEXT_FRAME_ZH.search(sents[0]) if sents else None
         frame_end = frame.end() if frame is not None else -1
         sent_at = 0
+        said = sents  # as written (a sentence below may have a pronoun put back)
+        sents = _drug_named_before(sents)
+        refused_calls = False  # a sentence before refused phone calls
         for n_sent, sent_text in enumerate(sents):
             correcting = correcting or CORRECTION_RE.search(sent_text) is not None
             sent = _read_sentence(sent_text, at, correcting=correcting)
             quoted = QUOTED_RE.search(sent_text) is not None
-            sent_at = max(0, text.find(sent_text, sent_at))
+            sent_at = max(0, text.find(said[n_sent], sent_at))
+            if refused_calls and _EMERGENCY_OK.match(sent_text):
+                # "never phone me. if it's a real emergency then ok fine": the exception to
+                # the calls refused, said in a sentence of its own without the verb
+                hit = cand(Kind.CONSTRAINT, "contact.call.emergency", "allowed")
+                c = _finish(hit, _whole(sent, at), sent, marker=marker, joke=joke)
+                out.append(_said_signals(c, sent_text, sent_text, quoted=quoted or pasted))
+                refused_calls = False
             for clause, hit in self._sentence_hits(sent, at):
                 if hit.intent is Intent.FORGET and one_answer_aside(
                     sent.text, clause.start, clause.start + len(clause.text)
@@ -254,7 +264,13 @@ class RuleExtractor:
                     and _SELF_LABEL_NOTE_ZH.match(hit.value or "") is not None
                 )
                 laughing = laugh and not (opener_only and n_sent > 0)
+                if hit.key.startswith(_LAUGH_PROOF):
+                    # "my parrot Kiwi wakes me up at 6 every day lol": a pet named laughing
+                    # is a pet all the same (an explicit "jk" still takes it back)
+                    laughing = laughed = False
                 c = _finish(hit, clause, sent, marker=marker, joke=joke or laughing or laughed)
+                if c.key == "contact.call" and c.normalized == "never":
+                    refused_calls = True
                 if (
                     "question" in c.signals
                     and c.key.startswith("budget.")
@@ -654,6 +670,37 @@ def _list_siblings(cands: list[Candidate], text: str) -> list[Candidate]:
     return out
 
 
+#: Keys a trailing laugh does not take back (a pet named with "lol" is still the pet).
+_LAUGH_PROOF = ("pet.",)
+#: An emergency exception said on its own, after calls were refused in a sentence before.
+_EMERGENCY_OK = re.compile(
+    r"^\W*(?:(?:but|unless|except|although|though|well)\W+)?(?:only\s+)?(?:if|when|unless|in\s+case\s+of|for)?\s*"
+    r"(?:it's|its|it\s+is|there's|theres|there\s+is)?\s*(?:a\s+|an\s+)?(?:real|genuine|true|actual|proper|big)?\s*"
+    r"(?:emergenc(?:y|ies)|life\s+or\s+death)\b[^.!?]{0,40}?\b(?:then\s+)?(?:ok|okay|fine|sure|alright|all\s+right"
+    r"|go\s+ahead|that's\s+(?:ok|okay|fine)|you\s+can|different)\b",
+    _I,
+)
+#: "I take it every day" right after a sentence that named a drug ("can I drink on warfarin?
+#: I take it every day"): the pronoun is the drug.
+_TAKE_IT = re.compile(
+    r"^(?P<head>\W*(?:(?:and|but|well|yes|yeah|yep)\W+)?i(?:'ve|\s+have)?\s+(?:(?:already|also|still|actually)\s+)?"
+    r"(?:take|use|been\s+taking|been\s+on|'m\s+on|am\s+on))\s+(?:it|them)\b",
+    _I,
+)
+_DRUG_NAMED = re.compile(r"\b(?:" + alt(k for k in L.MEDICATIONS if k.isascii()) + r")\b", _I)
+
+
+def _drug_named_before(sents: list[str]) -> list[str]:
+    """The sentences with "it" put back as the drug the sentence before named."""
+    out = list(sents)
+    for n in range(1, len(sents)):
+        m = _TAKE_IT.match(sents[n])
+        drugs = _DRUG_NAMED.findall(sents[n - 1]) if m else []
+        if m and len(set(d.lower() for d in drugs)) == 1:
+            out[n] = m.group("head") + " " + drugs[0] + sents[n][m.end() :]
+    return out
+
+
 def _notes_as_written(cands: list[Candidate], raw: str) -> list[Candidate]:
     """A free-form note keeps the user's own characters: the rules read Traditional Chinese
     as Simplified ("我不會開車" is read as 我不会开车), so a note's words are taken back from
@@ -878,12 +925,21 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
         and _BUY_FOR_ZH.search(sent.text) is not None
         and not third_party(clause.text)
     )
+    # "my son sleeps early, so no messages after 9": a request to the assistant in a clause of
+    # its own keeps the user's contact away, whoever the sentence spoke of before
+    asked = (
+        c.key.startswith("contact.")
+        and not third_party(clause.text)
+        and _ASKED_AWAY.match(clause.text) is not None
+        and _OTHER_OBJECT.search(clause.text) is None
+    )
     if (
         clause.third_party
         and not c.key.startswith("family.")
         and not couple
         and not offered
         and not buyer
+        and not asked
     ):
         signals.add("third_party")
     if joke:
@@ -966,6 +1022,13 @@ def _finish(c: Candidate, clause: Clause, sent: Sentence, *, marker: bool, joke:
 #: A later clause of a one-off request that says something of the user in their own
 #: words, the reason for the request: "帮我推荐个餐厅，我吃素", "查下附近医院，我住南京"
 #: ("…，我要靠窗的" / "…，我想住两晚" ask for this one booking and stay one-off).
+#: A clause that asks the assistant to keep away: "so no messages ...", "please nothing after".
+_ASKED_AWAY = re.compile(
+    r"^\W*(?:(?:so|and|but|then|therefore|hence)\W+)?(?:please\s+|pls\s+|kindly\s+)?(?:no|nothing|don't"
+    r"|do\s+not|dont|never)\b",
+    _I,
+)
+_OTHER_OBJECT = re.compile(r"\b(?:him|her|them|his|their|hers|theirs)\b", _I)
 _SELF_REASON_ZH = re.compile(r"^\W*(?:因为|毕竟|反正|而且|不过|对了)?我(?![们要想需得])")
 #: The same in English: "find me a laptop, I don't want to go over 900", "suggest dinner,
 #: I'm gluten-free" ("…, I want the window" / "I'd like two nights" stay one-off).
@@ -1709,7 +1772,8 @@ _BARE_CORRECTION_RE = re.compile(
 # ---- forget requests ------------------------------------------------------------------
 _FORGET_EN = re.compile(
     r"\b(?:forget|delete|remove|erase|clear|wipe|drop)\s+(?:about\s+)?(?:everything\s+(?:about|on)\s+"
-    r"|all\s+(?:about\s+)?|any\s+(?:info\s+)?(?:about\s+)?)?(?:(?P<that>that|the\s+fact\s+that)\s+"
+    r"|all\s+(?:about\s+)?|any\s+(?:info\s+)?(?:about\s+)?)?(?:(?:that|this|the)\s+(?P<said>(?:home\s+|e-?mail\s+)?address"
+    r"|e-?mail|nickname)\b(?!\s+(?:that|which)\b)|(?P<that>that|the\s+fact\s+that)\s+"
     r"(?P<clause>.{3,200})|my\s+(?P<obj>[^,.;!?]{2,40}))",
     _I,
 )
@@ -1767,6 +1831,23 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
             for _s, _e, c in _run(sub):
                 if c.intent is Intent.ASSERT:
                     yield m.start(), m.end(), _forget(c)
+        elif m.group("said"):
+            # "forget that address, it was a typo": the value just given, by what it is (a
+            # bare "address" may be a home or an e-mail one)
+            said = m.group("said").lower()
+            keys: tuple[str, ...] = (
+                ("name.preferred",)
+                if said == "nickname"
+                else ("location.address",)
+                if said.startswith("home")
+                else ("contact.email",)
+                if "mail" in said
+                else ("location.address", "contact.email")
+            )
+            for said_key in keys:
+                kind = _KIND_OF_PREFIX.get(said_key.split(".")[0], Kind.FACT)
+                c = cand(kind, said_key, "", explicit=True, intent=Intent.FORGET)
+                yield m.start(), m.end(), c
         elif m.group("obj") and (key := _forget_key(m.group("obj"))):
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
@@ -2009,7 +2090,22 @@ _CLAUSE_HANDLERS: tuple[_Entry, ...] = (
     ),
     (
         h_birthday,
-        ("born", "birthday", "b-day", "bday", "today", "生日", "出生", "生于", "号生", "日生"),
+        (
+            "born",
+            "birthday",
+            "b-day",
+            "bday",
+            "today",
+            "生日",
+            "出生",
+            "生于",
+            "号生",
+            "日生",
+            "it's",
+            "its ",
+            "it is",
+            "which is",
+        ),
     ),
     (h_turning_age, ("turn", "be ")),
     (h_children_count, ("boy", "girl", "son", "daughter", "kid", "child", "twins", "triplets")),

@@ -1254,6 +1254,8 @@ asthma: asthama | athsma
 text: txt
 texts: txts
 message: msg
+migraines: migranes | migrains
+migraine: migrane | migrain
 premium economy: premium eco | prem eco | premium econ | prem economy
 business class: biz class | bizz class | business cls
 fly economy: fly coach | flying coach
@@ -1694,9 +1696,16 @@ _NAMES_IS_RE = re.compile(
 )
 
 
+#: "w" / "w/" for "with" in chat ("i pay w paypal", "flat w/ my partner"): lowercase, between
+#: two words (not "W-2", "George W. Bush", "5w").
+_CHAT_WITH_RE = re.compile(r"(?<=[a-z] )w/?(?= [a-z])")
+_CHAT_WITH_GLUED_RE = re.compile(r"(?<=[a-z] )w/(?=[a-z])")
+
+
 def fix_typos(text: str) -> str:
     """Common misspellings corrected word by word (``TYPOS``): "im alergic" -> "im allergic";
     Chinese ones (``ZH_TYPOS``) as substrings: "俺的名子叫赵磊" -> "我的名字叫赵磊"."""
+    text = _CHAT_WITH_GLUED_RE.sub("with ", _CHAT_WITH_RE.sub("with", text))
     text = _TYPO_RE.sub(lambda m: TYPOS.get(m.group(1).lower(), m.group(1)), text)
     text = _NAMES_IS_RE.sub(lambda m: m.group(1)[:-1] + "'s", text)
     return _ZH_TYPO_RE.sub(lambda m: ZH_TYPOS[m.group(0)], text)

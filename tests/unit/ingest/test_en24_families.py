@@ -201,3 +201,175 @@ def test_note_keeps_the_characters_written(text: str, written: str, simplified: 
     assert notes, text
     assert notes[0]["value"] == written
     assert notes[0]["normalized"] == simplified.lower()
+
+
+# ---- phase 2: families the dev24 chat showed (own wordings) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a range whose end is a word after "and"
+        ("no pings between eleven at night and six please", "23:00-06:00"),
+        ("no calls between 10pm and seven", "22:00-07:00"),
+        # a request in its own clause after a sentence about someone else
+        (
+            "my daughter naps early and I'm up at dawn, so no messages from 9pm until 6am",
+            "21:00-06:00",
+        ),
+        ("the baby is a light sleeper, so nothing from 8pm until 7 in the morning", "20:00-07:00"),
+    ],
+)
+def test_quiet_hours_said_in_chat(text: str, value: str) -> None:
+    assert ("contact.quiet_hours", value) in stored(text)
+
+
+def test_quiet_hours_for_someone_else_stay_theirs() -> None:
+    assert not any(
+        k == "contact.quiet_hours"
+        for k, _ in stored("my wife hates texts, no texts after 9 for her")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("this is Amara, got a quick question", "name", "Amara"),
+        ("I'm genderfluid and go by they", "pronouns", "they/them"),
+        ("planning a party for my own birthday, it's on the 9th of october", "birthday", "10-09"),
+        ("my bday is coming up soon, it's april 3rd", "birthday", "04-03"),
+        ("i usually book w expedia and pay w paypal", "payment.method", "paypal"),
+        ("i get migranes most weeks", "health.condition", "migraine"),
+        ("I keep getting migraines", "health.condition", "migraine"),
+        ("I'm used to metric, kilos and centimetres", "units.system", "metric"),
+        ("I'm more used to imperial to be honest", "units.system", "imperial"),
+        ("short and sweet replies work best for me", "response.length", "short"),
+        ("I'm in a wheelchair so the room needs to be accessible", "hotel.room", "accessible"),
+        ("masters student in history here", "job.status", "student"),
+        ("hay fever every summer, it's brutal", "allergy.other", "pollen"),
+        ("I'm a cook at a small bistro called Chez Nous", "job.employer", "Chez Nous"),
+        ("please stop recommending gambling stuff to me", "recommend.never", "gambling"),
+        ("home is a little town near Ghent in Belgium", "location.country", "BE"),
+        (
+            "I rent my place, so nothing that needs a landlord's permission",
+            "note",
+            "I rent my place",
+        ),
+    ],
+)
+def test_dev24_families_read(text: str, key: str, value: str) -> None:
+    found = stored(text)
+    assert has_value(found, key, value) or (
+        key == "note" and any(k.startswith("note") for k, _ in found)
+    ), found
+
+
+def test_budget_hedged_per_week() -> None:
+    assert ("budget.max", "40 GBP") in stored(
+        "money's tight, I'm on a budget, like 40 quid a week for groceries"
+    )
+
+
+def test_food_too_sweet_for_me_with_a_taste_before() -> None:
+    found = stored("I love lemon tart but meringue is far too sugary for me")
+    assert has_value(found, "food.like", "lemon tart")
+    assert has_value(found, "food.dislike", "meringue")
+
+
+def test_room_too_hot_is_no_food() -> None:
+    assert not any(k.startswith("food") for k, _ in stored("the room is too hot for me"))
+
+
+@pytest.mark.parametrize(
+    ("text", "species", "name"),
+    [
+        ("hamster owner here, her name is Peanut", "hamster", "Peanut"),
+        ("I have a rabbit, his name is Thumper", "rabbit", "Thumper"),
+    ],
+)
+def test_pet_named_in_the_next_clause(text: str, species: str, name: str) -> None:
+    found = stored(text)
+    assert has_value(found, "pet.names", name)
+    assert not any(k.startswith("job") for k, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("I sew and crochet in my spare time", {"sew", "crochet"}),
+        ("I swim and cycle on weekends", {"swim", "cycle"}),
+    ],
+)
+def test_pastimes_said_by_their_verbs(text: str, items: set[str]) -> None:
+    found = stored(text)
+    for item in items:
+        assert has_value(found, "interest", item), found
+
+
+def test_drug_named_in_a_question_then_taken() -> None:
+    found = stored("is it ok to have grapefruit with warfarin? I take it every night")
+    assert has_value(found, "medication", "warfarin")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm on holiday in Lisbon till Friday",
+        "I'm in Madrid until the weekend",
+        "my brother has a dog, his name is Rex",
+        "we had coffee at a cafe called Bean There",
+    ],
+)
+def test_passing_stays_and_others_store_nothing(text: str) -> None:
+    assert stored(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("before", "retract"),
+    [
+        ("my email is sam.k@example.com", "forget that address, I mistyped it"),
+        ("my email is sam.k@example.com", "please delete that email"),
+    ],
+)
+def test_forgetting_the_address_just_given(before: str, retract: str) -> None:
+    assert stored(before, retract) == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please never ring me. if it's a genuine emergency then that's fine",
+        "don't call me. emergencies are ok though",
+    ],
+)
+def test_emergency_exception_in_a_sentence_of_its_own(text: str) -> None:
+    found = stored(text)
+    assert ("contact.call", "never") in found
+    assert ("contact.call.emergency", "allowed") in found
+
+
+def test_emergency_without_calls_refused_is_nothing() -> None:
+    assert stored("it's an emergency, ok fine") == set()
+
+
+def test_pet_named_with_a_laugh_is_kept() -> None:
+    found = stored("my beagle Toffee steals my socks every morning lol")
+    assert has_value(found, "pet.names", "Toffee")
+
+
+def test_title_and_employer_called_both_read() -> None:
+    found = stored("I'm a chef at a tiny bistro called Le Petit Coin")
+    assert ("job.title", "chef") in found
+    assert has_value(found, "job.employer", "Le Petit Coin")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my mate Ravi only pays by card, odd bloke", "my pal Tom is allergic to nuts"],
+)
+def test_a_mate_or_pal_is_someone_else(text: str) -> None:
+    assert stored(text) == set()
+
+
+def test_my_mates_calling_me_a_name_is_still_mine() -> None:
+    assert has_value(stored("my mates call me Jo"), "name.preferred", "Jo")
