@@ -208,6 +208,8 @@ _COND_EN = re.compile(
     r"|'ve\s+had|\s+have\s+had)\s+"
     r"(?:an?\s+)?(?P<c>" + _COND_ALT + r")\b(?!\s+(?:once|before|as\s+a\s+kid|as\s+a\s+child))"
     r"(?:\s*(?:,|and|&)\s*(?:an?\s+)?(?P<c2>" + _COND_ALT + r")\b)?"
+    # "I'm a type 2 diabetic": the type said before the adjective
+    r"|\bi(?:'m|\s+am)\s+(?:also\s+)?an?\s+(?P<typed>type\s*[12]\s+diabetic)\b"
     r"|\bi(?:'m|\s+am|'ve\s+been|\s+was)\s+(?:also\s+)?(?:got\s+)?diagnosed\s+with\s+(?:an?\s+)?"
     r"(?P<free>"
     + NOT_END
@@ -257,18 +259,23 @@ def _conditions(key_values: list[str], additive: bool) -> Iterator[Candidate]:
             yield cand(Kind.FACT, sub, value, normalized=canon)
 
 
+_TYPED_DIABETIC = re.compile(r"^(type\s*[12])\s+diabetics?$", _I)
+
+
 def h_condition(cl: Clause) -> Iterator[Hit]:
     """health.condition (and ``health.condition.<slug>`` for additional conditions)."""
     for m in _COND_EN.finditer(cl.text):
         surface = (
             m.group("c")
+            or m.group("typed")
             or m.group("free")
             or m.group("adj")
             or m.group("f")
             or m.group("f3")
             or m.group("f4")
         )
-        value = phrase(surface, 4)
+        # "type 2 diabetic" names the condition "type 2 diabetes"
+        value = _TYPED_DIABETIC.sub(r"\1 diabetes", phrase(surface, 4))
         if not value:
             continue
         neg = bool(m.group("neg") or m.group("nh")) or _ANYMORE.search(cl.text) is not None

@@ -690,14 +690,31 @@ _TAKE_IT = re.compile(
 _DRUG_NAMED = re.compile(r"\b(?:" + alt(k for k in L.MEDICATIONS if k.isascii()) + r")\b", _I)
 
 
+#: "asking for myself", "it's for me", "got diagnosed last year" after a question about a
+#: condition ("what snacks are ok for type 2 diabetics?"): the condition is the user's.
+_FOR_MYSELF = re.compile(
+    r"^\W*(?:(?:and|but|oh|well|btw)\W+)?(?:(?:i'm|i\s+am)\s+)?(?:asking|it's|its|it\s+is|this\s+is)\s+for\s+"
+    r"(?:myself|me)\b|^\W*(?:i\s+)?(?:just\s+|recently\s+|only\s+)?got\s+diagnosed\s+(?!with\b)",
+    _I,
+)
+_CONDITION_NAMED = re.compile(
+    r"\b(" + alt(k for k in L.CONDITIONS if k.isascii() and len(k) > 3) + r")s?\b", _I
+)
+
+
 def _drug_named_before(sents: list[str]) -> list[str]:
-    """The sentences with "it" put back as the drug the sentence before named."""
+    """The sentences with "it" put back as the drug the sentence before named, and a
+    condition asked about put before "asking for myself"."""
     out = list(sents)
     for n in range(1, len(sents)):
         m = _TAKE_IT.match(sents[n])
         drugs = _DRUG_NAMED.findall(sents[n - 1]) if m else []
         if m and len(set(d.lower() for d in drugs)) == 1:
             out[n] = m.group("head") + " " + drugs[0] + sents[n][m.end() :]
+        elif _FOR_MYSELF.match(sents[n]):
+            named = {c.lower() for c in _CONDITION_NAMED.findall(sents[n - 1])}
+            if len(named) == 1:
+                out[n] = f"I have {named.pop()}. {sents[n]}"
     return out
 
 

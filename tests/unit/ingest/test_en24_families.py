@@ -373,3 +373,30 @@ def test_a_mate_or_pal_is_someone_else(text: str) -> None:
 
 def test_my_mates_calling_me_a_name_is_still_mine() -> None:
     assert has_value(stored("my mates call me Jo"), "name.preferred", "Jo")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("is oat milk fine for coeliacs? asking for myself", "coeliac"),
+        (
+            "any good breakfasts for type 1 diabetics? it's for me, got diagnosed in may",
+            "type 1 diabetes",
+        ),
+        ("I'm a type 2 diabetic", "type 2 diabetes"),
+    ],
+)
+def test_a_condition_asked_about_for_oneself(text: str, value: str) -> None:
+    found = stored(text)
+    assert any(k.startswith("health.condition") for k, _ in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what snacks are ok for diabetics? asking for a friend",
+        "my dad is a type 2 diabetic",
+    ],
+)
+def test_a_condition_asked_for_someone_else_is_not_stored(text: str) -> None:
+    assert not any(k.startswith("health") for k, _ in stored(text))
