@@ -340,10 +340,13 @@ class EventSubscriber:
                 if "BUSYGROUP" not in str(exc):
                     raise
                 self._client.xgroup_setid(self.keys.stream, self.group, "$")
-        self._join_own_group = False
+        # Emptied after joining (what was cached before may have missed an event) and
+        # only then marked joined, so a caller that waits for the join sees the cache
+        # as it will stay: an entry set after that is kept until an event names it.
         clear = getattr(self.cache, "clear", None)
         if callable(clear):
             clear()
+        self._join_own_group = False
 
     def ensure_group(self, start_id: str = "$") -> None:
         """Create the group (and the stream) if missing."""

@@ -129,6 +129,8 @@ def test_a_running_subscriber_restarts_in_the_child_and_keeps_its_cache_fresh(
             assert local.get("alice", "default") is None  # the parent's copy is dropped
             other = redis.Redis.from_url(redis_url, decode_responses=True)
             assert wait_for(lambda: own in groups(other, bus.stream))  # subscribed
+            # and the join is finished: the cache emptied of what predates it
+            assert wait_for(lambda: not sub._join_own_group)
             local.set("alice", "default", {"diet": "vegan"})
             local.set("bob", "default", {"diet": "omnivore"})
             # another connection (as another agent would) publishes a change of alice
