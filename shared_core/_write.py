@@ -596,6 +596,16 @@ class WritePath(MemoryBase):
         framed = self._extract_answer(turn)
         if not framed:
             return cands
+
+        def weaker(
+            c: Candidate,
+        ) -> bool:  # "在杭州呢" read alone as a question, "text me" as a hint
+            return c.intent is Intent.ASSERT and any(
+                c.key == f.key and ("question" in c.signals or (f.explicit and not c.explicit))
+                for f in framed
+            )
+
+        cands = [c for c in cands if not weaker(c)]
         said = [c for c in cands if c.intent is Intent.ASSERT]
 
         def own(f: Candidate) -> Candidate | None:

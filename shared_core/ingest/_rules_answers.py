@@ -41,6 +41,7 @@ __all__ = [
     "ABOUT_OTHERS_RE",
     "CHATTER",
     "CHOICE_ROWS",
+    "CONCEPT_ROWS",
     "HYPOTHETICAL",
     "NEG_VERBS_EN",
     "NEG_VERBS_ZH",
@@ -52,8 +53,15 @@ __all__ = [
     "OTHERS",
     "QUOTED",
     "QUOTED_RE",
+    "SPEND_ASK",
     "THING",
+    "TOPIC_FRAMES",
+    "TOPIC_GENERIC",
+    "TOPIC_NEGATED",
+    "TOPIC_NEGATION",
     "WH_ROWS",
+    "WRAPPER_LEAD",
+    "WRAPPER_TAIL",
     "YESNO_ROWS",
     "english",
 ]
@@ -96,9 +104,10 @@ HYPOTHETICAL = english(
 ONE_OFF = english(
     r"\b(?:would|do)\s+{you}\s+(?:like|want)\s+(?:me|us)\s+to\b(?!\s+(?:" + _STANDING + r"))"
     r"|" + _NOT_TOLD + r"\bwant\s+me\s+to\b(?!\s+(?:" + _STANDING + r"))"
-    r"|\bwould\s+{you}\s+like\s+(?:to(?!\s+be\s+(?:contacted|reached|notified|called|addressed|referred\s+to)\b)|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b"
+    r"|\bwould\s+{you}\s+like\s+(?:to(?!\s+be\s+(?:contacted|reached|notified|called|addressed|referred\s+to)\b)|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b|\b(?:would|do)\s+{you}\s+(?:like|want|fancy)\W*$"
     r"|\b(?:today|tonight|tomorrow|this\s+(?:time|trip|flight|booking|order|weekend|week|morning|evening|afternoon|meeting|one|call|meal|dinner|lunch|visit|stay|holiday|vacation)"
-    r"|next\s+(?:week|month|weekend|time|trip)|for\s+now|for\s+(?:the|this|that)\s+(?:trip|flight|party|dinner|meal|event|booking|order|gift|present))\b"
+    r"|next\s+(?:week|month|weekend|time|trip)|for\s+now|for\s+(?:the|this|that)\s+(?:[\w-]+\s+)?(?:trip|flight|party|dinner|meal|event|booking|order|gift|present|wedding|outing|celebration))\b"
+    r"|\b(?:are|r)\s+{you}\s+staying\s+(?:at|in)\b"
     r"|\b(?:alarm|timer|meeting|appointment|reservation|booking|book\s+(?:a|an|the|it|this|that|for|{your})|order|deliver(?:y|ed)?|tickets?|table\s+for|the\s+call|check[\s-]?in|check[\s-]?out|pick\s*up|drop[\s-]?off)\b"
     r"|\bwhat\s+time\b(?!\s*zone)|\bwhen\s+(?:should|do|would)\s+{you}\s+(?:like|want|need)\b|\bhow\s+many\s+(?:people|guests|tickets|nights|rooms|seats|copies|servings)\b"
     r"|\bdid\s+{you}\b(?!\s+(?:move|live|grow|relocate|come))|\bhave\s+{you}\s+ever\b"
@@ -111,13 +120,14 @@ ONE_OFF = english(
 OTHERS = english(
     r"\b{your}\s+" + REL_EN + r"\b(?!(?:'s|s'|')?\s+(?:first\s+)?names?\b|\s+called\b|'s\s+birthday\b|\s+(?:usually\s+|normally\s+)?call\s+{you}\b)"
     r"|(?<!['\"‘“])(?<!\bas\s)\b(?:he|she|they|him|her|his|their)\b(?!['\"’”])"
+    r"|\b(?:the\s+)?(?:recipient|sender|addressee|attendees?|invitees?)\b"
     r"|(?:你|您)(?:的)?" + REL_ZH + r"(?!(?:的)?(?:叫|名字|怎么称呼|姓什么))|(?<![其吉])他|她"
 )
 #: Somebody's words, not the user's statement: a caption, a sentence to translate, what
 #: someone told the user, a quiz.
 QUOTED = (
     r"\b(?:caption|slogan|sentence|phrase|translat\w*|subject\s+line|headline|wording|inscription|engrav\w*"
-    r"|password|quiz|trivia|riddle|lyrics?|quote|tagline|motto)\b"
+    r"|password|quiz|trivia|riddle|lyrics?|quote(?!\s+(?:prices?|costs?|rates?|amounts?|figures?|me)\b)|tagline|motto)\b"
     r"|\bwhat\s+(?:did|does|do|would)\s+(?:\w+\s+){1,3}(?:tell|told|say|said|write|wrote|text|texted|ask|asked|mean)\b"
     r"|\b(?:should|will|does|would)\s+(?:it|the(?:\s+\w+){1,2})\s+(?:say|read)\b"
     r"|翻译|标语|文案|口号|题目|答案是|谜语|歌词|怎么说的|说了什么|跟你说|告诉你什么"
@@ -182,19 +192,19 @@ CHATTER = re.compile(english(
 # -- wh rows: (lang, question pattern, statement templates) ------------------------------------
 WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # where the user lives, moves to, moved from
-    ("en", r"\b(?:where|(?:what|which)\s+(?:city|town|country|place|area))\b.{0,20}\b(?:relocating|moving|move)\s+to\b|\bwhere\s+(?:are|is|will)\s+{you}\s+(?:be\s+)?(?:relocating|moving)\b|\bwhere\s+(?:is|will)\s+(?:the|{your})\s+(?:new\s+)?(?:move|home|place)\b", ("I'm moving to {a}",)),
-    ("en", r"\bwhere\s+(?:did|have)\s+{you}\s+(?:move|moved|come|relocate|relocated)\s+from\b|\bwhere\s+(?:did\s+{you}\s+live|were\s+{you}\s+living|{you}\s+lived)\s+before\b", ("I moved here from {a}",)),
-    ("en", r"\bwhere\b.{0,24}\b{you}\b.{0,16}\b(?:based|live|living|located|reside|residing|settled|staying\s+these\s+days|call\s+home)\b", ("I live in {a}",)),
-    ("en", r"\b(?:what|which)\s+(?:city|town|country|part\s+of\s+\w+|area|neighbou?rhood|state|region)\b.{0,30}\b{you}\b.{0,16}\b(?:in|live|based|living|located|from|reside|call\s+home)\b", ("I live in {a}",)),
-    ("en", r"^\W*(?:and\s+)?(?:{your}\s+)?(?:current\s+|home\s+)?(?:city|town|location|country|(?:city|country)\s+of\s+residence)\W*$", ("I live in {a}",)),
-    ("en", r"\bwhere\s+is\s+home\b|\bwhere\s+(?:is|are)\s+{you}\s+(?:based|located|living)\b|\b(?:{your}|home)\s+(?:city|town|location)\b|\bwhereabouts\s+are\s+{you}\b", ("I live in {a}",)),
+    ("en", r"\b(?:where|(?:what|which)\s+(?:city|town|country|place|area))\b.{0,20}\b(?:relocating|moving|move)\s+to\b|\bwhere\b.{0,20}\b(?:planning|going|hoping|about|intending|set|thinking\s+of|looking)\s+(?:to\s+)?(?:move|moving|relocate|relocating)\b(?!\s+from)|\bwhere\s+(?:are|is|will)\s+{you}\s+(?:be\s+)?(?:relocating|moving)\b|\bwhere\s+(?:is|will)\s+(?:the|{your})\s+(?:new\s+)?(?:move|home|place)\b", ("I'm moving to {A}",)),
+    ("en", r"\bwhere\s+(?:did|have)\s+{you}\s+(?:move|moved|come|relocate|relocated)\s+from\b|\bwhere\s+(?:did\s+{you}\s+live|were\s+{you}\s+living|{you}\s+lived)\s+before\b", ("I moved here from {A}",)),
+    ("en", r"\bwhere\b.{0,24}\b{you}\b.{0,16}\b(?:based|live|living|located|reside|residing|settled|staying\s+these\s+days|call\s+home)\b", ("I live in {A}",)),
+    ("en", r"\b(?:what|which)\s+(?:city|town|country|part\s+of\s+\w+|area|neighbou?rhood|state|region)\b.{0,30}\b{you}\b.{0,16}\b(?:in|live|based|living|located|from|reside|call\s+home)\b", ("I live in {A}",)),
+    ("en", r"^\W*(?:and\s+)?(?:{your}\s+)?(?:current\s+|home\s+)?(?:city|town|location|country|(?:city|country)\s+of\s+residence)\W*$", ("I live in {A}",)),
+    ("en", r"\bwhere\s+is\s+home\b|\bwhere\s+(?:is|are)\s+{you}\s+(?:based|located|living)\b|\b(?:{your}|home)\s+(?:city|town|location)\b|\bwhereabouts\s+are\s+{you}\b", ("I live in {A}",)),
     # family names first: "What's your wife's name?" is not the user's name
-    ("en", r"\bwhat\s+(?:is|are)\s+{your}\s+(?P<w>wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?)(?:'s|s)?\s+name\b|\b{your}\s+(?P<w2>wife|husband|partner|spouse|girlfriend|boyfriend)\s+called\b", ("My {w} is called {a}",)),
-    ("en", r"\b(?:what\s+are\s+)?{your}\s+(?P<w>kids|children|sons|daughters|son|daughter|child|kid)(?:(?:'s|s'|')?\s+names?|\s+called)\b", ("My {w} are called {a}", "My {w} is called {a}")),
-    ("en", r"\b(?:what\s+(?:is|are)\s+)?{your}\s+(?P<w>dog|cat|pet|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|horse)(?:(?:'s|s'|s)?\s+names?|s?\s+called)\b", ("My {w} is called {a}",)),
+    ("en", r"\bwhat\s+(?:is|are)\s+{your}\s+(?P<w>wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?)(?:'s|s)?\s+name\b|\b{your}\s+(?P<w2>wife|husband|partner|spouse|girlfriend|boyfriend)\s+called\b", ("My {w} is called {A}",)),
+    ("en", r"\b(?:what\s+are\s+)?{your}\s+(?P<w>kids|children|sons|daughters|son|daughter|child|kid)(?:(?:'s|s'|')?\s+names?|\s+called)\b", ("My {w} are called {A}", "My {w} is called {A}")),
+    ("en", r"\b(?:what\s+(?:is|are)\s+)?{your}\s+(?P<w>dog|cat|pet|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|horse)(?:(?:'s|s'|s)?\s+names?|s?\s+called)\b", ("My {w} is called {A}",)),
     # the user's names and pronouns
-    ("en", r"\b(?:what|how)\s+(?:should|shall|can|do|may|would|will)\s+(?:i|we|{you}\s+(?:like|want)\s+(?:me|us)\s+to)\s+(?:call|address|refer\s+to)\s+{you}\b|\bwhat\s+do\s+{you}\s+(?:go\s+by|prefer\s+to\s+be\s+called|like\s+to\s+be\s+called|want\s+to\s+be\s+called)\b|\b(?:preferred|nick)\s*name\b|\bwhat\s+name\s+do\s+{you}\s+(?:go\s+by|prefer|use)\b|\bwhat\s+name\s+(?:should|shall|can|do|may)\s+(?:i|we)\s+use\b|\bwhat\s+do\s+(?:people|friends|folks|most\s+people|others|{your}\s+friends)\s+(?:usually\s+|normally\s+)?call\s+{you}\b", ("Call me {a}",)),
-    ("en", r"\bwhat\s+is\s+{your}\s+(?:full\s+|first\s+|given\s+)?name\b|\bwho\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)\b|\bmay\s+i\s+have\s+{your}\s+name\b|\b{your}\s+name\b|^\W*(?:and\s+)?(?:full\s+|first\s+)?name\W*$|^\W*and\s+{you}\s+are\W*$|\bcould\s+i\s+(?:ask|get|have)\s+{your}\s+name\b", ("My name is {a}",)),
+    ("en", r"\b(?:what|how)\s+(?:should|shall|can|do|may|would|will)\s+(?:i|we|{you}\s+(?:like|want)\s+(?:me|us)\s+to)\s+(?:call|address|refer\s+to)\s+{you}\b|\bwhat\s+do\s+{you}\s+(?:go\s+by|prefer\s+to\s+be\s+called|like\s+to\s+be\s+called|want\s+to\s+be\s+called)\b|\b(?:preferred|nick)\s*name\b|\bwhat\s+name\s+do\s+{you}\s+(?:go\s+by|prefer|use)\b|\bwhat\s+name\s+(?:should|shall|can|do|may)\s+(?:i|we)\s+use\b|\bwhat\s+do\s+(?:people|friends|folks|most\s+people|others|{your}\s+friends)\s+(?:usually\s+|normally\s+)?call\s+{you}\b", ("Call me {A}",)),
+    ("en", r"\bwhat\s+is\s+{your}\s+(?:full\s+|first\s+|given\s+)?name\b|\bwho\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)\b|\bmay\s+i\s+have\s+{your}\s+name\b|\b{your}\s+name\b|^\W*(?:and\s+)?(?:full\s+|first\s+)?name\W*$|^\W*and\s+{you}\s+are\W*$|\bcould\s+i\s+(?:ask|get|have)\s+{your}\s+name\b", ("My name is {A}",)),
     ("en", r"\b{your}\s+pronouns\b|\bwhat\s+pronouns\b", ("My pronouns are {a}",)),
     # age and birthday
     ("en", r"\bhow\s+old\s+(?:are\s+{you}|{you}\s+are)\b|\b{your}\s+age\b|\bwhat\s+age\b|^\W*(?:and\s+)?age\W*$", ("I am {a} years old", "I am {a}")),
@@ -214,7 +224,7 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:food|cuisine|dishes)\s+do\s+{you}\s+(?:like|love|enjoy|prefer)\b|\bwhat\s+do\s+{you}\s+(?:usually\s+|normally\s+|typically\s+)?order\b", ("I love {a}",)),
     # work
     ("en", r"\bwhat\s+do\s+{you}\s+do(?:\s+for\s+(?:a\s+living|work)|\s+professionally)?\s*\??$|\b{your}\s+(?:job|occupation|profession|line\s+of\s+work|role|job\s+title)\b|\bwhat\s+(?:kind\s+of\s+|sort\s+of\s+|line\s+of\s+)?work\s+(?:do|are)\s+{you}\b|\bwhat\s+do\s+{you}\s+do\s+for\s+(?:a\s+living|work)\b", ("I'm {a}", "I work as {a_}", "I'm {a_}", "I work in {a}")),
-    ("en", r"\bwho\s+do\s+{you}\s+work\s+for\b|\bwhere\s+do\s+{you}\s+work\b|\b(?:which|what)\s+company\b|\b{your}\s+employer\b", ("I work at {a}", "I work for {a}")),
+    ("en", r"\bwho\s+do\s+{you}\s+work\s+for\b|\bwhere\s+do\s+{you}\s+work\b|\b(?:which|what)\s+company\b|\b{your}\s+employer\b", ("I work at {A}", "I work for {A}")),
     ("en", r"\b(?:what|which)\s+(?:industry|sector|field)\b", ("I work in {a}",)),
     # language
     ("en", r"\b(?:what|which)\s+languages?\s+(?:(?:do|can)\s+{you}\s+speak|are\s+{you}\s+fluent\s+in|do\s+{you}\s+know)\b|\bspeak\s+any\s+other\s+languages?\b", ("I speak {a}",)),
@@ -226,9 +236,9 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # travel
     ("en", r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+)?seats?\b|\bseat(?:ing)?\s+preference\b|\bwhere\s+do\s+{you}\s+(?:usually\s+|normally\s+)?(?:like|prefer|want)\s+to\s+sit\b", ("I prefer {a} seats", "I prefer {a_} seat")),
     ("en", r"\b(?:what|which)\s+(?:cabin\s+|travel\s+|seat\s+)?class\b", ("I fly {a}", "I prefer {a}")),
-    ("en", r"\b(?:what|which)\s+airlines?\b.{0,24}\b(?:avoid|won't|never|hate|refuse)\b|\bairlines?\s+{you}(?:'d|\s+would)?\s+(?:rather\s+)?(?:avoid|won't\s+fly|never\s+fly|refuse)", ("I never fly {a}",)),
-    ("en", r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b|\b(?:airlines?|carriers?)\b.{0,20}\bloyal\s+to\b", ("I prefer flying with {a}",)),
-    ("en", r"\b(?:what|which)\s+hotels?\s*(?:chain|brand|group)?\b|\b(?:favou?rite|preferred)\s+hotels?\b", ("I prefer {a} hotels", "I usually stay at {a}")),
+    ("en", r"\b(?:what|which)\s+airlines?\b.{0,24}\b(?:avoid|won't|never|hate|refuse)\b|\bairlines?\s+{you}(?:'d|\s+would)?\s+(?:rather\s+)?(?:avoid|won't\s+fly|never\s+fly|refuse)", ("I never fly {A}",)),
+    ("en", r"\b(?:what|which)\s+airlines?\b|\b(?:favou?rite|preferred)\s+airlines?\b|\b(?:airlines?|carriers?)\b.{0,20}\bloyal\s+to\b", ("I prefer flying with {A}",)),
+    ("en", r"\b(?:what|which)\s+hotels?\s*(?:chain|brand|group)?\b|\b(?:favou?rite|preferred)\s+hotels?\b", ("I prefer {A} hotels", "I usually stay at {A}")),
     ("en", r"\broom\s+preferences?\b|\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?room\b", ("I prefer {a_} room", "I prefer {a} rooms", "I need {a_} room")),
     ("en", r"\bloyalty\b|\bfrequent[\s-]+fl(?:y|i)er\b|\bmembership\s+(?:program|programme|scheme)s?\b|\brewards?\s+(?:programs?|programmes?|schemes?|cards?)\b", ("I'm a member of {a}",)),
     # family and pets
@@ -281,7 +291,7 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"怎么联系你|(?:用|通过)(?:什么|哪种)(?:方式)?联系|联系方式|怎么通知你", ("请用{a}联系我",)),
     # interests and what not to recommend
     ("zh", r"喜欢(?P<w>看|听|玩|读)(?:什么|哪)", ("我喜欢{a}", "我喜欢{w}{a}")),
-    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)(?:什么|啥|嘛)|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班)(?:一般|通常|都)?(?:干嘛|做什么|干什么|怎么过)", ("我喜欢{a}",)),
+    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)(?:什么|啥|嘛)|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班|休息|空闲|闲下来)(?:的时候)?(?:一般|通常|都|会|喜欢|爱){0,3}(?:干嘛|做什么|干什么|怎么过|玩什么|干点啥|做点什么)", ("我喜欢{a}",)),
     ("zh", r"不想(?:看到|收到|被推荐)|不(?:想|希望)(?:让)?我(?:给你)?推荐|不要(?:给你)?推荐|别(?:给你)?推荐|不感兴趣的(?:内容|东西|话题)", ("不要给我推荐{a}",)),
     # pets and family
     ("zh", r"(?:养|有)(?:了)?(?:什么|哪些|几只)宠物|宠物是什么", ("我养了{a}",)),
@@ -297,6 +307,127 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"(?:什么|哪种)(?:货币|币种)|货币|币种", ("请用{a}显示价格",)),
 )
 
+# -- question wrappers ------------------------------------------------------------------------
+#: What an assistant puts around its question (an opener, a reason, a form's numbering): the
+#: rows read the question without it ("Quick question: which city are you in?", "Just so I
+#: can tailor things, what's your name?", 方便问一下你住哪, "1. Name:"). The whole question
+#: still decides whether it is framed at all (a one-off wrapper: "For this booking only —").
+WRAPPER_LEAD = english(
+    r"^(?:\W|\d{1,2}[.)、]\s)*(?:"
+    r"(?:(?:a\s+|one\s+|just\s+a\s+)?(?:quick|small|last|final|another|short|one\s+more|follow[\s-]up)\s+question)\b[^?]{0,20}?[:,;—–-]"
+    r"|(?:just\s+)?(?:so|to\s+make\s+sure|in\s+order\s+to|to\s+help|to\s+tailor|to\s+personali[sz]e|to\s+get\s+(?:started|this\s+right)|before\s+we\s+(?:start|begin|get\s+started|go\s+on|continue)|for\s+(?:my|our)\s+records|if\s+{you}\s+(?:don'?t|do\s+not|wouldn'?t)\s+mind|if\s+(?:it'?s|that'?s)\s+(?:ok|okay|alright|fine)|while\s+we'?re\s+at\s+it|out\s+of\s+curiosity|by\s+the\s+way|btw|also|oh|and|ok(?:ay)?|great|thanks|thank\s+you|got\s+it|perfect|sure|cool|nice|lovely|welcome|hi|hello|hey)\b[^?:;,—–]{0,70}?[:,;—–]"
+    r")\s*"
+    r"|^(?:请问|方便问一下|方便问下|方便的话|想了解一下|想了解下|想问一下|想问下|问一下|冒昧问一下|顺便问一下|另外|还有|最后|好的|好嘞|明白了|了解了|谢谢|对了|那么)[，,、：:\s]*"
+)
+#: A polite tail: ", if you don't mind me asking?", "(optional)", 方便说一下吗.
+WRAPPER_TAIL = english(
+    r"\s*(?:\([^)]{0,30}\)|[,—–-]?\s*(?:if\s+{you}\s+don'?t\s+mind(?:\s+(?:me\s+)?asking)?|if\s+(?:that'?s|it'?s)\s+(?:ok(?:ay)?|alright)|out\s+of\s+interest|by\s+the\s+way|btw|please|roughly|by\s+any\s+chance|if\s+any)"
+    r"|（[^）]{0,20}）|[，,]?\s*(?:方便(?:说|透露)(?:一下)?|可以说一下|能说一下)(?:吗|嘛)?)\s*(?=[?？:：]*\s*$)"
+)
+
+# -- topic frames -----------------------------------------------------------------------------
+#: A question no wh row reads is still about a key when it names the key's topic for the
+#: user: "What's your go-to cuisine?", "Occupation:", "Preferred payment method?", 付款方式偏好？.
+#: The topic words are the taxonomy's own (:mod:`shared_core.taxonomy`: each key's label and
+#: query words in English and Chinese, less :data:`TOPIC_GENERIC`; Chinese words of two
+#: characters or more) and the extra question nouns of the row: ``(key, extra English
+#: words, extra Chinese words, English statements, Chinese statements)``. ``{A}`` is the
+#: answer as a proper name ("york" -> "York").
+TOPIC_FRAMES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    ("contact.email", ("email address", "e-mail address", "email"), ("邮箱", "电子邮件"), ("My email is {a}",), ("我的邮箱是{a}",)),
+    ("contact.channel", ("contact method", "contact preference", "way to reach", "way to contact", "channel"), ("联系方式",), ("Contact me by {a}", "Contact me on {a}"), ("请用{a}联系我",)),
+    ("name.preferred", ("nickname", "preferred name", "nick name"), ("昵称", "称呼"), ("Call me {A}",), ("叫我{a}", "我叫{a}")),
+    ("name", ("full name", "first name", "given name", "name"), ("名字", "姓名", "全名"), ("My name is {A}",), ("我叫{a}",)),
+    ("pronouns", (), (), ("My pronouns are {a}",), ()),
+    ("birthday", ("date of birth", "birth date", "dob"), ("出生日期",), ("My birthday is {a}", "I was born on {a}"), ("我的生日是{a}",)),
+    ("age", ("age",), ("年龄", "年纪", "岁数"), ("I am {a} years old", "I am {a}"), ("我今年{a}岁", "我今年{a}")),
+    ("language", ("reply language", "preferred language"), ("回复语言", "语言"), ("Please reply in {a}",), ("请用{a}回复我",)),
+    ("diet", ("diet", "dietary requirements", "dietary needs", "dietary preferences"), ("饮食习惯",), ("I'm {a}", "I eat {a}"), ("我{a}",)),
+    ("intolerance", ("intolerances", "food intolerance"), (), ("I'm intolerant to {a}", "I'm {a} intolerant"), ("我对{a}不耐受",)),
+    ("allergy", ("allergies", "allergy", "allergic"), (), ("I'm allergic to {a}",), ("我对{a}过敏",)),
+    ("health.condition", ("condition", "conditions", "illness", "illnesses", "diagnosis", "chronic illness", "disease"), ("慢性病", "疾病", "病史"), ("I have {a}",), ("我有{a}",)),
+    ("medication", ("meds", "medication", "medications", "medicine", "medicines", "prescriptions", "pills"), ("药物", "用药"), ("I take {a}",), ("我在吃{a}",)),
+    ("food.", ("cuisine", "cuisines", "dish", "dishes", "dessert", "snack", "comfort food", "favourite food", "favorite food"), ("菜系", "口味"), ("I love {a}",), ("我喜欢吃{a}",)),
+    ("currency", ("currency",), ("货币", "币种"), ("Show prices in {a}",), ("请用{a}显示价格",)),
+    ("payment.method", ("payment method", "payment option", "way to pay", "pay"), ("支付方式", "付款方式", "付款", "支付"), ("I usually pay with {a}", "I pay by {a}"), ("我一般用{a}付款",)),
+    ("location.country", ("country", "country of residence"), ("国家",), ("I live in {A}",), ("我住在{a}",)),
+    ("location.city", ("city", "town", "hometown", "home town", "location", "city of residence"), ("城市", "所在地", "居住地"), ("I live in {A}",), ("我住在{a}",)),
+    ("job.employer", ("employer", "company"), ("公司", "单位", "雇主"), ("I work at {A}", "I work for {A}"), ("我在{a}工作", "我在{a}上班")),
+    ("industry", ("industry", "sector", "field"), ("行业", "领域"), ("I work in {a}",), ("我在{a}行业工作", "我做{a}")),
+    ("job.title", ("occupation", "job", "job title", "profession", "role", "line of work"), ("职业", "工作"), ("I'm {a}", "I work as {a_}", "I'm {a_}"), ("我是{a}", "我是做{a}的")),
+    ("relationship.status", ("relationship status", "marital status"), ("婚姻状况", "感情状况"), ("I'm {a}",), ("我{a}",)),
+    ("pet.species", ("pets", "pet"), ("宠物",), ("I have {a}",), ("我养了{a}",)),
+    ("travel.class", ("cabin class", "cabin", "travel class"), ("舱位",), ("I fly {a}", "I prefer {a}"), ("我坐{a}",)),
+    ("travel.airline", ("airline", "airlines", "carrier"), ("航空公司", "航司"), ("I prefer flying with {A}",), ("我喜欢坐{a}的航班",)),
+    ("travel.loyalty", ("loyalty", "loyalty program", "loyalty programme", "frequent flyer", "frequent flier", "membership"), ("会员", "常旅客"), ("I'm a member of {a}",), ("我是{a}会员",)),
+    ("hotel.chain", ("hotel chain", "hotel brand", "hotel"), ("酒店",), ("I prefer {A} hotels", "I usually stay at {A}"), ("我喜欢住{a}", "我一般住{a}")),
+    ("hotel.room", ("room", "room type"), ("房间", "房型"), ("I prefer {a_} room", "I need {a_} room"), ("我要{a}",)),
+    ("response.length", ("answer length", "length", "level of detail", "detail"), ("回答长度", "篇幅"), ("Keep your answers {a}", "I prefer {a} answers"), ("回答{a}一点",)),
+    ("response.format", ("format", "layout"), ("格式",), ("I prefer {a}",), ("我喜欢用{a}",)),
+    ("response.tone", ("tone",), ("语气", "风格", "口吻"), ("I prefer a {a} tone", "I prefer {a}"), ("我喜欢{a}一点的语气",)),
+    ("timezone", ("time zone", "timezone"), ("时区",), ("My timezone is {a}", "I'm on {a} time"), ("我的时区是{a}",)),
+    ("interest.", ("hobby", "hobbies", "interests", "pastime", "pastimes", "spare time", "free time", "downtime"), ("爱好", "兴趣", "业余"), ("I enjoy {a}", "I love {a}"), ("我喜欢{a}",)),
+    ("accessibility", ("accessibility", "accessibility needs"), ("无障碍",), ("I need {a}", "I use {a_}"), ("我需要{a}",)),
+    ("recommend.", ("suggestions", "recommendations", "topics"), ("内容", "话题"), (), ()),
+)
+#: What a question about a topic asks when it asks what the user does not want ("Any payment
+#: method you'd rather not use?", 有没有不想坐的航空公司): the statements for it, by key; a
+#: key without them frames nothing for such a question.
+TOPIC_NEGATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "payment.method": (("I don't use {a}", "I never pay with {a}"), ("我不用{a}付款", "我不用{a}")),
+    "travel.airline": (("I never fly {A}",), ("我不坐{a}",)),
+    "food.": (("I don't like {a}",), ("我不爱吃{a}",)),
+    "diet": (("I don't eat {a}",), ("我不吃{a}",)),
+    "interest.": (("Never recommend {a}",), ("不要给我推荐{a}",)),
+    "recommend.": (("Never recommend {a}",), ("不要给我推荐{a}",)),
+}
+#: A question that asks what the user avoids, refuses or dislikes.
+TOPIC_NEGATION = english(
+    r"\b{you}(?:'d|'ll|\s+would|\s+do|\s+will|\s+can|\s+should)?(?:n't|\s+not|\s+never|\s+rather\s+(?:not|avoid|skip)|\s+don'?t|\s+won'?t|\s+can'?t|\s+avoid|\s+refuse|\s+hate|\s+dislike)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:want|like|use|fly|eat|enjoy)\b|\b(?:don'?t|won'?t|wouldn'?t|never)\s+{you}\b"
+    r"|你.{0,4}不(?:想|要|愿意?|喜欢|爱|用|坐|吃|感兴趣|希望)|不(?:想|愿意?)(?:用|坐|吃|看|收到|要)|不感兴趣|避免|避开|讨厌|排斥"
+)
+#: Taxonomy query words too general to name a key in a question ("live", "work", "eat"); a
+#: query phrasing in the first or second person ("my name", "how should you contact") is
+#: no topic word either.
+TOPIC_GENERIC = frozenset(
+    ["where", "live", "local", "nearby", "weather", "outage", "outages", "address", "ship", "deliver", "delivery", "work", "business", "fly", "flight", "eat", "food", "drink", "meal", "meals", "like", "likes", "favourite", "favorite", "recommend", "recommendation", "recommendations", "suggest", "offer", "old", "born", "formal", "casual", "bullets", "bullet", "points", "vegetarian", "pollen", "dust", "latex", "lactose", "taking", "health", "prescribe", "pharmacist", "pharmacy", "drug", "drugs", "antibiotic", "antibiotics", "member", "miles", "checkout", "interest", "interested", "music", "family", "kids", "children", "son", "daughter", "wife", "husband", "explain", "technical", "clock", "class", "style", "units", "metric", "imperial", "temperature", "font", "captions", "emoji", "speak", "languages", "moving", "married", "single", "dog", "cat", "reply", "sick", "吃", "喝", "住", "哪里", "附近", "本地", "天气", "停电", "工作", "公司", "钱", "贵", "便宜", "价格", "多少钱", "健康", "病", "药", "花粉", "尘螨", "乳糖", "推荐", "喜欢", "兴趣", "吃饭", "餐食", "饮食", "忌口", "素食", "回复", "搬", "婚", "单身", "孩子", "家人", "会说", "母语", "叫我", "宠物", "狗", "猫", "航空", "航班", "提醒我", "打扰", "紧急", "电话", "打电话", "来电", "短信", "发短信", "通知", "联系", "邮件", "微信", "什么方式", "哪种方式", "怎么联系", "怎么通知", "解释", "例子", "表情", "字体", "字幕", "单位", "温度", "小时制", "支付", "付款", "付钱", "里程", "房间", "酒店", "上次", "规则", "设备"]
+)
+
+#: Rows read by concepts rather than one wording: every pattern of the row must be found in
+#: the question, in any order ("When should I hold off on messaging you?": a time, a "not",
+#: a way of contacting). ``(lang, patterns, templates)``; read like a wh row.
+CONCEPT_ROWS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("en", (
+        r"\b(?:best|preferred|easiest|quickest|simplest|fastest|good|right|which|what|how)\b.{0,16}\b(?:way|method|channel|means|app|platform|medium)\b|^\W*how\s+(?:do|would|should|can)\b",
+        r"\b(?:contact|reach|get\s+hold\s+of|get\s+in\s+touch|hear\s+from|notify|update|message|ping|keep\s+in\s+touch|follow\s+up)\w*",
+        r"\b(?:{you}|{your})\b",
+    ), ("Contact me by {a}", "Contact me on {a}")),
+    ("en", (
+        r"\b(?:when|what\s+times?|which\s+times?|what\s+hours?|which\s+hours?|times?|hours?|window|period)\b",
+        r"\b(?:not|never|hold\s+off|off[\s-]limits|avoid|quiet|silent|mute[ds]?|do[\s-]not[\s-]disturb|dnd|no[\s-]go|leave\s+{you}\s+alone)\b|n't\b",
+        r"\b(?:contact\w*|messag\w*|notif\w*|call\w*|text\w*|disturb\w*|ping\w*|reach\w*|bother\w*|e-?mail\w*|alerts?|updates?|hear\s+from)\b",
+        r"\b(?:{you}|{your})\b|^\W*(?:quiet|do[\s-]not[\s-]disturb|dnd)\b",
+    ), ("Don't contact me {a}", "My quiet hours are {a}")),
+    ("zh", (
+        r"时间|时段|几点|什么时候",
+        r"不|别|免|勿",
+        r"打扰|联系|消息|通知|电话|提醒",
+    ), ("{a}别打扰我", "{a}不要联系我")),
+    ("en", (
+        r"\b(?:how\s+much|how\s+high|what\s+(?:price|amount|figure)|price\s+(?:range|limit|point|bracket)|ceiling|cap|max(?:imum)?|limit)\b",
+        r"\b(?:spend|spending|pay|paying|budget|afford|invest|price|cost|go\s+up\s+to|stretch\s+to)\b",
+        r"\b(?:{you}|{your})\b|^\W*(?:price\s+range|max(?:imum)?\s+(?:price|spend|budget)|spending\s+limit|price\s+limit)\W*$",
+    ), ("My budget is {a}",)),
+    ("zh", (
+        r"多少|价位|上限|范围|几",
+        r"花|预算|价|钱|成本",
+    ), ("我的预算是{a}",)),
+)
+#: A question asking what the user would spend: "want to" here is no one-off offer
+#: ("How much do you want to spend?" is a budget; "... on dinner tonight?" still is not).
+SPEND_ASK = english(r"\b(?:do|would|did)\s+{you}\s+(?:want|like|wish|hope|plan|intend|expect)\s+to\s+(?=(?:spend|pay|invest|put\s+in|keep\s+it\s+(?:under|below))\b)")
+
 # -- yes/no rows: (lang, question pattern, statement for yes, statement for no) -------------
 YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
     ("en", r"\b(?:is\s+it\s+(?:ok|okay|alright|fine)|(?:can|may)\s+(?:i|we)|would\s+it\s+be\s+(?:ok|okay|alright))\s+(?:to\s+)?(?:call|phone|ring)\s+{you}\b", "You can call me", "Don't call me"),
@@ -310,7 +441,7 @@ YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
     ("zh", r"(?:有|对|你)(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗有对]){1,8})不耐受(?:吗|么|嘛|吧|呢)", "我对{x}不耐受", None),
     ("zh", r"是不是不(?P<x>吃|喝)(?P<o>[^？?，,。吗]{1,8})(?:吗|么|嘛|吧|呢)?\W*$", "我不{x}{o}", None),
     ("zh", r"表情(?:符号|包)?", "可以用表情符号", "不要用表情符号"),
-    ("zh", r"(?:能|可以)(?:给你)?打(?:你)?电话|介意.{0,3}(?:打电话|来电)|接电话方便|方便接电话", "可以给我打电话", "不要给我打电话"),
+    ("zh", r"(?:能|可以)(?:给你)?打(?:你)?电话|电话(?:联系|沟通|回访|打给)你|介意.{0,3}(?:打电话|来电)|接电话方便|方便接电话", "可以给我打电话", "不要给我打电话"),
 )
 
 #: English verbs whose "no" states a fact as naturally as a "yes" ("Do you eat meat?" + "no").
@@ -340,7 +471,7 @@ CHOICE_ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("zh", r"经济舱|商务舱|头等舱", "我坐{c}", ""),
     ("zh", r"中文|英文|英语|汉语|日语|粤语", "请用{c}回复我", ""),
     ("zh", r"短信|邮件|电话|微信", "请用{c}联系我", ""),
-    ("zh", r"简短|详细|长一点|短一点", "回答{c}一点", r"回答|回复"),
+    ("zh", r"简短|详细|长一点|短一点|[长短](?=的|回答|回复|点|些)", "回答{c}一点", r"回答|回复"),
     ("zh", r"摄氏|华氏|公制|英制", "我用{c}", ""),
     ("zh", r"正式|随意|轻松|随和|礼貌|直接", "我喜欢{c}一点的语气", r"语气|口吻|风格"),
     ("zh", r"支付宝|微信支付|信用卡|现金|借记卡", "我一般用{c}付款", ""),

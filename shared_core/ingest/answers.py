@@ -105,6 +105,19 @@ def question_form(question: str) -> str:
     return re.sub(r"\s+", " ", q).strip()
 
 
+def _core(q: str) -> str:
+    """The question without its wrapper (an opener, a reason, a form's numbering, a polite
+    tail: :data:`~shared_core.ingest._rules_answers.WRAPPER_LEAD` / ``WRAPPER_TAIL``)."""
+    for _ in range(2):
+        q = _WRAP_LEAD.sub("", q, count=1)
+    return _WRAP_TAIL.sub("", q).strip() or q
+
+
+_WRAP_LEAD = re.compile(R.WRAPPER_LEAD, _I)
+_WRAP_TAIL = re.compile(R.WRAPPER_TAIL, _I)
+_SPEND_ASK = re.compile(R.SPEND_ASK, _I)
+
+
 def _lang(question: str) -> str:
     return "zh" if _CJK.search(question) else "en"
 
@@ -167,7 +180,7 @@ _NO_EN = re.compile(
 )
 #: a yes on its own ("是的", "嗯，…"); a yes that repeats the verb (能吃, 养了) is read by the swap
 _YES_ZH = re.compile(
-    r"^(?:是的?|对的?|嗯+|恩|有的?|当然|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧)*(?=[\W\s]|$)"
+    r"^(?:是的?|对的?|嗯+|恩|有的?|当然是|当然|肯定是|肯定|必须的?|那当然|那肯定|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧|的)*(?=[\W\s]|$)"
 )
 _NO_ZH = re.compile(r"^(?:不|没|别|无)")
 
@@ -190,7 +203,9 @@ def _polarity(answer: str, lang: str) -> tuple[str, str] | None:
     return None
 
 
-_ZH_ADVERB = re.compile(r"^(?:挺|很|特别|超|比较|还挺|当然|还|也|都|一直|经常|常)")
+_ZH_ADVERB = re.compile(
+    r"^(?:那?(?:当然|肯定)是?|必须|挺|很|特别|超|比较|还挺|还|也|都|一直|经常|常)"
+)
 
 
 def _echo_yes(q: str, answer: str) -> tuple[str, str] | None:
@@ -198,7 +213,14 @@ def _echo_yes(q: str, answer: str) -> tuple[str, str] | None:
     ("yes", what follows them); a 不 / 没 before them is no yes."""
     a = _ZH_ADVERB.sub("", normalize_text(answer).strip().translate(L.T2S))
     head = a[:2]
-    if len(head) == 2 and _CJK.fullmatch(head[0]) and _CJK.fullmatch(head[1]) and head in q:
+    if (
+        head not in q
+        and a[:1] in "吃喝有养用会要"
+        and a[:1] in q
+        and a[1:2] in ("", "的", "嘛", "啊", "呀", "啦", "，", ",")
+    ):
+        head = a[:1]  # 你吃辣吗 + 肯定吃嘛
+    if head and all(_CJK.fullmatch(c) for c in head) and head in q:
         if head[0] in "不没别" or head in ("什么", "哪个", "你们"):
             return None
         return "yes", _clean(a[2:], "zh")
@@ -214,7 +236,8 @@ _NOT_A_VALUE_EN = re.compile(
     # amounts, pointers and meta that name nothing
     r"|^(?:a\s+lot|lots|loads|tons|heaps|plenty|several|some|a\s+few|few|a\s+couple|too\s+many|many|much"
     r"|not\b.*|nothing\s+much|everything|all\s+of\s+(?:them|it|that)"
-    r"|none\s+of\s+(?:them|it|that)|depends\b.*|(?:the|this|that)\s+(?:\w+\s+)?one|(?:a\s+)?weird\s+question)$",
+    r"|none\s+of\s+(?:them|it|that)|depends\b.*|(?:the|this|that|a|an)\s+(?:\w+\s+)?one|(?:a\s+)?weird\s+question"
+    r"|(?:(?:very|pretty|quite|really|super|fairly|kinda|a\s+bit|somewhat)\s+)?(?:bad|severe|serious|mild|minor|bad\s+one|strong))$",
     _I,
 )
 _WHEN_EN = re.compile(
@@ -230,7 +253,8 @@ _WHEN_ZH = re.compile(
 )
 #: questions whose answer may be a time ("When's your birthday?" + "tomorrow")
 _ASKS_TIME = re.compile(
-    r"\b(?:birthday|born|hours?|when|muted|quiet|(?:what|which)\s+times?)\b|生日|出生|几点|时段", _I
+    r"\b(?:birthday|born|hours?|when|muted|quiet|times|(?:what|which)\s+times?)\b|生日|出生|几点|时段|时间",
+    _I,
 )
 
 
@@ -282,9 +306,28 @@ def _with_article(a: str) -> str:
     return ("an " if a[:1].lower() in "aeiou" else "a ") + a
 
 
+_SMALL_WORDS = frozenset(
+    {"of", "the", "and", "de", "la", "le", "du", "da", "del", "van", "von", "upon", "on", "am"}
+)
+
+
+def _proper(a: str) -> str:
+    """A name written all in lower case, as a proper name ("jen" -> "Jen", "new york" ->
+    "New York", "stoke-on-trent" -> "Stoke-on-Trent"); any other answer as it is."""
+    if not re.fullmatch(r"[a-z][a-z .'&-]{0,40}", a) or len(a.split()) > 4:
+        return a
+    parts = re.split(r"([\s-]+)", a)
+    return "".join(
+        p if (n and p in _SMALL_WORDS) or not p.strip(" -") else p[:1].upper() + p[1:]
+        for n, p in enumerate(parts)
+    )
+
+
 def _fill(template: str, a: str, lang: str, **groups: str) -> str:
     """``template`` with the answer ``a`` in it, the words both repeat said once ("in Leeds"
     into "I live in {a}" -> "I live in Leeds"; 对青霉素过敏 into 我对{a}过敏)."""
+    if "{A}" in template:  # a proper name: "york" -> "York"
+        template, a = template.replace("{A}", "{a}"), _proper(a)
     head, _, tail = template.partition("{a}")
     if "{a_}" in template:
         head, _, tail = template.partition("{a_}")
@@ -351,7 +394,7 @@ _NEGATED_BEFORE = re.compile(
 )
 #: a yes/no question that checks a standing preference ("Is an exit row okay for you?")
 _PREFERENCE_CHECK = re.compile(
-    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually)\b"
+    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually|normally|typically|generally|tend\s+to)\b"
     r"|可以吗|行吗|好吗|要吗|喜欢|习惯|一般",
     _I,
 )
@@ -416,6 +459,8 @@ def _any_choice(q: str, answer: str, lang: str) -> tuple[str, ...]:
         a = _clean(answer, "zh")
         for opt in (left, right):
             if opt and (a.startswith(opt) or (len(opt) >= 2 and a.startswith(opt[:2]))):
+                if re.search(r"你(?:现在|目前|平时)?是" + re.escape(left) + "$", before):
+                    return (f"我是{opt}", f"我喜欢{opt}")  # 你是学生还是已经工作了 + 学生
                 return (f"我喜欢{opt}", f"我{opt}")
         return ()
     left = " ".join(_OPTION_LEFT.split(before)[-1].split()[-3:])
@@ -555,7 +600,7 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
 
 _SWAP_ZH = re.compile(
     r"(?:^|[，,。：:？?！!]|你|家里)(?:自己|平时|一般|现在|还|也|家里)?(?:(?P<ab>喜不喜欢|吃不吃|喝不喝|有没有|养没养|是不是|会不会|用不用|能不能吃|抽不抽烟|结没结婚)"
-    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|单身|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
+    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|单身|需要|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
 )
 _AB_ZH = {
     "喜不喜欢": "喜欢",
@@ -638,15 +683,176 @@ def silenced(question: str | None, answer: str) -> bool:
     return R.ABOUT_OTHERS_RE.search(q) is not None and _FIRST_PERSON.search(said) is None
 
 
+_PERSON_WORD = re.compile(r"\b(?:my|me|i|you|am|who|what|how|should|to)\b|我|你", _I)
+
+
+@functools.lru_cache(maxsize=1)
+def _topics() -> tuple[tuple[str, str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ...]:
+    """(lang, key, words, templates, templates when negated) of every topic frame: the key's
+    own words from the taxonomy (label and query words, less the general ones) and the
+    row's extra words."""
+    from ..taxonomy import KEYS
+
+    out = []
+    for key, extra_en, extra_zh, t_en, t_zh in R.TOPIC_FRAMES:
+        row = KEYS.get(key)
+        own_en = (row.label_en, *row.words_en) if row else ()
+        own_zh = (row.label_zh, *row.words_zh) if row else ()
+        neg_en, neg_zh = R.TOPIC_NEGATED.get(key, ((), ()))
+        for lang, own, extra, templates, neg in (
+            ("en", own_en, extra_en, t_en, neg_en),
+            ("zh", own_zh, extra_zh, t_zh, neg_zh),
+        ):
+            words = {
+                w.lower()
+                for w in own
+                if w.lower() not in R.TOPIC_GENERIC and not _PERSON_WORD.search(w)
+            } | set(extra)
+            # a Chinese word of one character names no topic (菜 in 香菜)
+            words = {w for w in words if (lang == "zh") == bool(_CJK.search(w)) and len(w) > 1}
+            if not words or not (templates or neg):
+                continue
+            alts = "|".join(
+                re.escape(w).replace(r"\ ", r"[\s-]+") for w in sorted(words, key=len, reverse=True)
+            )
+            rx = rf"(?<![\w-])(?:{alts})(?:e?s)?(?![\w-])" if lang == "en" else f"(?:{alts})"
+            out.append((lang, key, re.compile(rx, _I), templates, neg))
+    return tuple(out)
+
+
+_TOPIC_NEGATION = re.compile(R.TOPIC_NEGATION, _I)
+#: a template that states what the user does not do or want
+_NEGATIVE_TEMPLATE = re.compile(r"n't|\b(?:never|not|no)\b|不|别", _I)
+_YOUR_BEFORE = re.compile(r"\b(?:your|ur)\s+(?:[\w'-]+\s+){0,3}$", _I)
+_WH_BEFORE = re.compile(
+    r"\b(?:what|which|any|there\s+(?:a|an))\s+(?:(?:kind|type|sort)\s+of\s+|other\s+|particular\s+|specific\s+)?(?:[\w'-]+\s+)?$",
+    _I,
+)
+_HOW_BEFORE = re.compile(
+    r"\bhow\s+(?:do|would|will|should|can)\s+(?:you|u)\s+(?:[\w'-]+\s+){0,3}$", _I
+)
+_YOU_EN = re.compile(
+    r"\b(?:you|u|ya|your|ur)\b|\bshould\s+i\s+(?:use|quote|show|display|reply|answer|write|format|address|put|list|note|record)\b",
+    _I,
+)
+_LABEL_NOT = re.compile(r"\b(?:the|this|that|these|those|his|her|their|its)\b", _I)
+_WH_ZH = re.compile(r"什么|哪|啥|几|多少|怎么|如何")
+_YN_ZH = re.compile(r"(?:吗|嘛|么)\W*$")
+_THING_ZH = re.compile(r"[这那](?:个|份|本|篇|张|段|部|首|家|些|件|条)")
+_ASKS_ZH = re.compile(r"什么|哪|啥|几|多少|吗|呢|[?？:：]\s*$|是\W*$")
+
+
+def _topic(q: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
+    """The key a question no row reads is about, by the taxonomy's words for it, and its
+    statements: "What's your go-to cuisine?", "Occupation:", 付款方式偏好？ (``None``: no
+    key named for the user)."""
+    words = re.findall(r"[\w'/-]+", q)
+    label = len(words) <= 5 and not _WH_EN.match(q) and not _LABEL_NOT.search(q)
+    negated = _TOPIC_NEGATION.search(q) is not None
+    best: tuple[int, int, str, tuple[str, ...]] | None = None
+    for n, (row_lang, key, rx, positive, neg) in enumerate(_topics()):
+        templates = neg if negated else positive
+        if row_lang != lang or not templates:
+            continue
+        for m in rx.finditer(q):
+            before = q[: m.start()]
+            if lang == "en":
+                ok = (
+                    _YOUR_BEFORE.search(before) is not None
+                    or label
+                    or (
+                        (_WH_BEFORE.search(before) or _HOW_BEFORE.search(before))
+                        and _YOU_EN.search(q) is not None
+                    )
+                )
+            else:  # a wh-question, not about a thing (这个文件是什么语言的)
+                ok = _ASKS_ZH.search(q) is not None
+                ok = (
+                    ok
+                    and (_WH_ZH.search(q) is not None or not _YN_ZH.search(q))
+                    and not _THING_ZH.search(q)
+                    and (
+                        "你" in q
+                        or len(q) <= 12
+                        or re.search(r"(?:什么|哪|啥)\S{0,3}$", before) is not None
+                    )
+                )
+            if ok and (best is None or len(m.group(0)) > best[0]):
+                best = (len(m.group(0)), n, key, templates)
+    return (best[2], best[3]) if best else None
+
+
+def _concept(q: str, lang: str) -> tuple[str, ...] | None:
+    """The templates of the first concept row every pattern of which the question has."""
+    for row_lang, patterns, templates in _concepts():
+        if row_lang == lang and all(rx.search(q) for rx in patterns):
+            return templates
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _concepts() -> tuple[tuple[str, tuple[re.Pattern[str], ...], tuple[str, ...]], ...]:
+    return tuple(
+        (lang, tuple(re.compile(R.english(p), _I) for p in patterns), templates)
+        for lang, patterns, templates in R.CONCEPT_ROWS
+    )
+
+
+def _wh(
+    templates: tuple[str, ...],
+    groups: dict[str, str],
+    q: str,
+    raw: str,
+    lang: str,
+    pol: tuple[str, str] | None,
+    *,
+    soft: bool = False,
+) -> tuple[str, ...] | None:
+    """The statements of a wh row (``None``: the question is a yes/no one after all, read
+    by the swap). A ``soft`` row (a topic or concept frame) leaves a bare yes or no to the
+    swap ("Do you travel business class?" + "yes")."""
+    if soft and pol is not None and not pol[1]:
+        return None
+    if pol is not None and pol[0] == "no" and not pol[1]:
+        return ()  # "Any allergies?" + "no": nothing the keys hold
+    if pol == ("yes", "") and lang == "en":
+        return None  # "Are you lactose intolerant?" + "yes": the question turned around
+    if pol == ("yes", ""):
+        return ()  # "你还有别的爱好吗？" + "当然啦": a yes that names nothing
+    if (
+        pol is not None
+        and pol[0] == "no"
+        and re.match(r"(?:but|and|not|though|我|i\b)", pol[1], _I)
+    ):
+        return ()  # "no, but my son is": not an answer about the user
+    if pol is not None and pol[0] == "yes" and re.match(r"(?:我|i\b|i'm\b)", pol[1], _I):
+        return ()  # "当然啦，我还喜欢音乐制作": the user's own sentence says what it says
+    # "yes, penicillin"; "no, Kathryn" (the assistant's guess corrected)
+    a = pol[1] if pol is not None and pol[1] else _clean(raw, lang)
+    if not a or R.NON_ANSWER.search(a) or R.CHATTER.match(a) or R.CHATTER.match(raw):
+        return ()
+    # "text me", "email me": the channel
+    a = re.sub(
+        r"^(texts?|e-?mails?|call|ring|phone|message|whatsapp|dm|ping)\s+(?:me|us)\b",
+        r"\1",
+        a,
+        flags=_I,
+    )
+    if not _a_value(a, q, raw):  # "yes, a bad one": a yes with a comment, read by the swap
+        return None if pol is not None and pol[0] == "yes" else ()
+    return tuple(dict.fromkeys(s for t in templates if (s := _fill(t, a, lang, **groups))))
+
+
 def frame(question: str | None, answer: str) -> tuple[str, ...]:
     """The statements ``answer`` makes as a reply to ``question``, most natural first
     (``()`` when the question is not framed or the answer states nothing)."""
     if not question or not answer or not answer.strip():
         return ()
     lang = _lang(question)
-    q = question_form(question)
-    if R.NOT_FRAMED.search(q):
+    whole = question_form(question)
+    if R.NOT_FRAMED.search(_SPEND_ASK.sub(" ", whole)):
         return ()
+    q = _core(whole)  # the rows read the question without its wrapper
     raw = normalize_text(answer).strip()
     if len(raw) > MAX_ANSWER_CHARS[lang] or R.NON_ANSWER.search(raw):
         return ()
@@ -654,8 +860,9 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
     if pol is None and lang == "zh":
         pol = _echo_yes(q, raw)
     wh, yn, _ = _rows()
+    asks_wh = lang == "en" and _WH_EN.match(q) is not None
     for row_lang, rx, yes, no in yn:
-        m = rx.search(q) if row_lang == lang else None
+        m = rx.search(q) if row_lang == lang and not asks_wh else None
         if not m:
             continue
         groups = _groups(m)
@@ -676,32 +883,36 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
     chosen = _choice(q, raw if lang == "en" else raw.translate(L.T2S), lang, pol)
     if chosen is not None:
         return chosen
+    read: tuple[str, ...] | None = None
+    soft = False
+    negated = _TOPIC_NEGATION.search(q) is not None
     for row_lang, rx, templates in wh:
         m = rx.search(q) if row_lang == lang else None
         if not m:
             continue
-        if pol is not None and pol[0] == "no" and not pol[1]:
-            return ()  # "Any allergies?" + "no": nothing the keys hold
-        if pol == ("yes", "") and lang == "en":
-            break  # "Are you lactose intolerant?" + "yes": the question turned around
-        if pol == ("yes", ""):
-            return ()  # "你还有别的爱好吗？" + "当然啦": a yes that names nothing
-        if (
-            pol is not None
-            and pol[0] == "no"
-            and re.match(r"(?:but|and|not|though|我|i\b)", pol[1], _I)
-        ):
-            return ()  # "no, but my son is": not an answer about the user
-        if pol is not None and pol[0] == "yes" and re.match(r"(?:我|i\b|i'm\b)", pol[1], _I):
-            return ()  # "当然啦，我还喜欢音乐制作": the user's own sentence says what it says
-        # "yes, penicillin"; "no, Kathryn" (the assistant's guess corrected)
-        a = pol[1] if pol is not None and pol[1] else _clean(raw, lang)
-        if not a or R.NON_ANSWER.search(a) or R.CHATTER.match(a) or R.CHATTER.match(raw):
-            return ()
-        if not _a_value(a, q, raw):
-            return ()
-        groups = _groups(m)
-        return tuple(dict.fromkeys(s for t in templates if (s := _fill(t, a, lang, **groups))))
+        if negated and not _NEGATIVE_TEMPLATE.search(" ".join(templates)):
+            topic = _topic(q, lang)  # "Any payment method you'd rather not use?": its no-row
+            if topic is None:
+                return ()
+            read, soft = _wh(topic[1], {"w": ""}, q, raw, lang, pol, soft=True), True
+        else:
+            read = _wh(templates, _groups(m), q, raw, lang, pol)
+        break
+    else:  # no row knows the wording: the question's concepts, then its topic
+        concept = _concept(q, lang)
+        topic = _topic(q, lang) if concept is None else None
+        if concept is not None or topic is not None:
+            templates = concept if concept is not None else topic[1]  # type: ignore[index]
+            read, soft = _wh(templates, {"w": ""}, q, raw, lang, pol, soft=True), True
+    if read is not None and not (soft and read and lang == "en" and not asks_wh):
+        return read
+    # a yes/no question: turned around ("Do you collect miles with any airline?" + "yes,
+    # Avios" -> "I collect miles with Avios"), before what its topic reads
+    return tuple(dict.fromkeys((*_turned(q, raw, lang, pol), *(read or ()))))
+
+
+def _turned(q: str, raw: str, lang: str, pol: tuple[str, str] | None) -> tuple[str, ...]:
+    """A yes/no question turned around with the answer in it (the pronoun swap)."""
     if lang == "zh":
         if pol is None:
             return _swap_zh(q, "yes", "", raw, echo=True)

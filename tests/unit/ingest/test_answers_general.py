@@ -1,0 +1,142 @@
+"""Answers to questions read by structure rather than by listed wordings: wrapped questions
+(openers, reasons, numbered form fields, polite tails), questions named only by their topic
+(the taxonomy's words for a key), concept questions (quiet hours, contact channel, budget),
+names and places answered in lower case, Chinese yes answers such as 当然是 / 肯定, and the
+look-alikes that must still frame nothing. Wordings are this file's own."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from shared_core import UserMemory
+from shared_core.embed import HashingEmbedder
+from shared_core.ingest.answers import frame
+from shared_core.taxonomy import canonical
+from tests.ingest_probe import AT, has_value
+
+
+def _records(question: str, answer: str) -> list[dict[str, str]]:
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
+        for n, (role, text) in enumerate((("assistant", question), ("user", answer))):
+            mem.observe(
+                "u", text, role=role, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n)
+            )
+        return [
+            r
+            for r in mem.export("u")["records"]
+            if r["kind"] != "episode" and r["status"] == "active"
+        ]
+
+
+def answered(question: str, answer: str) -> set[tuple[str, str]]:
+    """(canonical key, value) stored after the assistant asks and the user answers."""
+    return {canonical(r["key"], r["value"], r["normalized"]) for r in _records(question, answer)}
+
+
+POSITIVE = [
+    # wrappers: openers, reasons, numbering, polite tails
+    ("Quick question: which town do you live in?", "Harrogate", "location.city", "harrogate"),
+    (
+        "So I can show local listings, what city are you based in?",
+        "Cardiff",
+        "location.city",
+        "cardiff",
+    ),
+    ("2. Full name:", "Nadia Rahman", "name", "nadia rahman"),
+    ("If you don't mind me asking, how old are you?", "45", "age", "45"),
+    ("Pronouns (optional):", "she/her", "pronouns", "she/her"),
+    ("方便问一下，你在哪个城市生活？", "厦门", "location.city", "xiamen"),
+    ("想了解下，您平时用什么方式付款？", "支付宝", "payment.method", "alipay"),
+    # a topic named by the taxonomy's words, no row wording
+    ("What's your go-to cuisine?", "korean", "food.like", "korean"),
+    ("Occupation:", "electrician", "job.title", "electrician"),
+    ("How do you normally like to pay?", "apple pay", "payment.method", "apple_pay"),
+    ("Which currency should I quote prices in?", "euros", "currency", "eur"),
+    ("您所在的国家是？", "德国", "location.country", "de"),
+    ("回复语言：", "英文", "language", "en"),
+    # concepts in any order
+    ("When should I avoid pinging you?", "11pm to 7am", "contact.quiet_hours", "23:00-07:00"),
+    (
+        "What's the simplest way to keep in touch with you?",
+        "whatsapp",
+        "contact.channel",
+        "whatsapp",
+    ),
+    ("How much do you want to spend?", "no more than £250", "budget.max", "250 GBP"),
+    # negated topics
+    ("Is there a payment method you'd rather not use?", "paypal", "payment.avoid", "paypal"),
+    ("有没有不想用的支付方式？", "信用卡", "payment.avoid", "credit_card"),
+    # Chinese yes answers with a frame
+    ("你吃辣吗？", "肯定吃嘛", "food.like", "辣"),
+    ("你喜欢吃甜的吗？", "当然是喜欢啦", "food.like", "甜"),
+    ("你现在在哪个城市？", "在南京呢", "location.city", "nanjing"),
+    ("你是学生还是已经工作了？", "学生", "job.status", "student"),
+    ("需要大字体吗？", "需要", "accessibility", "large_text"),
+    # a yes with a comment is still a yes
+    ("Do you have a peanut allergy?", "yes, a bad one", "allergy.food", "peanuts"),
+    ("Where are you planning to move?", "Porto, next spring", "location.moving_to", "porto"),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "key", "value"), POSITIVE)
+def test_a_question_read_by_its_structure_frames_the_answer(
+    question: str, answer: str, key: str, value: str
+) -> None:
+    found = answered(question, answer)
+    assert has_value(found, key, value), found
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "key", "value"),
+    [
+        ("Before we begin, what should I call you?", "jen", "name.preferred", "Jen"),
+        ("What's your first name?", "marcus", "name", "Marcus"),
+        ("Whereabouts are you based?", "york", "location.city", "York"),
+        ("Which city do you live in?", "it's new york", "location.city", "New York"),
+        ("Where are you relocating to?", "stoke-on-trent", "location.moving_to", "Stoke-on-Trent"),
+    ],
+)
+def test_a_name_or_place_in_lower_case_is_stored_properly_cased(
+    question: str, answer: str, key: str, value: str
+) -> None:
+    records = _records(question, answer)
+    assert [r["value"] for r in records if r["key"] == key] == [value], records
+
+
+NEGATIVE = [
+    ("What time should I set the reminder for?", "6:30"),
+    ("Where does your brother live now?", "Cardiff"),
+    ("If you could live anywhere, where would it be?", "Kyoto"),
+    ("Quick question: which city are you in?", "I'd rather not say"),
+    ("What should I call you?", "why do you ask?"),
+    ("What's the budget for the office party?", "500"),
+    ("Which hotel are you staying at?", "the Hilton"),
+    ("What's the recipient's email?", "tom@example.com"),
+    ("Which city should I check the weather for?", "Paris"),
+    ("How much did you pay for it?", "£40"),
+    ("Which dish would you like?", "the risotto"),
+    ("这个文件是什么语言的？", "德语"),
+    ("你吃香菜吗？", "看心情"),
+    ("你朋友做什么工作的？", "医生"),
+    ("要帮你订几点的高铁？", "下午三点"),
+    ("这次旅行打算花多少钱？", "一万"),
+    ("你住哪个城市？", "随便"),
+]
+
+
+@pytest.mark.parametrize(("question", "answer"), NEGATIVE)
+def test_a_look_alike_question_frames_nothing(question: str, answer: str) -> None:
+    assert answered(question, answer) == set()
+
+
+def test_a_negated_topic_never_frames_the_positive_statement() -> None:
+    assert frame("Any airlines you'd rather avoid?", "Ryanair") == ("I never fly Ryanair",)
+    assert "I usually pay with cash" not in frame("Which payment method don't you use?", "cash")
+    assert frame("Which payment method don't you use?", "cash")[0] == "I don't use cash"
+
+
+def test_a_yes_no_topic_question_tries_the_turned_question_first() -> None:
+    out = frame("Do you collect miles with any airline?", "yes, Avios")
+    assert out[0] == "I collect miles with Avios"
