@@ -104,16 +104,16 @@ HYPOTHETICAL = english(
 ONE_OFF = english(
     r"\b(?:would|do)\s+{you}\s+(?:like|want)\s+(?:me|us)\s+to\b(?!\s+(?:" + _STANDING + r"))"
     r"|" + _NOT_TOLD + r"\bwant\s+me\s+to\b(?!\s+(?:" + _STANDING + r"))"
-    r"|\bwould\s+{you}\s+like\s+(?:to(?!\s+be\s+(?:contacted|reached|notified|called|addressed|referred\s+to)\b)|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b|\b(?:would|do)\s+{you}\s+(?:like|want|fancy)\W*$"
+    r"|\bwould\s+{you}\s+like\s+(?:to(?!\s+be\s+(?:contacted|reached|notified|called|addressed|referred\s+to)\b)|a|an|the|some|it)\b|\bdo\s+{you}\s+want\s+(?:a|an|the|some|it|to)\b|\bwould\s+{you}\s+(?:like|fancy)\W*$|\bdo\s+{you}\s+want\W*$"
     r"|\b(?:today|tonight|tomorrow|this\s+(?:time|trip|flight|booking|order|weekend|week|morning|evening|afternoon|meeting|one|call|meal|dinner|lunch|visit|stay|holiday|vacation)"
-    r"|next\s+(?:week|month|weekend|time|trip)|for\s+now|for\s+(?:the|this|that)\s+(?:[\w-]+\s+)?(?:trip|flight|party|dinner|meal|event|booking|order|gift|present|wedding|outing|celebration))\b"
+    r"|next\s+(?:week|month|weekend|time|trip)|for\s+now|for\s+(?:the|this|that)\s+(?:[\w-]+\s+)?(?:trip|flight|party|dinner|lunch|breakfast|brunch|meal|event|booking|order|gift|present|wedding|outing|celebration|meeting|conference|visit|stay|holiday|vacation|night|evening))\b"
     r"|\b(?:are|r)\s+{you}\s+staying\s+(?:at|in)\b"
     r"|\b(?:alarm|timer|meeting|appointment|reservation|booking|book\s+(?:a|an|the|it|this|that|for|{your})|order|deliver(?:y|ed)?|tickets?|table\s+for|the\s+call|check[\s-]?in|check[\s-]?out|pick\s*up|drop[\s-]?off)\b"
     r"|\bwhat\s+time\b(?!\s*zone)|\bwhen\s+(?:should|do|would)\s+{you}\s+(?:like|want|need)\b|\bhow\s+many\s+(?:people|guests|tickets|nights|rooms|seats|copies|servings)\b"
     r"|\bdid\s+{you}\b(?!\s+(?:move|live|grow|relocate|come))|\bhave\s+{you}\s+ever\b"
     # a thing: "Which language is that menu in?", "Was that too long?"
     r"|\b(?:is|are|was|were)\s+(?:that|this|these|those)\b(?!\s+(?:ok|okay|alright|fine|right|correct|true|good|a\s+problem)\b)"
-    r"|这次|这趟|这回|这顿|这餐|这单|这件|这份|本次|今天|今晚|明天|后天|这个?周末|下周|下次|现在要|一会|几点(?!.{0,4}(?:以后|之后|以前|之前|到))|订|预约|预定|闹钟|要不要我|需要我|我帮你|我给你"
+    r"|这次|这趟|这回|这顿|这餐|这单|这件|这份|本次|今天|今晚|明天|后天|这个?周末|下周|下次|现在要|一会|几点(?!.{0,4}(?:以后|之后|以前|之前|到|不要|别|不想|不方便|免打扰))|订|预约|预定|闹钟|要不要我|需要我|我帮你|我给你"
 )
 #: Other people: "Where does your sister live?", "Does she eat meat?", 你妈对什么过敏 (the
 #: names of the user's own family are asked about the user: "What's your wife's name?").
@@ -282,7 +282,7 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"慢性病|病史|身体.{0,3}(?:问题|状况|毛病)|基础病", ("我有{a}",)),
     # work
     ("zh", r"做什么工作|做什么的|干什么的|干哪行|做哪行|职业|工作是什么|什么工作", ("我是{a}", "我是做{a}的", "我在{a}工作")),
-    ("zh", r"在哪(?:家|个)?(?:公司)?(?:上班|工作)|哪(?:家|个)公司|什么公司|哪个单位", ("我在{a}工作", "我在{a}上班")),
+    ("zh", r"在哪(?:家|个|里|儿)?(?:公司)?(?:上班|工作)|哪(?:家|个)公司|什么公司|哪个单位", ("我在{a}工作", "我在{a}上班")),
     ("zh", r"(?:什么|哪个|哪一)行业|哪一行|什么领域|哪个行业的", ("我在{a}行业工作", "我做{a}")),
     # language and contact
     ("zh", r"会(?:说|讲)(?:什么|哪些|哪几种)语言|(?:说|讲)(?:什么|哪些)语言", ("我会说{a}",)),
@@ -313,15 +313,16 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 #: can tailor things, what's your name?", 方便问一下你住哪, "1. Name:"). The whole question
 #: still decides whether it is framed at all (a one-off wrapper: "For this booking only —").
 WRAPPER_LEAD = english(
-    r"^(?:\W|\d{1,2}[.)、]\s)*(?:"
+    r"^(?:\W|\d{1,2}[.)、]\s*)*(?:"
     r"(?:(?:a\s+|one\s+|just\s+a\s+)?(?:quick|small|last|final|another|short|one\s+more|follow[\s-]up)\s+question)\b[^?]{0,20}?[:,;—–-]"
-    r"|(?:just\s+)?(?:so|to\s+make\s+sure|in\s+order\s+to|to\s+help|to\s+tailor|to\s+personali[sz]e|to\s+get\s+(?:started|this\s+right)|before\s+we\s+(?:start|begin|get\s+started|go\s+on|continue)|for\s+(?:my|our)\s+records|if\s+{you}\s+(?:don'?t|do\s+not|wouldn'?t)\s+mind|if\s+(?:it'?s|that'?s)\s+(?:ok|okay|alright|fine)|while\s+we'?re\s+at\s+it|out\s+of\s+curiosity|by\s+the\s+way|btw|also|oh|and|ok(?:ay)?|great|thanks|thank\s+you|got\s+it|perfect|sure|cool|nice|lovely|welcome|hi|hello|hey)\b[^?:;,—–]{0,70}?[:,;—–]"
-    r")\s*"
+    r"|(?:just\s+)?(?:so\s+(?:that\s+)?(?:i|we)|to\s+make\s+sure|in\s+order\s+to|to\s+help|to\s+tailor|to\s+personali[sz]e|to\s+get\s+(?:started|this\s+right)|before\s+we\s+(?:start|begin|get\s+started|go\s+on|continue)|for\s+(?:my|our)\s+records|if\s+{you}\s+(?:don'?t|do\s+not|wouldn'?t)\s+mind|if\s+(?:it'?s|that'?s)\s+(?:ok|okay|alright|fine)|while\s+we'?re\s+at\s+it|out\s+of\s+curiosity)\b[^?:;,—–]{0,70}?[:,;—–]"
+    r"|(?:by\s+the\s+way|btw|oh|ok(?:ay)?|great|thanks|thank\s+you|got\s+it|perfect|sure|cool|nice|lovely|welcome|hi|hello|hey)(?:\s+(?:so\s+much|there|again|a\s+lot))?\s*[:,;—–!.]"
+    r")?\s*"
     r"|^(?:请问|方便问一下|方便问下|方便的话|想了解一下|想了解下|想问一下|想问下|问一下|冒昧问一下|顺便问一下|另外|还有|最后|好的|好嘞|明白了|了解了|谢谢|对了|那么)[，,、：:\s]*"
 )
 #: A polite tail: ", if you don't mind me asking?", "(optional)", 方便说一下吗.
 WRAPPER_TAIL = english(
-    r"\s*(?:\([^)]{0,30}\)|[,—–-]?\s*(?:if\s+{you}\s+don'?t\s+mind(?:\s+(?:me\s+)?asking)?|if\s+(?:that'?s|it'?s)\s+(?:ok(?:ay)?|alright)|out\s+of\s+interest|by\s+the\s+way|btw|please|roughly|by\s+any\s+chance|if\s+any)"
+    r"\s*(?:\([^)]{0,30}\)|[,—–-]\s*(?:just\s+)?(?:so\s+(?:that\s+)?(?:i|we)|to\s+(?:help|make\s+sure))\b[^?,]{0,60}|[,—–-]?\s*(?:if\s+{you}\s+don'?t\s+mind(?:\s+(?:me\s+)?asking)?|if\s+(?:that'?s|it'?s)\s+(?:ok(?:ay)?|alright)|out\s+of\s+interest|by\s+the\s+way|btw|please|roughly|by\s+any\s+chance|if\s+any)"
     r"|（[^）]{0,20}）|[，,]?\s*(?:方便(?:说|透露)(?:一下)?|可以说一下|能说一下)(?:吗|嘛)?)\s*(?=[?？:：]*\s*$)"
 )
 
@@ -349,7 +350,7 @@ TOPIC_FRAMES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]
     ("medication", ("meds", "medication", "medications", "medicine", "medicines", "prescriptions", "pills"), ("药物", "用药"), ("I take {a}",), ("我在吃{a}",)),
     ("food.", ("cuisine", "cuisines", "dish", "dishes", "dessert", "snack", "comfort food", "favourite food", "favorite food"), ("菜系", "口味"), ("I love {a}",), ("我喜欢吃{a}",)),
     ("currency", ("currency",), ("货币", "币种"), ("Show prices in {a}",), ("请用{a}显示价格",)),
-    ("payment.method", ("payment method", "payment option", "way to pay", "pay"), ("支付方式", "付款方式", "付款", "支付"), ("I usually pay with {a}", "I pay by {a}"), ("我一般用{a}付款",)),
+    ("payment.method", ("payment method", "payment option", "way to pay", "way of paying", "pay", "paying"), ("支付方式", "付款方式", "付款", "支付"), ("I usually pay with {a}", "I pay by {a}"), ("我一般用{a}付款",)),
     ("location.country", ("country", "country of residence"), ("国家",), ("I live in {A}",), ("我住在{a}",)),
     ("location.city", ("city", "town", "hometown", "home town", "location", "city of residence"), ("城市", "所在地", "居住地"), ("I live in {A}",), ("我住在{a}",)),
     ("job.employer", ("employer", "company"), ("公司", "单位", "雇主"), ("I work at {A}", "I work for {A}"), ("我在{a}工作", "我在{a}上班")),

@@ -394,7 +394,7 @@ _NEGATED_BEFORE = re.compile(
 )
 #: a yes/no question that checks a standing preference ("Is an exit row okay for you?")
 _PREFERENCE_CHECK = re.compile(
-    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually|normally|typically|generally|tend\s+to)\b"
+    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually|normally|typically|generally|tend\s+to|should\s+i\s+(?:use|keep|stick|go\s+with))\b"
     r"|可以吗|行吗|好吗|要吗|喜欢|习惯|一般",
     _I,
 )
@@ -756,6 +756,8 @@ def _topic(q: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
             continue
         for m in rx.finditer(q):
             before = q[: m.start()]
+            if re.match(r"(?:'s|s')\s", q[m.end() :]):
+                continue  # "your company's CEO": the topic owns what is asked about
             if lang == "en":
                 ok = (
                     _YOUR_BEFORE.search(before) is not None
