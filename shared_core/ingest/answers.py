@@ -128,24 +128,26 @@ _LEAD_EN = re.compile(
     r"|i\s+think|i'?d\s+say|probably|prob|prolly|probs|mostly|mainly|usually|normally|typically|generally|just"
     r"|only|it\s+is|it'?s|that\s+is|that'?s|that\s+would\s+be|that'?d\s+be|currently|these\s+days"
     r"|right\s+now|at\s+the\s+moment|mine\s+is|my\s+\w+\s+is|i'?m|i\s+am|i\s+have|i've"
-    r"|definitely|absolutely|for\s+sure)\b[\s,.:;!-]*)+",
+    r"|definitely|absolutely|for\s+sure|(?:you\s+can\s+)?call\s+me|(?:the\s+|my\s+)?name'?s|i\s+go\s+by"
+    r"|i\s+live\s+in|(?:i'?m\s+)?(?:based|living)\s+in)\b[\s,.:;!-]*)+",
     _I,
 )
 _TAIL_EN = re.compile(
     r"(?:[\s,]+(?:is|are|'s|would\s+be|will\s+be)?\s*(?:fine|good|ok|okay|great|perfect|best"
     r"|preferred|ideal)(?:\s+(?:thanks|thank\s+you|with\s+me|for\s+me))?"
     r"|[\s,]+(?:works|suits\s+me|please|pls|plz|thanks|thank\s+you|thx|ty|i\s+think|i\s+guess"
-    r"|probably|mostly|ideally|usually|normally|as\s+well|too|myself)"
+    r"|probably|mostly|ideally|usually|normally|as\s+well|too|myself|here|btw|by\s+the\s+way|lol|haha)"
     r"|\s*[.!~…]+)+\s*$",
     _I,
 )
 _LEAD_ZH = re.compile(
     r"^(?:嗯+|呃+|哦+|噢+|额+|啊+|唔+|恩+|就是|就|是|目前|现在|大概|应该是?|可能是?|一般|主要是?|只有|只是|只|其实|我觉得|叫我"
+    r"|我?(?:现在|目前)?(?:常住|定居|人)在|我?(?:现在|目前)?住在?"
     r"|[他她它]叫|[他她它]是"
     r"|[，,。.、\s])+"
 )
 _TAIL_ZH = re.compile(
-    r"(?:就行了?|就好了?|就可以了?|就ok|即可|都行|吧|啊|呀|呢|哦|啦|嘛|哈|呗|噢|[，,。.!！~～…\s])+$",
+    r"(?:就行了?|就好了?|就可以了?|就ok|即可|都行|这边|那边|这儿|那儿|吧|啊|呀|呢|哦|啦|嘛|哈|呗|噢|[，,。.!！~～…\s])+$",
     _I,
 )
 _PREP_EN = re.compile(r"^(in|at|to|for|with|by|on|as|from|near|around|outside|via)\b", _I)
@@ -180,7 +182,7 @@ _NO_EN = re.compile(
 )
 #: a yes on its own ("是的", "嗯，…"); a yes that repeats the verb (能吃, 养了) is read by the swap
 _YES_ZH = re.compile(
-    r"^(?:是的?|对的?|嗯+|恩|有的?|当然是|当然|肯定是|肯定|必须的?|那当然|那肯定|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧|的)*(?=[\W\s]|$)"
+    r"^(?:是的?|对的?|嗯+|恩|有的?|那?(?:当然|肯定|必须)(?:是|的)?|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧|的)*(?=[\W\s]|$)"
 )
 _NO_ZH = re.compile(r"^(?:不|没|别|无)")
 
@@ -212,6 +214,8 @@ def _echo_yes(q: str, answer: str) -> tuple[str, str] | None:
     """A Chinese yes that repeats the question's words (你对花粉过敏吗 + 过敏，春天难受):
     ("yes", what follows them); a 不 / 没 before them is no yes."""
     a = _ZH_ADVERB.sub("", normalize_text(answer).strip().translate(L.T2S))
+    if re.match(r"(?:能|会|可以)[吃喝用]", a) and a[1:2] in q:
+        a = a[1:]  # 你吃辣吗 + 肯定能吃啊
     head = a[:2]
     if (
         head not in q
@@ -309,16 +313,23 @@ def _with_article(a: str) -> str:
 _SMALL_WORDS = frozenset(
     {"of", "the", "and", "de", "la", "le", "du", "da", "del", "van", "von", "upon", "on", "am"}
 )
+#: words before a place that stay as they are ("near Manchester", "outside Leeds")
+_PLACE_PREPS = frozenset({"near", "in", "at", "around", "outside", "by", "close", "to", "just"})
 
 
 def _proper(a: str) -> str:
     """A name written all in lower case, as a proper name ("jen" -> "Jen", "new york" ->
     "New York", "stoke-on-trent" -> "Stoke-on-Trent"); any other answer as it is."""
-    if not re.fullmatch(r"[a-z][a-z .'&-]{0,40}", a) or len(a.split()) > 4:
+    if not re.fullmatch(r"[a-z][a-z .,'&-]{0,40}", a) or len(a.split()) > 4:
         return a
-    parts = re.split(r"([\s-]+)", a)
+    parts = re.split(r"([\s,-]+)", a)
+    lead = 0
+    while lead < len(parts) and (parts[lead] in _PLACE_PREPS or not parts[lead].strip(" ,-")):
+        lead += 1
     return "".join(
-        p if (n and p in _SMALL_WORDS) or not p.strip(" -") else p[:1].upper() + p[1:]
+        p
+        if n < lead or (n > lead and p in _SMALL_WORDS) or not p.strip(" ,-")
+        else p[:1].upper() + p[1:]
         for n, p in enumerate(parts)
     )
 
@@ -680,6 +691,14 @@ def silenced(question: str | None, answer: str) -> bool:
     if R.ONE_OFF_RE.search(q) and R.OCCASION_RE.search(answer):
         return True  # "这顿饭预算多少？" + "这顿两百以内": the answer names the occasion itself
     said = _HEDGE.sub(" ", answer)  # "Italian, I think": a hedge is no first-person statement
+    if (
+        R.ONE_OFF_RE.search(q)
+        and R.OCCASION_RE.search(q)
+        and len(said.split()) <= 4
+        and not _FIRST_PERSON.search(said)
+        and not re.search(r"\b(?:not|never|no)\b|n't|不|别|没", said, _I)
+    ):
+        return True  # "How much for dinner tonight?" + "up to $90": this occasion's value
     return R.ABOUT_OTHERS_RE.search(q) is not None and _FIRST_PERSON.search(said) is None
 
 

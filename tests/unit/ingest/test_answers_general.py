@@ -140,3 +140,29 @@ def test_a_negated_topic_never_frames_the_positive_statement() -> None:
 def test_a_yes_no_topic_question_tries_the_turned_question_first() -> None:
     out = frame("Do you collect miles with any airline?", "yes, Avios")
     assert out[0] == "I collect miles with Avios"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "statement"),
+    [
+        ("What is your name?", "call me jen", "My name is Jen"),
+        ("What is your name?", "name's jen btw", "My name is Jen"),
+        ("Where do you live?", "i live in york", "I live in York"),
+        ("Where do you live?", "near manchester", "I live near Manchester"),
+        ("Where do you live?", "london, ontario", "I live in London, Ontario"),
+        ("你住哪？", "住杭州", "我住在杭州"),
+        ("你住哪？", "杭州这边", "我住在杭州"),
+        ("你喜欢吃辣吗？", "那必须的", "我喜欢吃辣"),
+    ],
+)
+def test_an_answer_with_a_short_frame_of_its_own_gives_the_plain_statement(
+    question: str, answer: str, statement: str
+) -> None:
+    assert frame(question, answer)[0] == statement
+
+
+def test_a_budget_asked_as_what_the_user_wants_to_spend_is_read_unless_it_is_one_off() -> None:
+    assert has_value(
+        answered("How much do you want to spend?", "up to $900"), "budget.max", "900 USD"
+    )
+    assert answered("How much do you want to spend on dinner tonight?", "up to $90") == set()
