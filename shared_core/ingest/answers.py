@@ -171,7 +171,10 @@ _YES_EN = re.compile(
     r"^(?:yes|yeah|yea|yep|yup|ya|yah|aye|sure|of\s+course|definitely|absolutely|certainly"
     r"|correct|right|that'?s\s+right|indeed|totally|uh[\s-]?huh|mhm|yes\s+indeed"
     r"|(?:i\s+(?:am|do|have|can|sure\s+do|sure\s+am)|i'm)(?=\W*$|\s*[,.;!])"  # the echo alone
-    r"|you\s+bet|for\s+sure|always|very\s+much)\b",
+    r"|you\s+bet|for\s+sure|always|very\s+much"
+    # a degree or a frequency alone is a yes ("Do you speak French?" + "a little")
+    r"|(?:a\s+(?:little|bit)(?:\s+bit)?|fluently|every\s+(?:day|morning|night|week)|daily|most\s+days"
+    r"|all\s+the\s+time|regularly|often|mostly)(?=\W*$))\b",
     _I,
 )
 _NO_EN = re.compile(
@@ -182,7 +185,7 @@ _NO_EN = re.compile(
 )
 #: a yes on its own ("是的", "嗯，…"); a yes that repeats the verb (能吃, 养了) is read by the swap
 _YES_ZH = re.compile(
-    r"^(?:是的?|对的?|嗯+|恩|有的?|那?(?:当然|肯定|必须)(?:是|的)?|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧|的)*(?=[\W\s]|$)"
+    r"^(?:是的?|对的?|嗯+|恩|有的?|那?(?:当然|肯定|必须)(?:是|的)?|算是|没错|会的?|能|可以|对呀|是啊|有啊|好的?)(?:啊|呀|呢|啦|嘛|哈|吧|的)*(?=[\W\s]|$)"
 )
 _NO_ZH = re.compile(r"^(?:不|没|别|无)")
 
@@ -214,8 +217,13 @@ def _echo_yes(q: str, answer: str) -> tuple[str, str] | None:
     """A Chinese yes that repeats the question's words (你对花粉过敏吗 + 过敏，春天难受):
     ("yes", what follows them); a 不 / 没 before them is no yes."""
     a = _ZH_ADVERB.sub("", normalize_text(answer).strip().translate(L.T2S))
-    if re.match(r"(?:能|会|可以)[吃喝用]", a) and a[1:2] in q:
-        a = a[1:]  # 你吃辣吗 + 肯定能吃啊
+    modal = re.match(r"(?:能|会|可以)", a)
+    if modal and (
+        a[modal.end() : modal.end() + 2] in q or a[modal.end() : modal.end() + 1] in "吃喝用"
+    ):
+        a = a[modal.end() :]  # 你吃辣吗 + 肯定能吃啊; 你对芒果过敏吗 + 会过敏
+    if a.startswith("爱") and "喜欢" in q:
+        a = "喜欢" + a[1:]  # 你喜欢喝咖啡吗 + 超爱
     head = a[:2]
     if (
         head not in q
@@ -406,7 +414,7 @@ _NEGATED_BEFORE = re.compile(
 #: a yes/no question that checks a standing preference ("Is an exit row okay for you?")
 _PREFERENCE_CHECK = re.compile(
     r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually|normally|typically|generally|tend\s+to|should\s+i\s+(?:use|keep|stick|go\s+with))\b"
-    r"|可以吗|行吗|好吗|要吗|喜欢|习惯|一般",
+    r"|可以吗|行吗|好吗|要吗|喜欢|习惯|一般|(?:要|需要).{0,8}(?:吗|么)",
     _I,
 )
 _CHOICE_MARK = re.compile(r"\bor\b|还是|或者|或是", _I)
@@ -611,7 +619,7 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
 
 _SWAP_ZH = re.compile(
     r"(?:^|[，,。：:？?！!]|你|家里)(?:自己|平时|一般|现在|还|也|家里)?(?:(?P<ab>喜不喜欢|吃不吃|喝不喝|有没有|养没养|是不是|会不会|用不用|能不能吃|抽不抽烟|结没结婚)"
-    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|单身|需要|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
+    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|单身|需要|住在|住|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
 )
 _AB_ZH = {
     "喜不喜欢": "喜欢",
@@ -634,6 +642,8 @@ def _swap_zh(q: str, pol: str, rest: str, answer: str, *, echo: bool = False) ->
         return ()
     v = _AB_ZH.get(m.group("ab") or "", m.group("v") or "")
     o = m.group("o") or ""
+    if v.startswith("住") and pol != "no" and o:
+        return (f"我住在{o}",)  # 你住北京吗 + 对
     if v == "结婚":
         o = "了"
     if v == "单身":

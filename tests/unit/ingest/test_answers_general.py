@@ -166,3 +166,19 @@ def test_a_budget_asked_as_what_the_user_wants_to_spend_is_read_unless_it_is_one
         answered("How much do you want to spend?", "up to $900"), "budget.max", "900 USD"
     )
     assert answered("How much do you want to spend on dinner tonight?", "up to $90") == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "key", "value"),
+    [
+        ("你住北京吗？", "对", "location.city", "beijing"),
+        ("你对芒果过敏吗？", "会过敏", "allergy.food", "mango"),
+        ("回答要简洁一点吗？", "要", "response.length", "short"),
+        ("你是素食主义者吗？", "算是吧", "diet", "vegetarian"),
+        ("Do you speak Italian?", "a little", "language.spoken", "it"),
+    ],
+)
+def test_a_yes_said_by_degree_or_by_the_question_s_own_verb_is_a_yes(
+    question: str, answer: str, key: str, value: str
+) -> None:
+    assert has_value(answered(question, answer), key, value)
