@@ -178,7 +178,7 @@ _YES_EN = re.compile(
     _I,
 )
 _NO_EN = re.compile(
-    r"^(?:no(?=\s*(?:[,.!;:]|$|thanks|thank|not\b|never\b|i\b))|nope|nah|not\s+really|never|not\s+at\s+all|i'?m\s+not|i\s+am\s+not|i\s+don'?t"
+    r"^(?:no(?=\s*(?:[,.!;:—–-]|$|thanks|thank|not\b|never\b|i\b))|nope|nah|not\s+really|never|not\s+at\s+all|i'?m\s+not|i\s+am\s+not|i\s+don'?t"
     r"|i\s+do\s+not|i\s+haven'?t|i\s+have\s+not|i\s+can'?t|i\s+cannot|negative|not\s+anymore"
     r"|not\s+any\s+more)\b",
     _I,
@@ -942,8 +942,51 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*_turned(q, raw, lang, pol), *(read or ()))))
 
 
+#: the thing a yes/no question asks the user's reaction to ("Is ibuprofen alright for you?",
+#: "Does dairy bother you?", "Can you handle spicy food?")
+_REACTION_EN = (
+    re.compile(
+        r"^(?:is|are|would|will)\s+(?P<x>[\w' -]{2,40}?)\s+"
+        r"(?:ok(?:ay)?|alright|all\s+right|fine|safe|good|a\s+problem|an\s+issue)\s+(?:for|with)\s+(?:you|u)\b",
+        _I,
+    ),
+    re.compile(
+        r"^(?:do|does|did|can|could|would|will)\s+(?P<x>[\w' -]{2,40}?)\s+"
+        r"(?:cause|give|bother|upset|affect|agree\s+with|disagree\s+with|make)\s+(?:you|u|your)\b",
+        _I,
+    ),
+    re.compile(
+        r"^(?:can|could|do)\s+(?:you|u)\s+(?:handle|tolerate|stomach|digest|take)\s+"
+        r"(?P<x>[\w' -]{2,40}?)\W*$",
+        _I,
+    ),
+)
+_IT_EN = re.compile(
+    r"^(?:it|they|that|those|these|this)(?:'s|\s+(?:is|are|gives?|makes?|causes?|does|do|upsets?|wrecks?|bothers?|triggers?|brings?)\b)",
+    _I,
+)
+
+
+def _resolved(q: str, rest: str) -> tuple[str, ...]:
+    """The answer's "it" read as the thing the question names ("Is ibuprofen alright for
+    you?" + "no, it gives me hives" -> "ibuprofen gives me hives")."""
+    m = _IT_EN.match(rest)
+    if not m:
+        return ()
+    for rx in _REACTION_EN:
+        x = rx.match(re.sub(r"^(?:\W|and\b|so\b|also\b)+", "", q))
+        if x and not re.search(r"\b(?:and|or|that|this|it)\b", x.group("x"), _I):
+            thing = re.sub(r"^(?:the|any|a|an|some)\s+", "", x.group("x").strip(), flags=_I)
+            return (thing + rest[len(m.group(0).split()[0].split("'")[0]) :],)
+    return ()
+
+
 def _turned(q: str, raw: str, lang: str, pol: tuple[str, str] | None) -> tuple[str, ...]:
     """A yes/no question turned around with the answer in it (the pronoun swap)."""
+    if lang == "en" and pol is not None and pol[1]:
+        said = _resolved(q, pol[1])
+        if said:
+            return said
     if lang == "zh":
         if pol is None:
             return _swap_zh(q, "yes", "", raw, echo=True)

@@ -182,3 +182,15 @@ def test_a_yes_said_by_degree_or_by_the_question_s_own_verb_is_a_yes(
     question: str, answer: str, key: str, value: str
 ) -> None:
     assert has_value(answered(question, answer), key, value)
+
+
+def test_the_answer_s_it_is_the_thing_the_question_asks_the_user_s_reaction_to() -> None:
+    assert has_value(
+        answered("Is aspirin alright for you?", "no, it gives me hives"),
+        "allergy.medication",
+        "aspirin",
+    )
+    assert frame("Does dairy bother you?", "yes, it wrecks my stomach")[0] == (
+        "dairy wrecks my stomach"
+    )
+    assert answered("Is this font ok for you?", "no, it is too small") == set()
