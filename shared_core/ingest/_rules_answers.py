@@ -253,7 +253,7 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("en", r"\b(?:what|which)\s+currency\b|\bcurrency\s+(?:should|do|would)\b|\bpreferred\s+currency\b|^\W*currency\W*$", ("Show prices in {a}",)),
     ("en", r"\bhow\s+(?:do|would)\s+{you}\s+(?:usually\s+|normally\s+|typically\s+|like\s+to\s+|prefer\s+to\s+)?pay\b|\bpayment\s+(?:method|option)s?\b|\bpreferred\s+(?:way\s+to\s+pay|payment)\b", ("I usually pay with {a}", "I pay by {a}")),
     # interests and what not to recommend
-    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|like\s+doing|enjoy\s+doing|get\s+up\s+to|love\s+doing|love\s+to\s+do)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+(?:(?:kind|sort)\s+of\s+(?:things|stuff)\s+)?are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b|\bwhat\s+are\s+{you}\s+(?:passionate\s+about|interested\s+in)\b", ("I enjoy {a}", "I love {a}")),
+    ("en", r"\bwhat\s+do\s+{you}\s+(?:do|like\s+to\s+do|like\s+doing|enjoy\s+doing|get\s+up\s+to|love\s+doing|love\s+to\s+do)\s+(?:for\s+fun|in\s+{your}\s+(?:free|spare|down)\s+time|on\s+(?:the\s+)?weekends|outside\s+(?:of\s+)?work)\b|\bhobb(?:y|ies)\b|\bwhat\s+(?:(?:kind|sort)\s+of\s+(?:things|stuff)\s+)?are\s+{you}\s+into\b|\b{your}\s+interests\b|\bpastimes?\b|\bfor\s+fun\b|\bwhat\s+are\s+{you}\s+(?:passionate\s+about|interested\s+in)\b|\bwhat\s+(?:(?:kind|sort|type)s?\s+of\s+)?(?:things|stuff|activities)\s+do\s+{you}\s+(?:enjoy|like|love)\b", ("I enjoy {a}", "I love {a}")),
     ("en", r"\b(?:anything|topics?|things?|products?|what)\b.{0,30}\b(?:don't|do\s+not|never)\s+(?:want|like)\s+(?:me\s+to\s+)?(?:recommend|suggest|mention)\b|\b(?:avoid|not)\s+(?:recommending|suggesting)\b|\bnever\s+(?:to\s+)?(?:recommend|suggest)\b|\bkeep\s+off\b|\bsteer\s+clear\s+of\b|\bleave\s+out\s+of\s+(?:my\s+|{your}\s+)?(?:suggestions|recommendations)\b|\b(?:suggestions?|recommendations?)\s+list\b", ("Never recommend {a}",)),
     ("en", r"\baccessibility\b", ("I need {a}", "I use {a_}")),
     # Chinese: where the user lives, moves to, moved from
@@ -291,11 +291,11 @@ WH_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("zh", r"怎么联系你|(?:用|通过)(?:什么|哪种)(?:方式)?联系|联系方式|怎么通知你", ("请用{a}联系我",)),
     # interests and what not to recommend
     ("zh", r"喜欢(?P<w>看|听|玩|读)(?:什么|哪)", ("我喜欢{a}", "我喜欢{w}{a}")),
-    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)(?:什么|啥|嘛)|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班|休息|空闲|闲下来)(?:的时候)?(?:一般|通常|都|会|喜欢|爱){0,3}(?:干嘛|做什么|干什么|怎么过|玩什么|干点啥|做点什么)", ("我喜欢{a}",)),
+    ("zh", r"爱好|兴趣|平时(?:喜欢)?(?:做|干)(?:什么|啥|嘛)|业余(?:时间)?(?:喜欢)?(?:做|干)|空闲时间|闲暇|(?:周末|平时|下班|休息|空闲|闲下来)(?:的时候)?(?:一般|通常|都|会|喜欢|爱){0,3}(?:干嘛|(?:做|干|玩)(?:些|点)?(?:什么|啥)|怎么过)", ("我喜欢{a}",)),
     ("zh", r"不想(?:看到|收到|被推荐)|不(?:想|希望)(?:让)?我(?:给你)?推荐|不要(?:给你)?推荐|别(?:给你)?推荐|不感兴趣的(?:内容|东西|话题)", ("不要给我推荐{a}",)),
     # pets and family
     ("zh", r"(?:养|有)(?:了)?(?:什么|哪些|几只)宠物|宠物是什么", ("我养了{a}",)),
-    ("zh", r"几个(?:孩子|小孩)|(?:孩子|小孩)几个", ("我有{a}个孩子", "我有{a}")),
+    ("zh", r"几个(?:孩子|小孩|小朋友|娃|宝宝)|(?:孩子|小孩|小朋友|娃)几个", ("我有{a}个孩子", "我有{a}")),
     # travel, time, money
     ("zh", r"时区", ("我的时区是{a}",)),
     ("zh", r"(?:什么|哪种|哪个)座位|座位.{0,3}(?:偏好|喜欢|要求)|(?:喜欢|习惯|爱)坐(?:哪|什么位置)", ("我喜欢{a}的座位", "我喜欢{a}")),
@@ -350,7 +350,7 @@ TOPIC_FRAMES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]
     ("medication", ("meds", "medication", "medications", "medicine", "medicines", "prescriptions", "pills"), ("药物", "用药"), ("I take {a}",), ("我在吃{a}",)),
     ("food.", ("cuisine", "cuisines", "dish", "dishes", "dessert", "snack", "comfort food", "favourite food", "favorite food"), ("菜系", "口味"), ("I love {a}",), ("我喜欢吃{a}",)),
     ("currency", ("currency",), ("货币", "币种"), ("Show prices in {a}",), ("请用{a}显示价格",)),
-    ("payment.method", ("payment method", "payment option", "way to pay", "way of paying", "pay", "paying"), ("支付方式", "付款方式", "付款", "支付"), ("I usually pay with {a}", "I pay by {a}"), ("我一般用{a}付款",)),
+    ("payment.method", ("payment method", "payment option", "way to pay", "way of paying", "pay", "paying"), ("支付方式", "付款方式", "付款", "支付", "结账", "买单"), ("I usually pay with {a}", "I pay by {a}"), ("我一般用{a}付款",)),
     ("location.country", ("country", "country of residence"), ("国家",), ("I live in {A}",), ("我住在{a}",)),
     ("location.city", ("city", "town", "hometown", "home town", "location", "city of residence"), ("城市", "所在地", "居住地"), ("I live in {A}",), ("我住在{a}",)),
     ("job.employer", ("employer", "company"), ("公司", "单位", "雇主"), ("I work at {A}", "I work for {A}"), ("我在{a}工作", "我在{a}上班")),
@@ -417,7 +417,7 @@ CONCEPT_ROWS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ), ("{a}别打扰我", "{a}不要联系我")),
     ("en", (
         r"\b(?:how\s+much|how\s+high|what\s+(?:price|amount|figure)|price\s+(?:range|limit|point|bracket)|ceiling|cap|max(?:imum)?|limit)\b",
-        r"\b(?:spend|spending|pay|paying|budget|afford|invest|price|cost|go\s+up\s+to|stretch\s+to)\b",
+        r"\b(?:spend|spending|pay|paying|budget|afford|invest|price|cost|go\s+up\s+to|stretch\s+to|stay\s+(?:under|below|within))\b",
         r"\b(?:{you}|{your})\b|^\W*(?:price\s+range|max(?:imum)?\s+(?:price|spend|budget)|spending\s+limit|price\s+limit)\W*$",
     ), ("My budget is {a}",)),
     ("zh", (
@@ -439,6 +439,7 @@ YESNO_ROWS: tuple[tuple[str, str, str | None, str | None], ...] = (
     ("en", r"\b(?:should|shall)\s+i\s+keep\s+(?:my\s+)?(?:answers|replies|responses)\s+(?P<x>short|brief|concise|detailed)\b", "Keep your answers {x}", None),
     ("en", r"\b(?:planning|going|about|set)\s+to\s+(?:move|relocate)\b|\b(?:moving|relocating)\s+(?:anywhere|somewhere|soon|away)\b", "I'm moving {r}", None),
     ("zh", r"对(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗]){1,12})过敏(?:吗|么|嘛|吧|呢)", "我对{x}过敏", None),
+    ("zh", r"吃(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗了会]){1,8})(?:了)?(?:会|有没有|会不会)?过敏(?:吗|么|嘛|吧|呢)", "我对{x}过敏", None),
     ("zh", r"(?:有|对|你)(?P<x>(?:(?!什么|哪|啥)[^？?，,。吗有对]){1,8})不耐受(?:吗|么|嘛|吧|呢)", "我对{x}不耐受", None),
     ("zh", r"是不是不(?P<x>吃|喝)(?P<o>[^？?，,。吗]{1,8})(?:吗|么|嘛|吧|呢)?\W*$", "我不{x}{o}", None),
     ("zh", r"表情(?:符号|包)?", "可以用表情符号", "不要用表情符号"),

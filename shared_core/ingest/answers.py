@@ -413,7 +413,7 @@ _NEGATED_BEFORE = re.compile(
 )
 #: a yes/no question that checks a standing preference ("Is an exit row okay for you?")
 _PREFERENCE_CHECK = re.compile(
-    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|easier|good|suit|work\s+for|like|want|usually|normally|typically|generally|tend\s+to|should\s+i\s+(?:use|keep|stick|go\s+with))\b"
+    r"\b(?:ok|okay|alright|fine|prefer|preferred|better|best|easiest|easier|good|suit|work\s+for|like|want|usually|normally|typically|generally|tend\s+to|should\s+i\s+(?:use|keep|stick|go\s+with))\b"
     r"|可以吗|行吗|好吗|要吗|喜欢|习惯|一般|(?:要|需要).{0,8}(?:吗|么)",
     _I,
 )
@@ -619,7 +619,7 @@ def _swap_en(q: str, pol: str, rest: str) -> tuple[str, ...]:
 
 _SWAP_ZH = re.compile(
     r"(?:^|[，,。：:？?！!]|你|家里)(?:自己|平时|一般|现在|还|也|家里)?(?:(?P<ab>喜不喜欢|吃不吃|喝不喝|有没有|养没养|是不是|会不会|用不用|能不能吃|抽不抽烟|结没结婚)"
-    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|单身|需要|住在|住|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
+    r"|(?P<v>喜欢|能吃|吃|喝|有|养|是|会|用|抽烟|开车|结婚|成家|单身|需要|住在|住|要(?!我)))(?P<o>[^吗嘛么呢？?。，,]*)(?:吗|嘛|么|呢)\W*$"
 )
 _AB_ZH = {
     "喜不喜欢": "喜欢",
@@ -644,8 +644,8 @@ def _swap_zh(q: str, pol: str, rest: str, answer: str, *, echo: bool = False) ->
     o = m.group("o") or ""
     if v.startswith("住") and pol != "no" and o:
         return (f"我住在{o}",)  # 你住北京吗 + 对
-    if v == "结婚":
-        o = "了"
+    if v in ("结婚", "成家"):
+        v, o = "结婚", "了"
     if v == "单身":
         o = ""
     if pol == "no":
@@ -760,6 +760,10 @@ _WH_BEFORE = re.compile(
 _HOW_BEFORE = re.compile(
     r"\bhow\s+(?:do|would|will|should|can)\s+(?:you|u)\s+(?:[\w'-]+\s+){0,3}$", _I
 )
+#: "Would you prefer we continue in another language?": a preference of the user's
+_PREF_BEFORE = re.compile(
+    r"\b(?:you|u)(?:'d)?\s+(?:\w+\s+)?(?:prefer|rather|like|want|need)\b[^?,]{0,40}$", _I
+)
 _YOU_EN = re.compile(
     r"\b(?:you|u|ya|your|ur)\b|\bshould\s+i\s+(?:use|quote|show|display|reply|answer|write|format|address|put|list|note|record)\b",
     _I,
@@ -769,6 +773,14 @@ _WH_ZH = re.compile(r"什么|哪|啥|几|多少|怎么|如何")
 _YN_ZH = re.compile(r"(?:吗|嘛|么)\W*$")
 _THING_ZH = re.compile(r"[这那](?:个|份|本|篇|张|段|部|首|家|些|件|条)")
 _ASKS_ZH = re.compile(r"什么|哪|啥|几|多少|吗|呢|[?？:：]\s*$|是\W*$")
+
+
+def _preference(key: str) -> bool:
+    """Whether the taxonomy keeps ``key`` as a preference or constraint (what a "would you
+    prefer ...?" question can ask), not a fact ("a different city for the meetup")."""
+    from ..taxonomy import kind_of
+
+    return kind_of(key).value in ("preference", "constraint")
 
 
 def _topic(q: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
@@ -791,6 +803,7 @@ def _topic(q: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
                 ok = (
                     _YOUR_BEFORE.search(before) is not None
                     or label
+                    or (_PREF_BEFORE.search(before) is not None and _preference(key))
                     or (
                         (_WH_BEFORE.search(before) or _HOW_BEFORE.search(before))
                         and _YOU_EN.search(q) is not None
@@ -891,7 +904,7 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
     if pol is None and lang == "zh":
         pol = _echo_yes(q, raw)
     wh, yn, _ = _rows()
-    asks_wh = lang == "en" and _WH_EN.match(q) is not None
+    asks_wh = (_WH_EN.match(q) if lang == "en" else _WH_ZH.search(q)) is not None
     for row_lang, rx, yes, no in yn:
         m = rx.search(q) if row_lang == lang and not asks_wh else None
         if not m:

@@ -194,3 +194,25 @@ def test_the_answer_s_it_is_the_thing_the_question_asks_the_user_s_reaction_to()
         "dairy wrecks my stomach"
     )
     assert answered("Is this font ok for you?", "no, it is too small") == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "key", "value"),
+    [
+        ("吃虾会过敏吗？", "会", "allergy.food", "shrimp"),
+        ("你成家了吗？", "结婚了", "relationship.status", "married"),
+        ("家里有几个小朋友？", "两个", "family.children", "2"),
+        ("结账的时候一般用什么？", "微信支付", "payment.method", "wechat_pay"),
+        ("Would you prefer we carry on in another language?", "yes, german", "language", "de"),
+        ("Is email the best way to reach you?", "yes", "contact.channel", "email"),
+        ("What sort of things do you enjoy?", "sailing", "interest", "sailing"),
+    ],
+)
+def test_more_question_shapes_frame_their_answer(
+    question: str, answer: str, key: str, value: str
+) -> None:
+    assert has_value(answered(question, answer), key, value)
+
+
+def test_a_would_you_prefer_question_frames_only_a_preference_key() -> None:
+    assert answered("Would you prefer a different city for the meetup?", "Leeds") == set()
