@@ -23,6 +23,14 @@ an English pattern also match chat spellings (``u``, ``ur``).
   offering options of one vocabulary ("window or aisle?", 靠窗还是靠过道; ``needs``: what the
   question must also say) and the statement(s) the option named makes (``{c}``,
   ``|``-separated). Other "X or Y?" questions take the option named as "I prefer {c}".
+* **by structure** when no row knows the wording: the rows read the question without its
+  wrapper (:data:`WRAPPER_LEAD` / :data:`WRAPPER_TAIL`: "Quick question:", "Just so I can
+  tailor things,", 方便问一下, "1."); :data:`CONCEPT_ROWS` need every concept of a kind of
+  question in any order (a time, a "not", a way of contacting: quiet hours); and
+  :data:`TOPIC_FRAMES` find the key a question names for the user by the taxonomy's own
+  words for it ("What's your go-to cuisine?", "Occupation:", 付款方式偏好？), negated
+  questions taking :data:`TOPIC_NEGATED`. ``{A}`` in a template is the answer as a proper
+  name ("york" -> "York").
 
 What is never framed (:data:`NOT_FRAMED`): a hypothetical (:data:`HYPOTHETICAL`), a one-off
 task, offer or occasion (:data:`ONE_OFF`), another person (:data:`OTHERS`) or somebody's

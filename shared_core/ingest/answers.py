@@ -18,7 +18,10 @@ The rows (which questions, which statements) are data in
 :mod:`shared_core.ingest._rules_answers`; this module is the mechanics: reading the
 question, cleaning the answer, telling a yes from a no, picking the option a choice names,
 and the pronoun swap of yes/no questions no row knows ("Are you vegetarian?" + "yep" ->
-"I am vegetarian").
+"I am vegetarian"). A question no row knows is read by its structure: without its wrapper
+("Quick question: ..."), by its concepts, or by the key its topic names in the taxonomy's
+own words ("Occupation:" -> "I'm {a}"), a negated one ("Any airline you'd rather avoid?")
+by the key's negated statements only.
 
 Example:
     >>> frame("Where are you based?", "Leeds.")
