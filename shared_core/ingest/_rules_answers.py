@@ -67,6 +67,7 @@ __all__ = [
     "TOPIC_GENERIC",
     "TOPIC_NEGATED",
     "TOPIC_NEGATION",
+    "TOPIC_TRIP",
     "WH_ROWS",
     "WRAPPER_LEAD",
     "WRAPPER_TAIL",
@@ -174,6 +175,7 @@ NON_ANSWER = re.compile(english(
     r"(?:\W|\b(?:really|at\s+all|honestly|tbh|to\s+be\s+honest|thanks|mate|lol)\b)*(?:$|[,.;!—–-])"
     r"|^\W*(?:不知道|不清楚|不确定|说不好|不好说|随便|随意|都行|都可以|都好|无所谓|看情况|看心情|再说|保密|秘密|不想说|不方便说|不告诉你"
     r"|你猜|你定|你决定|你看着办|没想好|还没想好|忘了|记不清|没有|没|无|不用了|算了)(?:\W*$|[，,。；;！!])"
+    r"|问(?:这|这个|这些|那么多)(?:干嘛|干什么|做什么|干啥)|(?:干嘛|为什么|为啥|凭什么)(?:要)?问"
     r"|[?？]\s*$|\b(?:lol|lmao|haha+|hehe|rofl|jk|kidding|joking)\b|哈哈|呵呵|嘿嘿|开玩笑|逗你|[😂🤣😜🙃😉]"
     r"|\bwhat\s+about\s+{you}\b|你呢|\bon\s+the\s+moon\b|\bmars\b|火星|月球"
 ), re.IGNORECASE)
@@ -395,6 +397,12 @@ TOPIC_NEGATION = english(
     r"\b{you}(?:'d|'ll|\s+would|\s+do|\s+will|\s+can|\s+should)?(?:n't|\s+not|\s+never|\s+rather\s+(?:not|avoid|skip)|\s+don'?t|\s+won'?t|\s+can'?t|\s+avoid|\s+refuse|\s+hate|\s+dislike)\b"
     r"|\b(?:don'?t|do\s+not|never)\s+(?:want|like|use|fly|eat|enjoy)\b|\b(?:don'?t|won'?t|wouldn'?t|never)\s+{you}\b"
     r"|你.{0,4}不(?:想|要|愿意?|喜欢|爱|用|坐|吃|感兴趣|希望)|不(?:想|愿意?)(?:用|坐|吃|看|收到|要)|不感兴趣|避免|避开|讨厌|排斥"
+)
+#: A question about a trip or a visit: its place, hotel or airline is this trip's, not the
+#: user's ("Which city are you flying to?", 你要去哪个城市玩): no topic frame reads it.
+TOPIC_TRIP = english(
+    r"\b(?:going\s+to|go\s+to|fly(?:ing)?\s+to|flying|travel(?:l?ing)?\s+to|visit(?:ing)?|head(?:ing|ed)\s+to|trip|holiday|vacation|touring|stopping\s+(?:in|at|over))\b"
+    r"|去|出差|旅游|旅行|出游|飞往|飞去|路过"
 )
 #: Taxonomy query words too general to name a key in a question ("live", "work", "eat"); a
 #: query phrasing in the first or second person ("my name", "how should you contact") is

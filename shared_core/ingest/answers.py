@@ -753,6 +753,7 @@ def _topics() -> tuple[tuple[str, str, re.Pattern[str], tuple[str, ...], tuple[s
 
 
 _TOPIC_NEGATION = re.compile(R.TOPIC_NEGATION, _I)
+_TOPIC_TRIP = re.compile(R.TOPIC_TRIP, _I)
 #: a template that states what the user does not do or want
 _NEGATIVE_TEMPLATE = re.compile(r"n't|\b(?:never|not|no)\b|不|别", _I)
 _YOUR_BEFORE = re.compile(r"\b(?:your|ur)\s+(?:[\w'-]+\s+){0,3}$", _I)
@@ -792,7 +793,9 @@ def _topic(q: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
     key named for the user)."""
     words = re.findall(r"[\w'/-]+", q)
     label = len(words) <= 5 and not _WH_EN.match(q) and not _LABEL_NOT.search(q)
-    negated = _TOPIC_NEGATION.search(q) is not None
+    if _TOPIC_TRIP.search(q):
+        return None  # "Which city are you flying to?": this trip's place
+    negated = _TOPIC_NEGATION.search(re.split(r"[,，;；]", q)[-1]) is not None
     best: tuple[int, int, str, tuple[str, ...]] | None = None
     for n, (row_lang, key, rx, positive, neg) in enumerate(_topics()):
         templates = neg if negated else positive
@@ -932,7 +935,7 @@ def frame(question: str | None, answer: str) -> tuple[str, ...]:
         return chosen
     read: tuple[str, ...] | None = None
     soft = False
-    negated = _TOPIC_NEGATION.search(q) is not None
+    negated = _TOPIC_NEGATION.search(re.split(r"[,，;；]", q)[-1]) is not None
     for row_lang, rx, templates in wh:
         m = rx.search(q) if row_lang == lang else None
         if not m:

@@ -216,3 +216,16 @@ def test_more_question_shapes_frame_their_answer(
 
 def test_a_would_you_prefer_question_frames_only_a_preference_key() -> None:
     assert answered("Would you prefer a different city for the meetup?", "Leeds") == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Which city are you flying to?", "Rome"),
+        ("What country are you travelling to?", "Spain"),
+        ("你下个月去哪个城市？", "西安"),
+        ("你住哪个城市？", "问这个干嘛"),
+    ],
+)
+def test_a_trip_s_place_or_a_question_asked_back_frames_nothing(question: str, answer: str) -> None:
+    assert frame(question, answer) == ()
