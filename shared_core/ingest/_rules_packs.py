@@ -4699,6 +4699,14 @@ ITEM_ROWS_EN24: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
         r"|agency|firm|company|startup|start-up|clinic|practice|gym|hotel|school|nursery|garage|charity"
         r"|brewery|deli|bistro|diner)\s+(?:called|named)\s+(?P<v>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*){0,3})",
     ),
+    # puzzles done as a pastime: "I knit and do crosswords", "I do the sudoku every day"
+    (
+        "taste.like",
+        None,
+        r"\b(?:i|and)\s+(?:also\s+|mostly\s+|usually\s+|regularly\s+)?(?:do|play)\s+(?:the\s+|a\s+lot\s+of\s+"
+        r"|lots\s+of\s+|some\s+)?(?P<v>crosswords?|cryptic\s+crosswords|sudoku|jigsaws?|jigsaw\s+puzzles|word\s+games"
+        r"|quizzes|pub\s+quizzes)\b",
+    ),
     # the country after a place near a city: "home is a small village outside Lyon in France"
     (
         "location.country",
@@ -4723,7 +4731,7 @@ _HINTS_EN24: Mapping[str, str] = {
     "units.system": "used to",
     "hotel.room": "accessible",
     "job.status": "student",
-    "taste.like": "spare|free time|down time|for fun|weekends|hobbies|relax|unwind|chance",
+    "taste.like": "spare|free time|down time|for fun|weekends|hobbies|relax|unwind|chance|crossword|sudoku|jigsaw|quiz|word game",
     "taste.dislike": "too ",
     "job.employer": "called|named",
     "allergy": "hay",
@@ -6924,6 +6932,15 @@ SENTENCE_ITEM_ROWS_EN = (
         r"(?P<v>(?-i:[A-Z])[a-z'-]+)\b",
         False,
     ),
+    # "I'm bilingual, Korean and English", "I grew up speaking Tagalog and English"
+    (
+        "language.spoken",
+        LANGS,
+        r"\bi(?:'m|\s+am)\s+(?:fully\s+)?(?:bilingual|trilingual|multilingual)\b(?:\s*[,:—–-]+\s*|\s+in\s+)"
+        r"(?:in\s+)?(?P<v>" + _LANG_LIST_EN + r")\b"
+        r"|\bi\s+grew\s+up\s+(?:speaking|with)\s+(?P<v2>" + _LANG_LIST_EN + r")\b",
+        True,
+    ),
     # fronted: "at home we speak Urdu but at work it's English"
     (
         "language.spoken",
@@ -7024,6 +7041,8 @@ SENTENCE_HINTS = (
     "language",
     "tongue",
     "speak",
+    "lingual",
+    "grew up",
     "his name",
     "her name",
     "its name",

@@ -400,3 +400,25 @@ def test_a_condition_asked_about_for_oneself(text: str, value: str) -> None:
 )
 def test_a_condition_asked_for_someone_else_is_not_stored(text: str) -> None:
     assert not any(k.startswith("health") for k, _ in stored(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("I'm bilingual, Welsh and English", {"cy", "en"}),
+        ("I'm trilingual: Dutch, German and French", {"nl", "de", "fr"}),
+        ("I grew up speaking Urdu and English", {"ur", "en"}),
+    ],
+)
+def test_languages_listed_after_bilingual(text: str, codes: set[str]) -> None:
+    assert {v for k, v in stored(text) if k.startswith("language.spoken")} == codes
+
+
+def test_someone_elses_bilingual_is_not_spoken() -> None:
+    assert stored("my kids are bilingual, Korean and English") == set()
+
+
+@pytest.mark.parametrize("text", ["I do the crossword every morning", "i sew and do sudoku"])
+def test_puzzles_as_a_pastime(text: str) -> None:
+    found = stored(text)
+    assert any(k.startswith("interest") and ("crossword" in v or "sudoku" in v) for k, v in found)
