@@ -127,6 +127,7 @@ from ._rules_packs import (
     MAYBE,
     PETS_EN,
     SENTENCE_HINTS,
+    allergy_key,
     h_allergy_reaction,
     h_bare_value,
     h_birthday,
@@ -202,6 +203,8 @@ class RuleExtractor:
         text = _signoff_as_name(text)
         joke = JOKE_RE.search(text) is not None
         laugh = LAUGH_RE.search(text) is not None
+        # the only laugh is a laughing face (no "哈哈", no eye-roll, no sarcasm opener)
+        emoji_laugh_only = laugh and LAUGH_RE.search(_LAUGH_FACE.sub("", text)) is None
         # "disregard my budget for now", "这次先别管我的预算": set aside for one answer, the
         # turn before is not taken back (one_answer_aside decides scope for every retraction)
         retraction = any(
@@ -268,6 +271,9 @@ class RuleExtractor:
                     # "my parrot Kiwi wakes me up at 6 every day lol": a pet named laughing
                     # is a pet all the same (an explicit "jk" still takes it back)
                     laughing = laughed = False
+                # "可以多用点表情包😂 我喜欢": a laughing face in a request for emoji is the
+                # emoji asked for, not a joke (an eye-roll, 🙄, stays sarcasm)
+                laughing = laughing and not (hit.key == "response.emoji" and emoji_laugh_only)
                 c = _finish(hit, clause, sent, marker=marker, joke=joke or laughing or laughed)
                 if c.key == "contact.call" and c.normalized == "never":
                     refused_calls = True
@@ -1102,6 +1108,8 @@ def _reason_after_task(clause: Clause) -> bool:
 #: Asking whether a call is fine ("打电话可以吗", "给你打电话方便吗"), with no "me" to call
 #: ("可以打电话给我吗" asks to be called).
 _MAY_I_CALL_ZH = re.compile(r"^(?!.*(?:给我|打我|打给我|联系我|call我)).*[吗么]\W*$")
+#: A laughing face: "😂", "🤣".
+_LAUGH_FACE = re.compile("[😂🤣]")
 #: A laugh that opens a sentence: "哈哈你好可爱", "lol you're funny".
 _OPENING_LAUGH = re.compile(r"^\W*(?:哈哈+|嘿嘿+|lol|lmao|haha+|hehe+)", _I)
 #: A free-form self-label note: "我是坚定的肉食主义者", "我是地球人".
@@ -1622,6 +1630,13 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
             # "member of the Flying Blue programme": the programme is "Flying Blue"
             slug = L.slugify(m.group(1))
             c = dataclasses.replace(c, key=f"travel.loyalty.{slug}", normalized=m.group(1))
+        if c.key.startswith(("allergy", "intolerance")) and "我" in (c.value or ""):
+            # voice text without commas: "…能不能吃海鲜我对虾过敏": the allergen is after 我对
+            said = c.value.rsplit("我对", 1)[-1] if "我对" in c.value else ""
+            if not said or "我" in said:
+                continue
+            key = allergy_key(said) if c.key.startswith("allergy") else c.key
+            c = dataclasses.replace(c, key=key, value=said, normalized=L.canonical_value(key, said))
         if c.key.startswith("health.condition") and (m := _OLD_TROUBLE_ZH.match(c.normalized)):
             # "我有偏头痛的老毛病": the condition, not the words around it
             c = dataclasses.replace(c, value=m.group(1), normalized=m.group(1))

@@ -475,3 +475,18 @@ def test_a_fronted_food_hard_to_digest_called_an_intolerance() -> None:
 def test_a_sector_with_its_verb_is_the_sector_normalized() -> None:
     assert has_value(stored("我是干金融这行的"), "industry", "finance")
     assert has_value(stored("我是互联网行业的"), "industry", "tech")
+
+
+def test_an_allergen_in_voice_text_without_commas_is_the_one_after_wo_dui() -> None:
+    found = stored("我想问下我这种情况能不能吃海鲜我对虾过敏好多年了")
+    assert has_value(found, "allergy.food", "shrimp")
+    assert not any("我" in v for _, v in found)
+
+
+def test_a_traditional_guimi_is_someone_else() -> None:
+    assert not stored("我閨蜜對芒果過敏")
+
+
+def test_a_laughing_face_in_a_request_for_emoji_is_no_joke() -> None:
+    assert has_value(stored("回复可以多用点表情包😂 我喜欢"), "response.emoji", "true")
+    assert not stored("好啊好啊，以后都用表情包回复我吧，我最喜欢了🙄")
