@@ -459,7 +459,8 @@ _TASTE_ZH = re.compile(
     r"我" + _ZH_DEGREE + r"(?P<pol>" + _ZH_NOT + r"(?:喜欢|爱)(?:吃|喝)?|喜欢吃|喜欢喝|喜欢"
     # ("我爱好户外运动": a hobby, not 爱 + 好户外运动)
     r"|热爱|爱吃|爱喝|爱好|爱(?!好)|迷上了|迷上|痴迷于?|着迷于?|迷(?![路糊信惑失茫人你他她上])"
-    r"|讨厌吃|讨厌喝|讨厌|受不了|不吃|吃不了|不能吃|不敢吃|喝不了|能吃)(?P<item>[^，,。.!?！？；;]{1,12})"
+    # ("我不太能吃辣": a mild can't, a dislike)
+    r"|讨厌吃|讨厌喝|讨厌|受不了|不吃|吃不了|(?:不太|不怎么|不大)?不?能吃|不敢吃|喝不了|能吃)(?P<item>[^，,。.!?！？；;]{1,12})"
 )
 #: The same without a subject, in a later clause of a first-person sentence ("我喜欢吃面条，
 #: 不喜欢吃米饭", "我是个吃货，最爱小龙虾"): only the eating/drinking verbs and "最爱".

@@ -3454,7 +3454,7 @@ _HOTEL_CHAINS_ZH = (
     r"|香格里拉|丽思卡尔顿|锦江之星|锦江|维也纳|桔子|华住|格林豪泰|丽枫|宜必思|诺富特|凯宾斯基|文华东方"
 )
 #: A food said with how little the user can stand it ("香菜是真的接受不了", "榴莲我是真不行").
-_CANT_STAND = r"(?:接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来)"
+_CANT_STAND = r"(?:接受不了|受不了|无法接受|吃不来|吃不惯|不行|不感冒|欣赏不来|(?:一口)?(?:都|也)不碰|碰都不碰|一口都不吃)"
 ITEM_ROWS_5ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
     (
         "taste.dislike",
@@ -4766,6 +4766,12 @@ _PASTIME_ZH = (
     r"|摄影|拍照|画画|书法|练字|唱歌|跳舞|追剧|看书|阅读|旅游|做饭|烘焙|养花|种菜|编程|逛街|散步|遛狗|喝茶|插花"
     r"|看电影|听音乐|听歌|打游戏|玩游戏)"
 )
+#: A district after its city: "浦东", "海淀区", "高新区" (not "出差", "读书").
+_DISTRICT_ZH = re.compile(
+    r"[\u4e00-\u9fff]{1,3}(?:区|县|新区)|浦东|浦西|徐汇|静安|黄浦|长宁|闵行|海淀|朝阳|东城|西城|丰台|昌平|通州"
+    r"|大兴|顺义|天河|越秀|海珠|番禺|白云|南山|福田|罗湖|宝安|龙岗|西湖|滨江|余杭|萧山|拱墅|武侯|锦江|青羊"
+    r"|成华|高新|江北|渝中|鼓楼|玄武|秦淮|江宁|洪山|武昌|汉口|汉阳|望京|中关村|陆家嘴|张江"
+)
 #: The Chinese names of known drugs: "沙丁胺醇", "胰岛素".
 _DRUGS_ZH = "|".join(sorted((k for k in L.MEDICATIONS if not k.isascii()), key=len, reverse=True))
 ITEM_ROWS_21ZH: tuple[tuple[str, Mapping[str, str] | None, str], ...] = (
@@ -5745,9 +5751,14 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
     if key.startswith("taste.") and _SEAT_WORDS.search(said):
         return  # "我喜欢过道位": a seat, read by the seat rules
     if key == "location.place":
-        # a known city or country only: "我在上班" / "我在家这边" name no place
+        # a known city or country only: "我在上班" / "我在家这边" name no place; a known city
+        # with its district after it is the city ("在上海浦东", "在北京海淀")
         if said.lower() not in L.CITIES and said.lower() not in L.COUNTRIES:
-            return
+            city = next((said[:n] for n in (3, 2) if said[:n] in L.CITIES), None)
+            if city is None or said.isascii() or not _DISTRICT_ZH.fullmatch(said[len(city) :]):
+                return  # ("我在上海出差": a trip, no district)
+            said = city
+            norm = L.canonical_value("location.city", said)
         key = "location.city"
     if key == "recommend":
         if not ok_topic(said):

@@ -1592,6 +1592,10 @@ _TIER_MEMBER = re.compile(
 )
 
 
+#: A condition with how bad it is in front: "轻微的哮喘", "严重的胃病", "轻度抑郁症".
+_SEVERITY_ZH = re.compile(
+    r"^(?:轻微|轻度|中度|重度|严重|比较严重|很严重|一点|有点)的?([\u4e00-\u9fff]{2,8})$"
+)
 #: A condition named with what it is to the user: "偏头痛的老毛病", "胃病的问题".
 _OLD_TROUBLE_ZH = re.compile(r"^([\u4e00-\u9fff]{2,8}?)的(?:老)?(?:毛病|问题|病根|病史)$")
 
@@ -1637,6 +1641,12 @@ def _refine(cands: list[Candidate]) -> Iterator[Candidate]:
                 continue
             key = allergy_key(said) if c.key.startswith("allergy") else c.key
             c = dataclasses.replace(c, key=key, value=said, normalized=L.canonical_value(key, said))
+        if c.key.startswith("health.condition") and (m := _SEVERITY_ZH.match(c.normalized)):
+            # "我有轻微的哮喘", "严重的胃病": the condition, without how bad it is
+            said = m.group(1)
+            c = dataclasses.replace(
+                c, value=said, normalized=L.canonical_value("health.condition", said)
+            )
         if c.key.startswith("health.condition") and (m := _OLD_TROUBLE_ZH.match(c.normalized)):
             # "我有偏头痛的老毛病": the condition, not the words around it
             c = dataclasses.replace(c, value=m.group(1), normalized=m.group(1))

@@ -490,3 +490,45 @@ def test_a_traditional_guimi_is_someone_else() -> None:
 def test_a_laughing_face_in_a_request_for_emoji_is_no_joke() -> None:
     assert has_value(stored("回复可以多用点表情包😂 我喜欢"), "response.emoji", "true")
     assert not stored("好啊好啊，以后都用表情包回复我吧，我最喜欢了🙄")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("我有轻微的鼻炎", "rhinitis"),
+        ("我有严重的失眠", "insomnia"),
+        ("我有轻度的抑郁症", "depression"),
+    ],
+)
+def test_a_condition_without_how_bad_it_is(text: str, value: str) -> None:
+    found = stored(text)
+    assert any(k.startswith("health.condition") for k, _ in found)
+    assert not any("的" in v for k, v in found if k.startswith("health.condition"))
+
+
+def test_a_mild_cannot_eat_is_a_dislike() -> None:
+    assert has_value(stored("我不太能吃辣"), "food.dislike", "辣")
+
+
+@pytest.mark.parametrize(
+    ("text", "item"), [("羊肉我一口都不碰", "羊肉"), ("香菜我碰都不碰", "香菜")]
+)
+def test_a_fronted_food_never_touched_is_a_dislike(text: str, item: str) -> None:
+    assert has_value(stored(text), "food.dislike", item)
+
+
+def test_a_pointer_never_touched_names_no_food() -> None:
+    assert not stored("这个我都不碰")
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [("我住的小区离地铁很近，在上海浦东", "shanghai"), ("我在成都高新区", "chengdu")],
+)
+def test_a_city_with_its_district_after_it(text: str, city: str) -> None:
+    assert has_value(stored(text), "location.city", city)
+
+
+@pytest.mark.parametrize("text", ["我在上海出差", "我在北京大学读书"])
+def test_a_trip_or_a_school_after_the_city_is_no_district(text: str) -> None:
+    assert not stored(text)
