@@ -420,6 +420,8 @@ def _conversational(cand: Candidate) -> str | None:
             return "no item liked: a verb phrase, a degree word or a pointer"
     if key.startswith(("taste.", "interest.")) and "你" in key:
         return "about this conversation (你), not a taste"  # "我喜欢你这个回答"
+    if key.startswith(("taste.", "interest.")) and key.split(".", 1)[1].startswith(("我", "俺")):
+        return "someone or something of the user's, not a taste"  # "我最爱的当然是我老婆啦"
     if key.startswith("recommend.") and _POINTER_ITEM_ZH.match(key.rsplit(".", 1)[-1]):
         return "a pointer or a modal, not a topic"  # "别推这些", "能不能别推了"
     if key.startswith("travel.loyalty") and _TIER_ZH.match(value):

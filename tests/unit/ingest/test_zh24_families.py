@@ -532,3 +532,17 @@ def test_a_city_with_its_district_after_it(text: str, city: str) -> None:
 @pytest.mark.parametrize("text", ["我在上海出差", "我在北京大学读书"])
 def test_a_trip_or_a_school_after_the_city_is_no_district(text: str) -> None:
     assert not stored(text)
+
+
+def test_a_person_of_the_users_as_the_favourite_is_no_taste() -> None:
+    assert not stored("我最爱的当然是我女儿啦")
+
+
+def test_next_months_budget_is_not_a_standing_limit() -> None:
+    assert not stored("下个月预算五千")
+    assert has_value(stored("从下个月开始预算五千"), "budget.max", "5000")
+
+
+def test_homework_is_no_sector() -> None:
+    assert not stored("我在写作业")
+    assert any(k == "industry" for k, _ in stored("我在制造业"))
