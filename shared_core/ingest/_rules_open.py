@@ -600,6 +600,8 @@ def h_taste(cl: Clause) -> Iterator[Hit]:
                 4,
             )
             item = _PRAISED.sub("", item) if len(item.split()) > 1 else item
+            # "我能吃一点辣" -> 辣 (how much is no part of the item)
+            item = re.sub(r"^(?:一点点?|一些|一点儿)(?=[\u4e00-\u9fff])", "", item)
             # "我超讨厌榴莲的味道" -> 榴莲 (the taste is of the food)
             item = re.sub(r"(?<=[\u4e00-\u9fff])的(?:味道|味儿|气味|口感|香味|吃法)$", "", item)
             item = re.sub(r"(?<=[\u4e00-\u9fff])的$", "", item)  # "我超爱吃火锅的" -> 火锅

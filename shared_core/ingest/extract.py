@@ -1801,7 +1801,9 @@ def _label_denied(cands: list[Candidate], text: str) -> list[Candidate]:
 
 #: A turn that opens by owning a mistake ("说错了", "不对不对", "my mistake", "I was wrong").
 _BARE_CORRECTION_RE = re.compile(
-    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打|记|搞|弄)(?:错|反)了|^\W*不对|^\W*其实(?:没有|不是)"
+    r"^\W*(?:刚才|刚刚|前面|之前)?(?:我)?(?:说|写|打|记|搞|弄)(?:错|反)了|^\W*不对"
+    # ("嗯…其实也不是": a hesitation before it)
+    r"|^\W*(?:(?:嗯|哦|噢|啊|呃|额)\W*)*其实(?:也)?(?:没有|不是)"
     # "哦不对，那是我邻居家的狗", "啊不对…": an interjection before owning the mistake
     r"|^\W*(?:哦|噢|喔|啊|呃|额|诶|欸|嗯)+\W*不对"
     # "等下，我说反了", "等等，写反了": a pause before owning the mistake

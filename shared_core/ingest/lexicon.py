@@ -1112,7 +1112,7 @@ TOPIC_STOP: frozenset[str] = _words(
     """it that this these those them you your yourself him her his me us what how when why if
     there here something anything everything nothing more one ones some any idea the_idea so
     lot a_lot way doing being to 你 他 她 它 这 那 这个 那个 这样 那样 什么 一下 你们 他们 她们
-    自己 东西 上"""
+    自己 东西 上 一点 一点点 一些 一点儿"""
 )
 
 #: A Chinese request or politeness word, alone: "请", "麻烦你", "帮我", "也请", "您以后",

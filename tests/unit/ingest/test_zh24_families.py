@@ -546,3 +546,20 @@ def test_next_months_budget_is_not_a_standing_limit() -> None:
 def test_homework_is_no_sector() -> None:
     assert not stored("我在写作业")
     assert any(k == "industry" for k, _ in stored("我在制造业"))
+
+
+@pytest.mark.parametrize(
+    ("before", "retraction"),
+    [
+        ("我是医生", "哦不是，我说的是我姐"),
+        ("我是设计师", "删了吧，不想让你记"),
+        ("我不喝酒", "嗯…其实也不是，我能喝一点"),
+    ],
+)
+def test_more_ways_to_take_the_turn_before_back(before: str, retraction: str) -> None:
+    found = stored(before, retraction)
+    assert not any(k.startswith(("job.", "diet", "food.", "interest")) for k, _ in found)
+
+
+def test_how_much_is_no_part_of_the_item() -> None:
+    assert has_value(stored("我能吃一点辣"), "food.like", "辣")
