@@ -5782,8 +5782,6 @@ def _row_hits(key: str, said: str, norm: str, start: int, end: int, n: int) -> I
         key = "industry"
         said = re.sub(r"(?:行业|领域|圈|界)$", "", said)
         norm = L.canonical_value(key, said)
-    if key == "industry":
-        norm = L.canonical_value(key, said)  # "金融" -> finance, as the other readers have it
     if key == "job.employer" and said in _NOT_EMPLOYER:
         return  # "我在家里上班" names no employer
     if key == "job.employer" and said.lower() in L.CITIES:
