@@ -122,6 +122,15 @@ _ZH_UNTIL = re.compile(
 )
 
 
+#: Calls refused only for a stretch of the day ("no calls between 10pm and 7am", "don't
+#: ring me after 9"): quiet hours, not calls refused outright.
+CALLS_IN_A_WINDOW = re.compile(
+    r"\b(?:(?:phone\s+)?calls?|ring|phone)(?:\s+me)?(?:\s+(?:please|pls|at\s+all))?"
+    r"\s+(?:between|after|before|past|from|until|till|during|at\s+night|overnight|late)\b",
+    _I,
+)
+
+
 #: Being reached, said as a verb or a noun: what a range of bare hours keeps away.
 _REACHED = re.compile(
     r"\b(?:contact|call|ring|text|messag|e-?mail|notif|alert|ping|disturb|bother|reach|buzz)", _I

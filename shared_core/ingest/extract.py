@@ -113,6 +113,7 @@ from ._rulebase import (
     third_party,
 )
 from ._rules_contact import (
+    CALLS_IN_A_WINDOW,
     JUST_NAME,
     SHORT_IS_FINE,
     h_call,
@@ -293,7 +294,8 @@ class RuleExtractor:
             if len(out) >= MAX_CANDIDATES:
                 logger.info("turn capped at %d memory candidates", MAX_CANDIDATES)
                 break
-        out = _name_said_apart(_pet_named_next(_join_open_ends(_dedupe(out)), sents), sents)
+        out = _calls_in_a_window(_join_open_ends(_dedupe(out)))
+        out = _name_said_apart(_pet_named_next(out, sents), sents)
         out = _named_in_passing(out, text)
         out = _list_siblings(out, text)
         out = _label_denied(out, text)
@@ -1479,6 +1481,21 @@ def _join_open_ends(cands: list[Candidate]) -> list[Candidate]:
     span = f"{first.value.split()[1]}-{last.value.split()[1]}"
     joined = dataclasses.replace(first, value=span, normalized=span)
     return [joined if n == ends["after"] else c for n, c in enumerate(cands) if n != ends["before"]]
+
+
+def _calls_in_a_window(cands: list[Candidate]) -> list[Candidate]:
+    """Quiet hours, not calls refused for good: "no calls between 10pm and 7am", "don't
+    ring me before 8am" (quiet hours read where the hours parse). A refusal said apart
+    ("never call me, and no texts after 9pm") stays."""
+    return [
+        c
+        for c in cands
+        if not (
+            c.key == "contact.call"
+            and c.intent is Intent.ASSERT
+            and CALLS_IN_A_WINDOW.search(c.span)
+        )
+    ]
 
 
 def _family_of(key: str) -> str:
