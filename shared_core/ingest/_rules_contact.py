@@ -126,7 +126,9 @@ _ZH_UNTIL = re.compile(
 #: ring me after 9"): quiet hours, not calls refused outright.
 CALLS_IN_A_WINDOW = re.compile(
     r"\b(?:(?:phone\s+)?calls?|ring|phone)(?:\s+me)?(?:\s+(?:please|pls|at\s+all))?"
-    r"\s+(?:between|after|before|past|from|until|till|during|at\s+night|overnight|late)\b",
+    r"\s+(?:(?:between|after|before|past|from|until|till)\s+(?:\d|noon\b|midnight\b"
+    r"|mid-?day\b|work\b|dinner\b|bedtime\b|(?:one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve)\b)|at\s+night\b|overnight\b|late\s+at\s+night\b)",
     _I,
 )
 

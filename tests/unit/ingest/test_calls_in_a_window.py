@@ -35,6 +35,7 @@ def test_a_window_whose_hours_do_not_parse_refuses_no_calls_for_good(text: str) 
         "please never call me. texts only.",
         "Do not call me, ever.",
         "no calls please, text only",
+        "i never answer calls from unknown numbers so please don't call me",
     ],
 )
 def test_calls_refused_outright_still_store(text: str) -> None:
