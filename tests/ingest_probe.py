@@ -53,6 +53,29 @@ def stored(*turns: str, embedder: Any = None, at: datetime = AT) -> set[tuple[st
     }
 
 
+def conversation(*turns: tuple[str, str]) -> list[dict[str, Any]]:
+    """Active non-episode records after ``(role, text)`` turns of user ``u`` in one session,
+    one minute apart from ``AT`` (the assistant's turns observed with ``role="assistant"``)."""
+    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
+        for n, (role, text) in enumerate(turns):
+            mem.observe(
+                "u", text, role=role, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n)
+            )
+        return [
+            r
+            for r in mem.export("u")["records"]
+            if r["kind"] != "episode" and r["status"] == "active"
+        ]
+
+
+def answered(question: str, answer: str) -> set[tuple[str, str]]:
+    """(canonical key, value) stored after the assistant asks and the user answers."""
+    return {
+        canonical(r["key"], r["value"], r["normalized"])
+        for r in conversation(("assistant", question), ("user", answer))
+    }
+
+
 def has_value(found: Iterable[tuple[str, str]], key: str, value: str) -> bool:
     """A (key, value) pair under ``key`` (or ``key.<slug>``) whose value is ``value``, any case."""
     return any(

@@ -6,34 +6,10 @@ look-alikes that must still frame nothing. Wordings are this file's own."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
 from shared_core.ingest.answers import frame
-from shared_core.taxonomy import canonical
-from tests.ingest_probe import AT, has_value
-
-
-def _records(question: str, answer: str) -> list[dict[str, str]]:
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
-        for n, (role, text) in enumerate((("assistant", question), ("user", answer))):
-            mem.observe(
-                "u", text, role=role, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n)
-            )
-        return [
-            r
-            for r in mem.export("u")["records"]
-            if r["kind"] != "episode" and r["status"] == "active"
-        ]
-
-
-def answered(question: str, answer: str) -> set[tuple[str, str]]:
-    """(canonical key, value) stored after the assistant asks and the user answers."""
-    return {canonical(r["key"], r["value"], r["normalized"]) for r in _records(question, answer)}
-
+from tests.ingest_probe import answered, conversation, has_value
 
 POSITIVE = [
     # wrappers: openers, reasons, numbering, polite tails
@@ -101,7 +77,7 @@ def test_a_question_read_by_its_structure_frames_the_answer(
 def test_a_name_or_place_in_lower_case_is_stored_properly_cased(
     question: str, answer: str, key: str, value: str
 ) -> None:
-    records = _records(question, answer)
+    records = conversation(("assistant", question), ("user", answer))
     assert [r["value"] for r in records if r["key"] == key] == [value], records
 
 

@@ -5,28 +5,9 @@ hypotheticals, trivia) frame nothing. Wordings are this file's own."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
-from shared_core.taxonomy import canonical
-from tests.ingest_probe import AT
-
-
-def answered(question: str, answer: str) -> set[tuple[str, str]]:
-    """(canonical key, value) stored after the assistant asks and the user answers."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
-        for n, (role, text) in enumerate((("assistant", question), ("user", answer))):
-            mem.observe(
-                "u", text, role=role, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n)
-            )
-        return {
-            canonical(r["key"], r["value"], r["normalized"])
-            for r in mem.export("u")["records"]
-            if r["kind"] != "episode" and r["status"] == "active"
-        }
+from tests.ingest_probe import answered
 
 
 def holds(found: set[tuple[str, str]], key: str, value: str) -> bool:

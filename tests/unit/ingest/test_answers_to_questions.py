@@ -4,39 +4,10 @@ ordinary extractor and gate, on a real SQLite store. Wordings are this file's ow
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
-
 import pytest
 
-from shared_core import UserMemory
-from shared_core.embed import HashingEmbedder
 from shared_core.ingest import answers
-from shared_core.taxonomy import canonical
-from tests.ingest_probe import AT, has_value
-
-
-def conversation(*turns: tuple[str, str]) -> list[dict[str, Any]]:
-    """Active non-episode records after ``(role, text)`` turns in one session."""
-    with UserMemory("sqlite:///:memory:", embedder=HashingEmbedder()) as mem:
-        for n, (role, text) in enumerate(turns):
-            mem.observe(
-                "u", text, role=role, session_id="s", turn_id=f"t{n}", at=AT + timedelta(minutes=n)
-            )
-        return [
-            r
-            for r in mem.export("u")["records"]
-            if r["kind"] != "episode" and r["status"] == "active"
-        ]
-
-
-def answered(question: str, answer: str) -> set[tuple[str, str]]:
-    """(canonical key, value) stored after the assistant asks and the user answers."""
-    return {
-        canonical(r["key"], r["value"], r["normalized"])
-        for r in conversation(("assistant", question), ("user", answer))
-    }
-
+from tests.ingest_probe import answered, conversation, has_value
 
 # -- wh questions ------------------------------------------------------------------------------
 EN_WH = [
