@@ -597,9 +597,9 @@ class WritePath(MemoryBase):
         if not framed:
             return cands
 
-        def weaker(
-            c: Candidate,
-        ) -> bool:  # "在杭州呢" read alone as a question, "text me" as a hint
+        def weaker(c: Candidate) -> bool:
+            """The reply's own reading of a framed key, weaker than the frame's: "在杭州呢"
+            read alone as a question, "text me" as a mere hint."""
             return c.intent is Intent.ASSERT and any(
                 c.key == f.key and ("question" in c.signals or (f.explicit and not c.explicit))
                 for f in framed
