@@ -1836,7 +1836,7 @@ _FORGET_EN = re.compile(
     r"\b(?:forget|delete|remove|erase|clear|wipe|drop)\s+(?:about\s+)?(?:everything\s+(?:about|on)\s+"
     r"|all\s+(?:about\s+)?|any\s+(?:info\s+)?(?:about\s+)?)?(?:(?:that|this|the)\s+(?P<said>(?:home\s+|e-?mail\s+)?address"
     r"|e-?mail|nickname)\b(?!\s+(?:that|which)\b)|(?P<that>that|the\s+fact\s+that)\s+"
-    r"(?P<clause>.{3,200})|my\s+(?P<obj>[^,.;!?]{2,40}))",
+    r"(?P<clause>.{3,200})|my\s+(?P<obj>[^,.;!?]{2,40})|(?P<where>where\s+i\s+live)\b)",
     _I,
 )
 #: A retraction that names a topic, not the words it takes back: "ignore the budget I gave",
@@ -1886,8 +1886,19 @@ def _forget(c: Candidate, value: str | None = None) -> Candidate:
     )
 
 
+#: "sometimes i forget my address", "my mom forgets where I live": forgetfulness said of
+#: someone, not a request (a request's subject is "you": "can you forget my address")
+_SOMEONE_FORGETS = re.compile(
+    r"\b(?:i|we|he|she|they|people|everyone|my\s+\w+)(?:\s+(?:\w+))?\s+(?:always|often|"
+    r"sometimes|usually|never|keep|kept|tend\s+to|might|may|did|do|does|just)?\s*$",
+    _I,
+)
+
+
 def _h_forget(cl: Clause) -> Iterator[Hit]:
     for m in _FORGET_EN.finditer(cl.text):
+        if _SOMEONE_FORGETS.search(cl.text[: m.start()]):
+            continue
         if m.group("clause"):
             sub = Clause(m.group("clause"), 0, cl.sentence, False, False, cl.at)
             for _s, _e, c in _run(sub):
@@ -1910,7 +1921,11 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
                 kind = _KIND_OF_PREFIX.get(said_key.split(".")[0], Kind.FACT)
                 c = cand(kind, said_key, "", explicit=True, intent=Intent.FORGET)
                 yield m.start(), m.end(), c
-        elif m.group("obj") and (key := _forget_key(m.group("obj"))):
+        elif m.group("where") or (m.group("obj") and _forget_key(m.group("obj"))):
+            # "forget where I live" names its topic as the table does ("where i live")
+            said = m.group("where") or m.group("obj")
+            key = L.FORGET_TOPICS[" ".join(said.lower().split())] if m.group("where") else None
+            key = key or _forget_key(said) or ""
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
     for m in _NAMED_RETRACT_EN.finditer(cl.text):
