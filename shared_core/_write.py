@@ -39,7 +39,7 @@ from .errors import (
     UserMemoryError,
 )
 from .fencing import commit_fenced, erased_since, fenced_write, retry_erasures
-from .ingest import answers, classify
+from .ingest import answers, classify, statement_gate
 from .ingest.extract import RuleExtractor
 from .ingest.gate import gate
 from .ingest.ledger import ANSWER_SIGNAL
@@ -573,9 +573,12 @@ class WritePath(MemoryBase):
 
     def _extract(self, turn: Turn) -> list[Candidate]:
         cands = self._extract_turn(turn)
-        if turn.asked and turn.role == "user" and isinstance(self.extractor, RuleExtractor):
-            cands = self._with_answer(turn, cands)
-        return cands
+        if turn.role != "user" or not isinstance(self.extractor, RuleExtractor):
+            return cands
+        if turn.asked:
+            return self._with_answer(turn, cands)
+        # an answer is read with its question; a turn on its own must read as a statement
+        return statement_gate.mark(turn.text, cands, self.config.statement_gate)
 
     def _with_answer(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
         """The candidates of a user turn that follows the assistant's question.

@@ -108,6 +108,11 @@ class MemoryConfig:
             embedding-prototype classifier (:mod:`shared_core.ingest.classify`) when it is
             sure; on by default, and only ever active with a MiniLM-class embedder (off
             with the hashing embedder).
+        statement_gate: a rule reading of a user turn (not an answer to the assistant's
+            question) is only accepted outright when the learned statement gate
+            (:mod:`shared_core.ingest.statement_gate`) gives the whole turn at least this
+            probability of being a durable statement about the user; under it the
+            reading is rejected as chat that merely looks like one. 0 turns it off.
         audit_read_batch: read entries are buffered and written with the next write, or
             by a background thread when this many are waiting (or the oldest is 2 s old;
             ``close`` waits for it and writes the rest); 1 writes each at once, on the
@@ -148,6 +153,7 @@ class MemoryConfig:
     max_key_answers: int = 2
     audit_reads: bool = True
     classify_unmapped: bool = True
+    statement_gate: float = 0.1
     audit_read_batch: int = 64
     audit_read_max_pending: int = 100_000
     episode_query_boost: float = 1.25
@@ -187,6 +193,7 @@ class MemoryConfig:
             "implicit_confidence_cap",
             "min_relevance",
             "fade_threshold",
+            "statement_gate",
         ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
@@ -274,6 +281,7 @@ _FLOAT_FIELDS = {
     "confidence_threshold",
     "min_relevance",
     "fade_threshold",
+    "statement_gate",
     "episode_query_boost",
 }
 

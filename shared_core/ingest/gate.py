@@ -23,7 +23,7 @@ from ..config import MemoryConfig
 from ..entities import Candidate, Intent
 from . import lexicon as L
 
-__all__ = ["GateDecision", "Verdict", "gate"]
+__all__ = ["UNLIKELY_STATEMENT", "GateDecision", "Verdict", "gate"]
 
 
 class Verdict(StrEnum):
@@ -50,6 +50,10 @@ _REJECTING_SIGNALS: tuple[tuple[str, str], ...] = (
 )
 
 _WRITE_ROLES = frozenset({"user", "tool"})
+
+#: set by :func:`shared_core.ingest.statement_gate.mark` on a turn the learned gate scored low
+UNLIKELY_STATEMENT = "unlikely_statement"
+_UNLIKELY_WHY = "the turn reads as chat, not as a statement about the user (statement gate)"
 
 #: Names nobody gives as their own but everyone uses to play a part: "我是秦始皇，打钱",
 #: "I'm Batman", "I am Groot". A name or nickname with one of these is a joke.
@@ -355,6 +359,9 @@ def _decide(cand: Candidate, role: str) -> GateDecision:
     # an interest is only ever a hint: an "always" elsewhere in the turn declares nothing
     marker = "explicit_marker" in cand.signals and not cand.key.startswith("interest.")
     if cand.explicit or marker or cand.correction:
+        # a correction fixes the user's own earlier word; an implicit signal still waits
+        if UNLIKELY_STATEMENT in cand.signals and not cand.correction:
+            return GateDecision(cand, Verdict.REJECT, _UNLIKELY_WHY)
         return GateDecision(cand, Verdict.ACCEPT, "explicit declaration")
     return GateDecision(cand, Verdict.PENDING, "implicit signal: needs consensus")
 

@@ -28,6 +28,7 @@ from tests.unit.ingest.test_rules_en_dev12 import items, records
 
 
 # the tests' turns are observed at 2026-04-15 (a Wednesday), as in test_rules_en_dev12
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("text", "value"),
     [
@@ -55,6 +56,7 @@ def test_no_relative_birthday_for_others_or_parties(text: str) -> None:
     assert not any(k == "birthday" for k, _ in records(text))
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("text", "value"),
     [

@@ -17,6 +17,7 @@ TODAY = AT.strftime("%m-%d")  # the probe observes the first turn at AT
 # ---- a birthday said as the day of the turn -----------------------------------------------
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     "text",
     [
@@ -37,6 +38,7 @@ def test_birthday_day_first_tomorrow_and_yesterday() -> None:
     assert has_value(stored("yesterday was my bday and nobody noticed"), "birthday", "04-14")
 
 
+@pytest.mark.usefixtures("rules_alone")
 def test_age_reached_today_gives_age_and_birthday() -> None:
     found = stored("I turn 45 today")
     assert has_value(found, "age", "45")
@@ -300,6 +302,7 @@ def test_tone_said_as_what_the_user_likes_or_how_to_talk() -> None:
     assert stored("my manager speaks to me formally") == set()
 
 
+@pytest.mark.usefixtures("rules_alone")
 def test_emojis_dropped_or_thrown_in() -> None:
     assert has_value(stored("could you ditch the emojis"), "response.emoji", "false")
     assert has_value(stored("sprinkle in some emojis, it's more fun"), "response.emoji", "true")

@@ -76,6 +76,7 @@ def test_retractions_that_name_what_they_take_back(turns: tuple[str, str]) -> No
     assert stored(*turns) == {}
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("text", "key", "value"),
     [

@@ -72,6 +72,7 @@ def test_a_place_phrase_is_no_hotel_chain() -> None:
     assert "hotel.chain" not in stored("出差酒店订在国贸附近")
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("text", "key", "value"),
     [

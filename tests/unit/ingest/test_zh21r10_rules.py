@@ -106,6 +106,7 @@ def test_a_scale_turned_down_asks_for_the_other(text: str, key: str, value: str)
     assert {v for k, v in stored(text) if k == key} == {value}
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("text", "channel"),
     [

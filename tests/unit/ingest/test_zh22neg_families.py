@@ -96,6 +96,7 @@ def test_a_length_of_text_is_no_budget() -> None:
     assert not any(k.startswith("budget") for k, _ in stored("回复控制在不超过150字"))
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("turns", "expected"),
     [

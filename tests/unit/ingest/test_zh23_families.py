@@ -70,6 +70,7 @@ def test_a_retraction_that_names_what_it_takes_back_stores_it_not(text: str) -> 
     assert not stored(text)
 
 
+@pytest.mark.usefixtures("rules_alone")
 def test_a_retraction_named_then_a_new_fact_keeps_the_new_one() -> None:
     found = stored("刚才说我住厦门是打错了，我住福州")
     assert has_value(found, "location.city", "fuzhou")

@@ -122,6 +122,7 @@ def test_a_standing_quiet_hour_is_kept() -> None:
 # ---- 4. a favourite given as sure (当然是X啦 / 肯定是X嘛) ------------------------------
 
 
+@pytest.mark.usefixtures("rules_alone")
 @pytest.mark.parametrize(
     ("text", "item"),
     [
