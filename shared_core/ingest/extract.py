@@ -1886,18 +1886,37 @@ def _forget(c: Candidate, value: str | None = None) -> Candidate:
     )
 
 
-#: "sometimes i forget my address", "my mom forgets where I live": forgetfulness said of
-#: someone, not a request (a request's subject is "you": "can you forget my address")
+#: Forgetting said of someone, not asked of the assistant: "sometimes i forget my address",
+#: "we always forget my address" (a request's subject is "you", or none; "I said forget my
+#: address" and "can we forget my budget" still ask)
 _SOMEONE_FORGETS = re.compile(
-    r"\b(?:i|we|he|she|they|people|everyone|my\s+\w+)(?:\s+(?:\w+))?\s+(?:always|often|"
-    r"sometimes|usually|never|keep|kept|tend\s+to|might|may|did|do|does|just)?\s*$",
+    r"(?:\b(?:i|he|she|they|people|everyone|my\s+\w+)|\bwe(?=\s+(?:always|often|sometimes|"
+    r"usually|keep|kept|tend)\b))(?:\s+(?:always|often|sometimes|usually|never|just|keep|kept|"
+    r"tend\s+to|might|may|did|do|does|constantly|still|also))*\s*$",
+    _I,
+)
+#: ... or not asked at all: "don't forget my address", "did you forget where I live?", "how
+#: could you forget", "you'll forget where I live", "I'd hate for you to forget"
+_NOT_ASKED = re.compile(
+    r"(?:\b(?:don'?t|dont|do\s+not|never|didn'?t|did\s+not|won'?t|not)|\b(?:did|have|has|had)"
+    r"\s+you|\bhow\s+(?:could|can|did)\s+you|\byou(?:'ll|\s+will|\s+always|\s+keep|\s+never|"
+    r"\s+might|\s+may|\s+did|\s+often)|\bhate\s+for\s+you\s+to)\s+(?:\w+\s+)?$",
     _I,
 )
 
 
+def _asks_to_forget(text: str, start: int, end: int) -> bool:
+    """The forget verb at ``start`` is a request: not forgetfulness said of someone, not
+    negated, not a question about forgetting ("forget where I live? no way")."""
+    before = text[:start].replace("\u2019", "'")
+    if _SOMEONE_FORGETS.search(before) or _NOT_ASKED.search(before):
+        return False
+    return not (not before.strip() and text[end:].lstrip().startswith("?"))
+
+
 def _h_forget(cl: Clause) -> Iterator[Hit]:
     for m in _FORGET_EN.finditer(cl.text):
-        if _SOMEONE_FORGETS.search(cl.text[: m.start()]):
+        if not _asks_to_forget(cl.text, m.start(), m.end()):
             continue
         if m.group("clause"):
             sub = Clause(m.group("clause"), 0, cl.sentence, False, False, cl.at)

@@ -26,6 +26,13 @@ def test_the_address_is_stored_first() -> None:
         "I want you to forget my address",
         "I need you to delete my address",
         "i wish you would forget my address",
+        "I said forget my address",
+        "Hey, I said delete my address",
+        "Can we forget my address?",
+        "can we just forget my address",
+        "Could you forget my address?",
+        "could you forget where I live",
+        "I'd like you to forget my address",
     ],
 )
 def test_a_request_to_forget_erases(request_: str) -> None:
@@ -43,4 +50,24 @@ def test_a_request_to_forget_erases(request_: str) -> None:
     ],
 )
 def test_forgetfulness_said_of_someone_erases_nothing(remark: str) -> None:
+    assert "location.address" in _keys(ADDRESS, remark)
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "don't forget where I live",
+        "please don't forget my address",
+        "Don\u2019t forget my address",
+        "never forget my address",
+        "did you forget where I live?",
+        "how could you forget where I live",
+        "you'll forget where I live",
+        "you always forget where I live",
+        "I'd hate for you to forget where I live",
+        "forget where I live? no way",
+    ],
+)
+def test_a_forget_not_asked_erases_nothing(remark: str) -> None:
+    """Negated, asked about, or said of the assistant: nobody asked to forget anything."""
     assert "location.address" in _keys(ADDRESS, remark)
