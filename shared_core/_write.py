@@ -577,7 +577,11 @@ class WritePath(MemoryBase):
             return cands
         if turn.asked:
             return self._with_answer(turn, cands)
-        # an answer is read with its question; a turn on its own must read as a statement
+        return self._gated(turn, cands)
+
+    def _gated(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
+        """A user turn read on its own must read as a statement (the learned statement
+        gate); an answer to the assistant's question is read with its question instead."""
         return statement_gate.mark(turn.text, cands, self.config.statement_gate)
 
     def _with_answer(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
@@ -597,8 +601,8 @@ class WritePath(MemoryBase):
                 self.metrics.inc("answers_silenced")
             return [c for c in cands if c.intent is not Intent.ASSERT]
         framed = self._extract_answer(turn)
-        if not framed:
-            return cands
+        if not framed:  # no answer to the question ("Anything else?" + a remark of its own)
+            return self._gated(turn, cands)
 
         def weaker(c: Candidate) -> bool:
             """The reply's own reading of a framed key, weaker than the frame's: "在杭州呢"

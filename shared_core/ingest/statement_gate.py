@@ -53,9 +53,14 @@ BUCKETS = 1 << 20
 MAX_N = 4
 
 
+#: typographic quotes as typed on phones ("I’m vegan") read as the plain ones
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
 def grams(text: str) -> Iterator[str]:
-    """The character 1-4-grams of every whitespace-separated word, padded with spaces."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    """The character 1-4-grams of every whitespace-separated word, padded with spaces
+    (NFKC, case-folded, typographic quotes made plain)."""
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_QUOTES)
     for word in folded.split():
         padded = f" {word} "
         size = len(padded)

@@ -79,6 +79,20 @@ def test_an_answer_to_the_assistants_question_is_read_with_its_question(
     assert ("location.city", "leeds") in _active(mem)
 
 
+def test_a_remark_after_a_question_it_does_not_answer_is_gated(
+    mem: UserMemory, low: set[str]
+) -> None:
+    low.add("I live in Berlin.")
+    mem.observe("u", "Anything else I can help with?", role="assistant", session_id="s")
+    mem.observe("u", "I live in Berlin.", session_id="s")
+    assert _active(mem) == set()
+
+
+def test_typographic_quotes_read_as_plain_ones() -> None:
+    for curly, plain in (("I\u2019m vegan", "I'm vegan"), ("\u201cno calls\u201d", '"no calls"')):
+        assert statement_gate.turn_score(curly) == statement_gate.turn_score(plain)
+
+
 def test_forgets_and_implicit_signals_are_not_gated(mem: UserMemory, low: set[str]) -> None:
     mem.observe("u", "I live in Berlin.")
     low.update({"Forget my city.", "Shorter please, too long."})
