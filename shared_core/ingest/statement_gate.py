@@ -53,13 +53,14 @@ BUCKETS = 1 << 20
 MAX_N = 4
 
 
-#: typographic quotes as typed on phones ("I’m vegan") read as the plain ones
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+#: typographic apostrophes as typed on phones ("I’m vegan") read as the plain one (double
+#: quotes stay apart: “ ” are Chinese text's own quotation marks)
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 
 def grams(text: str) -> Iterator[str]:
     """The character 1-4-grams of every whitespace-separated word, padded with spaces
-    (NFKC, case-folded, typographic quotes made plain)."""
+    (NFKC, case-folded, typographic apostrophes made plain)."""
     folded = unicodedata.normalize("NFKC", text).casefold().translate(_QUOTES)
     for word in folded.split():
         padded = f" {word} "
