@@ -576,12 +576,10 @@ class WritePath(MemoryBase):
         if turn.role != "user" or not isinstance(self.extractor, RuleExtractor):
             return cands
         if turn.asked:
+            # a reply to the assistant's question is read with the question, not gated:
+            # gating the replies that frame no answer lost right statements (dev23, and
+            # full-sentence replies in MemoryBank's dialogues) and stopped no look-alike
             return self._with_answer(turn, cands)
-        return self._gated(turn, cands)
-
-    def _gated(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
-        """A user turn read on its own must read as a statement (the learned statement
-        gate); an answer to the assistant's question is read with its question instead."""
         return statement_gate.mark(turn.text, cands, self.config.statement_gate)
 
     def _with_answer(self, turn: Turn, cands: list[Candidate]) -> list[Candidate]:
@@ -601,8 +599,8 @@ class WritePath(MemoryBase):
                 self.metrics.inc("answers_silenced")
             return [c for c in cands if c.intent is not Intent.ASSERT]
         framed = self._extract_answer(turn)
-        if not framed:  # no answer to the question ("Anything else?" + a remark of its own)
-            return self._gated(turn, cands)
+        if not framed:
+            return cands
 
         def weaker(c: Candidate) -> bool:
             """The reply's own reading of a framed key, weaker than the frame's: "在杭州呢"
