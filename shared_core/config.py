@@ -108,11 +108,13 @@ class MemoryConfig:
             embedding-prototype classifier (:mod:`shared_core.ingest.classify`) when it is
             sure; on by default, and only ever active with a MiniLM-class embedder (off
             with the hashing embedder).
-        statement_gate: a rule reading of a user turn (not an answer to the assistant's
+        statement_gate: a rule reading of a user turn (not a reply to an assistant's
             question) is only accepted outright when the learned statement gate
-            (:mod:`shared_core.ingest.statement_gate`) gives the whole turn at least this
-            probability of being a durable statement about the user; under it the
-            reading is rejected as chat that merely looks like one. 0 turns it off.
+            (:mod:`shared_core.ingest.statement_gate`) gives the turn, or one of its
+            sentences, at least this probability of being a durable statement about the
+            user; under it the reading is rejected as chat that merely looks like one.
+            Forgets, retractions, corrections and pending implicit signals are never
+            gated. 0 turns it off.
         audit_read_batch: read entries are buffered and written with the next write, or
             by a background thread when this many are waiting (or the oldest is 2 s old;
             ``close`` waits for it and writes the rest); 1 writes each at once, on the
