@@ -359,8 +359,11 @@ def _decide(cand: Candidate, role: str) -> GateDecision:
     # an interest is only ever a hint: an "always" elsewhere in the turn declares nothing
     marker = "explicit_marker" in cand.signals and not cand.key.startswith("interest.")
     if cand.explicit or marker or cand.correction:
-        # a correction fixes the user's own earlier word; an implicit signal still waits
-        if UNLIKELY_STATEMENT in cand.signals and not cand.correction:
+        # a correction fixes the user's own earlier word; an allergy missed can hurt the
+        # user, one stored wrongly only makes the assistant careful; an implicit signal
+        # still waits for consensus
+        unlikely = UNLIKELY_STATEMENT in cand.signals
+        if unlikely and not cand.correction and cand.key.split(".")[0] != "allergy":
             return GateDecision(cand, Verdict.REJECT, _UNLIKELY_WHY)
         return GateDecision(cand, Verdict.ACCEPT, "explicit declaration")
     return GateDecision(cand, Verdict.PENDING, "implicit signal: needs consensus")

@@ -126,6 +126,17 @@ def test_the_gate_rejects_only_what_it_would_accept_outright() -> None:
     assert verdicts == [Verdict.REJECT, Verdict.PENDING]
 
 
+def test_an_allergy_is_never_gated(mem: UserMemory, low: set[str]) -> None:
+    """A missed allergy can hurt the user; one stored wrongly only makes the assistant careful."""
+    low.update({"补充说明：我对青霉素过敏", "fyi I'm vegan and allergic to peanuts"})
+    mem.observe("u", "补充说明：我对青霉素过敏")
+    mem.observe("u", "fyi I'm vegan and allergic to peanuts")
+    stored = _active(mem)
+    assert ("allergy.medication", "penicillin") in stored
+    assert ("allergy.food", "peanut") in stored or ("allergy.food", "peanuts") in stored
+    assert not any(key == "diet" for key, _ in stored)
+
+
 @pytest.mark.parametrize("bad", [-0.1, 1.5])
 def test_a_threshold_outside_zero_to_one_is_a_config_error(bad: float) -> None:
     with pytest.raises(ConfigError):
