@@ -1859,7 +1859,8 @@ _FORGET_ZH = re.compile(
 
 def _forget_key(obj: str) -> str | None:
     t = phrase(obj, 4).lower().rstrip("s") if obj.isascii() else CUT_ZH.sub("", obj.strip())
-    for k in (t, t + "s", phrase(obj, 4).lower()):
+    # the words as said, too: the table's "where i live" is all stopwords to ``phrase``
+    for k in (t, t + "s", phrase(obj, 4).lower(), " ".join(obj.lower().split())):
         if k in L.FORGET_TOPICS:
             return L.FORGET_TOPICS[k]
     return None
@@ -1940,11 +1941,7 @@ def _h_forget(cl: Clause) -> Iterator[Hit]:
                 kind = _KIND_OF_PREFIX.get(said_key.split(".")[0], Kind.FACT)
                 c = cand(kind, said_key, "", explicit=True, intent=Intent.FORGET)
                 yield m.start(), m.end(), c
-        elif m.group("where") or (m.group("obj") and _forget_key(m.group("obj"))):
-            # "forget where I live" names its topic as the table does ("where i live")
-            said = m.group("where") or m.group("obj")
-            key = L.FORGET_TOPICS[" ".join(said.lower().split())] if m.group("where") else None
-            key = key or _forget_key(said) or ""
+        elif (said := m.group("where") or m.group("obj")) and (key := _forget_key(said)):
             kind = _KIND_OF_PREFIX.get(key.split(".")[0], Kind.FACT)
             yield m.start(), m.end(), cand(kind, key, "", explicit=True, intent=Intent.FORGET)
     for m in _NAMED_RETRACT_EN.finditer(cl.text):
