@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from ..entities import Candidate, Intent
+from ..errors import InvalidInputError
 from .gate import UNLIKELY_STATEMENT
 
 __all__ = [
@@ -80,6 +81,8 @@ def sentences(text: str) -> list[str]:
 
 def features(text: str) -> dict[int, float]:
     """Hashed n-gram bucket -> sublinear term frequency (1 + ln count)."""
+    if not isinstance(text, str):
+        raise InvalidInputError(f"text must be a str, got {type(text).__name__}")
     counts = Counter(zlib.crc32(g.encode("utf-8")) & (BUCKETS - 1) for g in grams(text))
     return {b: 1.0 + math.log(c) for b, c in counts.items()}
 
@@ -108,8 +111,9 @@ class StatementModel:
     def turn_score(self, text: str) -> float:
         """The highest score of the turn and of each of its sentences: a statement after a
         question ("How will you tell me? I'm allergic to penicillin.") is still one."""
+        whole = self.score(text)  # first: it checks the text's type
         parts = sentences(text)
-        return max([self.score(text), *(self.score(p) for p in parts if len(parts) > 1)])
+        return max([whole, *(self.score(p) for p in parts)]) if len(parts) > 1 else whole
 
     def score(self, text: str) -> float:
         """Probability that ``text`` is a durable statement about the user (0..1)."""

@@ -15,7 +15,7 @@ from benchmarks.phrasing_bench import load_data
 from shared_core import MemoryConfig, UserMemory
 from shared_core.embed import HashingEmbedder
 from shared_core.entities import Candidate, ChangeAction, Intent, Kind
-from shared_core.errors import ConfigError
+from shared_core.errors import ConfigError, InvalidInputError
 from shared_core.ingest import statement_gate
 from shared_core.ingest.gate import UNLIKELY_STATEMENT, Verdict, gate
 
@@ -171,6 +171,16 @@ def test_the_model_separates_its_own_training_rows() -> None:
 @given(st.text(max_size=400))
 def test_any_text_gets_a_probability(text: str) -> None:
     assert 0.0 <= statement_gate.score(text) <= 1.0
+
+
+@pytest.mark.parametrize("bad", [None, 42, b"I'm vegan", ["I'm vegan"]])
+def test_a_text_that_is_not_a_string_is_a_typed_error(bad: object) -> None:
+    with pytest.raises(InvalidInputError):
+        statement_gate.turn_score(bad)  # type: ignore[arg-type]
+
+
+def test_an_empty_turn_is_undecided() -> None:
+    assert statement_gate.turn_score("") == statement_gate.turn_score("   \n ") == 0.5
 
 
 def test_work_grows_linearly_with_the_turn() -> None:
